@@ -1,0 +1,72 @@
+"""Who may see and change what. Every view and service asks here, nowhere else.
+
+- A game's moderators (and superusers) see and change everything in it.
+- A player belongs to one faction of one game and sees that faction's stacks
+  and orders only (R13).
+Helpers raise PermissionDenied (403) so views stay one line.
+"""
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+
+from larp.campaign.models import Faction, Game, Membership
+
+
+def moderated_games(user) -> QuerySet[Game]:
+    if not user.is_authenticated:
+        return Game.objects.none()
+    if user.is_superuser:
+        return Game.objects.all()
+    return Game.objects.filter(memberships__user=user, memberships__role=Membership.MODERATOR)
+
+
+def is_moderator(user, game: Game | int) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    game_id = game if isinstance(game, int) else game.pk
+    return Membership.objects.filter(user=user, game_id=game_id, role=Membership.MODERATOR).exists()
+
+
+def player_faction(user, game: Game | int) -> Faction | None:
+    """The faction this user plays in the game, or None."""
+    if not user.is_authenticated:
+        return None
+    game_id = game if isinstance(game, int) else game.pk
+    membership = (
+        Membership.objects.select_related("faction")
+        .filter(user=user, game_id=game_id, role=Membership.PLAYER)
+        .first()
+    )
+    return membership.faction if membership else None
+
+
+def can_see_faction(user, faction: Faction) -> bool:
+    """Stacks and orders of a faction: its own players and the game's moderators (R13)."""
+    if is_moderator(user, faction.game_id):
+        return True
+    own = player_faction(user, faction.game_id)
+    return own is not None and own.pk == faction.pk
+
+
+def require_moderator(user, game: Game | int) -> None:
+    if not is_moderator(user, game):
+        raise PermissionDenied("Only the game's moderators may do this.")
+
+
+def require_faction(user, faction: Faction) -> None:
+    if not can_see_faction(user, faction):
+        raise PermissionDenied("This faction's stacks and orders are secret.")
+
+
+def require_member(user, game: Game | int) -> Membership | None:
+    """Any role in the game; returns the membership (None for a superuser without one)."""
+    if not user.is_authenticated:
+        raise PermissionDenied("Sign in first.")
+    game_id = game if isinstance(game, int) else game.pk
+    membership = Membership.objects.filter(user=user, game_id=game_id).select_related("faction").first()
+    if membership is None and not user.is_superuser:
+        raise PermissionDenied("You take no part in this game.")
+    return membership

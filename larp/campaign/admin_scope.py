@@ -1,0 +1,74 @@
+"""Admin for moderators: each sees and edits only the games they moderate.
+
+Moderators are staff users without Django model permissions; membership in a
+game (larp.campaign.access) is what grants them the admin for that game.
+"""
+from django.contrib import admin
+
+from larp.campaign.access import moderated_games
+
+
+class GameScopedAdmin(admin.ModelAdmin):
+    """Filter rows and foreign-key choices to the user's games (via `game_path`)."""
+
+    game_path = "game"
+
+    def _games(self, request):
+        return moderated_games(request.user)
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(**{f"{self.game_path}__in": self._games(request)})
+
+    def _allowed(self, request, obj=None) -> bool:
+        if not request.user.is_active or not request.user.is_staff:
+            return False
+        if request.user.is_superuser:
+            return True
+        games = self._games(request)
+        if obj is None:
+            return games.exists()
+        game = obj
+        for part in self.game_path.split("__"):
+            game = getattr(game, part)
+        return games.filter(pk=game.pk).exists()
+
+    def has_module_permission(self, request):
+        return self._allowed(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._allowed(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return self._allowed(request, obj)
+
+    def has_add_permission(self, request, *args):
+        return self._allowed(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._allowed(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if not request.user.is_superuser:
+            model = db_field.related_model
+            games = self._games(request)
+            if model.__name__ == "Game":
+                kwargs["queryset"] = games
+            elif any(f.name == "game" for f in model._meta.get_fields()):
+                kwargs["queryset"] = model._default_manager.filter(game__in=games)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class GameScopedInline:
+    """Inlines follow their parent admin's permissions."""
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_staff and (request.user.is_superuser or moderated_games(request.user).exists())
+
+    has_change_permission = has_view_permission
+    has_delete_permission = has_view_permission
+
+    def has_add_permission(self, request, obj=None):
+        return self.has_view_permission(request, obj)

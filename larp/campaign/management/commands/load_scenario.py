@@ -1,0 +1,25 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from larp.campaign.services.scenario import load_scenario
+from larp.scenarios import ScenarioError, available
+
+
+class Command(BaseCommand):
+    help = "Create a whole game from a scenario file, in one transaction (all of it or nothing)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("scenario", help=f"a shipped scenario id ({', '.join(available())}) or a path to a YAML file")
+        parser.add_argument("--game", required=True, help="the new game's title (must be unique)")
+        parser.add_argument("--seed", type=int, default=None, help="random seed for the draw and server dice")
+
+    def handle(self, *args, scenario, game, seed, **options):
+        try:
+            created = load_scenario(scenario, title=game, seed=seed)
+        except ScenarioError as exc:
+            lines = [f"  - {p}" for p in exc.problems]
+            raise CommandError(f"The scenario was not loaded ({len(exc.problems)} problem(s)):\n" + "\n".join(lines))
+        self.stdout.write(self.style.SUCCESS(
+            f"Game {created.title!r} (id {created.pk}) created from {created.scenario}: "
+            f"{created.factions.count()} factions, {created.provinces.count()} provinces and sea zones, "
+            f"{created.armies.count()} armies, {created.fleets.count()} fleets."
+        ))

@@ -1,0 +1,36 @@
+"""The first-run demo: the default scenario as a game, one moderator, one player per faction."""
+from django.core.management.base import BaseCommand
+from django.conf import settings
+
+from larp.campaign.models import Game
+from larp.campaign.services.members import add_moderator, create_player
+from larp.campaign.services.scenario import load_scenario
+from larp.scenarios import DEFAULT_SCENARIO
+
+DEMO_TITLE = "Демо: Латинский Восток"
+
+
+class Command(BaseCommand):
+    help = "Load the default scenario as a demo game with logins, once (later runs only remind where the logins are)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--title", default=DEMO_TITLE)
+
+    def handle(self, *args, title, **options):
+        logins_file = settings.VAR_DIR / "demo-logins.txt"
+        if Game.objects.filter(title=title).exists():
+            self.stdout.write(f"Demo game {title!r} exists; its logins are in {logins_file}.")
+            return
+        game = load_scenario(DEFAULT_SCENARIO, title=title)
+        lines = [f"Game: {title}", ""]
+        user, password = add_moderator(game, "moderator")
+        lines.append(f"moderator        {user.username:<16} {password}")
+        for faction in game.factions.order_by("code"):
+            username = faction.code
+            user, password = create_player(faction, username)
+            lines.append(f"{faction.name_ru:<16} {user.username:<16} {password}")
+        text = "\n".join(lines) + "\n"
+        logins_file.write_text(text, encoding="utf-8")
+        logins_file.chmod(0o600)
+        self.stdout.write(self.style.SUCCESS("Demo game created. Logins (also saved to %s):" % logins_file))
+        self.stdout.write(text)

@@ -1,0 +1,123 @@
+"""Turn a scenario file into a game, in one transaction: all of it or nothing."""
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from larp.campaign.models import Adjacency, Faction, Game, Province, SpecialState
+from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
+from larp.scenarios import Problem, ScenarioError, load, validate
+
+# The stateful specials of R10 and their fresh state.
+FRESH_SPECIAL_STATE = {
+    "meander_miracle": lambda spec: {"used": False},
+    "victory_march": lambda spec: {"lost": False},
+    "greek_fire_land": lambda spec: {"charges": int(spec.get("charges", 2))},
+}
+
+
+def load_scenario(name_or_path: str, *, title: str, seed: int | None = None) -> Game:
+    """Read, validate and create. Raises ScenarioError listing every problem."""
+    return create_game(load(name_or_path), title=title, seed=seed)
+
+
+@transaction.atomic
+def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
+    title = (title or "").strip()
+    problems = validate(data)
+    if not title:
+        problems.append(Problem("--game", "the game needs a title"))
+    elif Game.objects.filter(title=title).exists():
+        problems.append(Problem("--game", f"a game titled {title!r} already exists; choose another title"))
+    if problems:
+        raise ScenarioError(problems)
+
+    game = Game.objects.create(
+        title=title,
+        scenario=data["scenario"]["id"],
+        rules=data.get("rules") or {},
+        seed=seed if seed is not None else secrets.randbelow(2**62),
+    )
+    types = {
+        t["id"]: TroopType(
+            game=game, code=t["id"], name_ru=t["name_ru"], name_en=t.get("name_en", ""),
+            domain=t["domain"], power=t["power"], men=t["men"], supply=t.get("supply"),
+        )
+        for t in data["troop_types"]
+    }
+    TroopType.objects.bulk_create(types.values())
+
+    factions = {
+        f["id"]: Faction(
+            game=game, code=f["id"], name_ru=f["name_ru"], name_en=f.get("name_en", ""),
+            colour=f["colour"].lower(), crusader=bool(f.get("crusader")), specials=list(f.get("specials") or []),
+        )
+        for f in data["factions"]
+    }
+    Faction.objects.bulk_create(factions.values())
+
+    provinces = {}
+    for p in data["provinces"]:
+        owner = factions.get(p.get("owner")) if p.get("owner") else None
+        provinces[p["id"]] = Province(
+            game=game, code=p["id"], name_ru=p["name_ru"], name_en=p.get("name_en", ""), domain=p["domain"],
+            owner=owner, start_owner=owner, fortress=bool(p.get("fortress")), special=p.get("special") or "",
+            latitude=float(p["lat"]), longitude=float(p["lon"]),
+        )
+    Province.objects.bulk_create(provinces.values())
+
+    for f in data["factions"]:
+        faction = factions[f["id"]]
+        faction.capital = provinces[f["capital"]]
+    Faction.objects.bulk_update(factions.values(), ["capital"])
+
+    borders = []
+    for a, b in data["adjacency"]:
+        pa, pb = sorted((provinces[a], provinces[b]), key=lambda p: p.pk)
+        borders.append(Adjacency(game=game, a=pa, b=pb))
+    Adjacency.objects.bulk_create(borders)
+
+    cards = [
+        TroopCard(game=game, troop_type=types[t], garrison=provinces[p["id"]])
+        for p in data["provinces"]
+        for t in p.get("garrison") or []
+    ]
+    commanders = []
+    for f in data["factions"]:
+        faction = factions[f["id"]]
+        armies = [
+            Army(game=game, faction=faction, number=a["number"], province=provinces[a["province"]])
+            for a in f.get("armies") or []
+        ]
+        Army.objects.bulk_create(armies)
+        for army, a in zip(armies, f.get("armies") or []):
+            cards += [TroopCard(game=game, troop_type=types[t], army=army) for t in a.get("troops") or []]
+            commanders += [
+                Commander(game=game, faction=faction, army=army, name_ru=cm["name_ru"],
+                          name_en=cm.get("name_en", ""), power=cm["power"])
+                for cm in a.get("commanders") or []
+            ]
+        fleets = [
+            Fleet(game=game, faction=faction, number=fl["number"], sea=provinces[fl["sea"]])
+            for fl in f.get("fleets") or []
+        ]
+        Fleet.objects.bulk_create(fleets)
+        for fleet, fl in zip(fleets, f.get("fleets") or []):
+            cards += [TroopCard(game=game, troop_type=types[t], fleet=fleet) for t in fl.get("troops") or []]
+            commanders += [
+                Commander(game=game, faction=faction, fleet=fleet, name_ru=cm["name_ru"],
+                          name_en=cm.get("name_en", ""), power=cm["power"])
+                for cm in fl.get("commanders") or []
+            ]
+    TroopCard.objects.bulk_create(cards)
+    Commander.objects.bulk_create(commanders)
+
+    specials = (data.get("rules") or {}).get("specials") or {}
+    held = sorted({sp for f in data["factions"] for sp in f.get("specials") or []})
+    SpecialState.objects.bulk_create(
+        SpecialState(game=game, special=sp, state=FRESH_SPECIAL_STATE[sp](specials.get(sp) or {}))
+        for sp in held
+        if sp in FRESH_SPECIAL_STATE
+    )
+    return game

@@ -1,0 +1,45 @@
+"""Scenario files: the map, factions, starting stacks and rule tables of a game.
+
+Pure Python (no Django): `load(name_or_path)` reads a YAML file and
+`validate(data)` returns every problem at once, named by the file's own ids,
+so a moderator can fix a scenario in one pass. The web app turns a valid
+scenario into a game in larp.campaign.services.scenario.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from .validate import Problem, ScenarioError, validate
+
+SCENARIO_DIR = Path(__file__).resolve().parent
+DEFAULT_SCENARIO = "latin-east-1204"
+
+__all__ = ["DEFAULT_SCENARIO", "Problem", "ScenarioError", "available", "load", "validate"]
+
+
+def available() -> list[str]:
+    return sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
+
+
+def resolve(name_or_path: str | Path) -> Path:
+    """A scenario id shipped with the project (`latin-east-1204`) or a path to a YAML file."""
+    candidate = Path(name_or_path)
+    if candidate.suffix in {".yaml", ".yml"} or candidate.exists():
+        return candidate
+    return SCENARIO_DIR / f"{name_or_path}.yaml"
+
+
+def load(name_or_path: str | Path) -> dict:
+    """Read a scenario; raise ScenarioError (with one problem) when the file is missing or not YAML."""
+    path = resolve(name_or_path)
+    if not path.exists():
+        raise ScenarioError([Problem(str(name_or_path), f"no such scenario (shipped: {', '.join(available())})")])
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ScenarioError([Problem(path.name, f"not valid YAML: {exc}".replace("\n", " "))]) from None
+    if not isinstance(data, dict):
+        raise ScenarioError([Problem(path.name, "the top level must be a mapping")])
+    return data
