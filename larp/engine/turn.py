@@ -1,0 +1,300 @@
+"""The whole turn: movement (R6), battles and storms top-down (R6.5, R7-R11), regroup (R12).
+
+Battle provinces are resolved in the order their first battle was
+scheduled; within a stack the topmost force with a hostile force beneath it
+attacks the nearest such force. Dice are consumed in the order fought.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from .battle import Engagement, Side, Stack, dice_count, fight
+from .dice import DiceExhausted, DiceSource
+from .errors import CaseError
+from .model import (
+    GARRISON_KEY, Case, Domain, Outcome, RetreatReason, Role, StackSide,
+)
+from .movement import Force, Movement
+
+UNREACHABLE = float("inf")
+
+
+class Turn:
+    def __init__(self, case: Case):
+        self.case = case
+        self.sit = case.situation
+        self.mv = Movement(case).run()
+        self.world = self.mv.world
+        self.movement_result = self.mv.result()
+        self.dice = DiceSource(case.dice, case.seed)
+        self.state = {k: dict(v) for k, v in self.sit.special_state.items()}
+        self.fought: list[dict] = []
+        self.defeats: list[tuple[str, str, RetreatReason, str | None]] = []  # unit, place, reason, back
+        self.destroyed: dict[str, list[str]] = {"armies": [], "fleets": [], "garrisons": []}
+        self.unattached: list[dict] = []
+        self.retreats: list[dict] = []
+        self.awaiting: dict | None = None
+        self._distances: dict[tuple[str, bool], dict[str, int]] = {}
+
+    # --- fights ------------------------------------------------------------------------
+    def run(self) -> "Turn":
+        for place, domain in self.mv.contests.items():
+            forces = self.mv.stack(place)
+            if domain == Domain.LAND:
+                self._resolve_land(place, forces)
+            else:
+                self._resolve_sea(place, forces)
+            if self.awaiting is not None:
+                return self
+        self._regroup()
+        return self
+
+    def _resolve_land(self, place: str, forces: list[Force]) -> None:
+        sit = self.sit
+        walled = sit.provinces[place].walled
+        limit = self.case.choices.storms.get(place, sit.rules.storms_per_turn)
+        while True:
+            pick = None
+            for i in range(len(forces) - 1, 0, -1):
+                x = forces[i]
+                below = next((j for j in range(i - 1, -1, -1) if sit.hostile(x.faction, forces[j].faction)), None)
+                if below is None:
+                    continue
+                y = forces[below]
+                storm = y.side == StackSide.HOLDER and walled
+                if storm and x.storms >= limit:
+                    continue   # R7: out of storms this turn: it stays as a besieger
+                pick = (x, y, storm)
+                break
+            if pick is None:
+                return
+            x, y, storm = pick
+            if not self._fight(place, Domain.LAND, forces, x, y, storm):
+                return
+
+    def _resolve_sea(self, place: str, forces: list[Force]) -> None:
+        # R6.6: only a fleet attack starts a naval battle; the attacker fights the target faction's fleets.
+        while True:
+            pick = None
+            for i in range(len(forces) - 1, 0, -1):
+                x = forces[i]
+                if x.target_faction is None:
+                    continue
+                below = next((j for j in range(i - 1, -1, -1) if forces[j].faction == x.target_faction), None)
+                if below is not None:
+                    pick = (x, forces[below])
+                    break
+            if pick is None:
+                return
+            if not self._fight(place, Domain.SEA, forces, pick[0], pick[1], False):
+                return
+
+    def _side(self, force: Force, role: Role, n: int, place: str, with_garrison: bool, holds_walls: bool) -> Side:
+        world = self.world
+        stacks = [Stack(u, world.troops[u], world.units[u].commanders)
+                  for u in sorted(force.units, key=lambda u: (world.units[u].number, u))]
+        if with_garrison:
+            stacks.append(Stack(GARRISON_KEY, world.garrison[place]))
+        mods = tuple(m for m in self.case.choices.modifiers if m.battle == n and m.side == role)
+        return Side(force.faction, tuple(stacks), holds_walls, n in self.case.choices.greek_fire, mods)
+
+    def _fight(self, place: str, domain: Domain, forces: list[Force], x: Force, y: Force, storm: bool) -> bool:
+        """One autobattle of x (attacking) against y; False when it awaits dice."""
+        world, sit = self.world, self.sit
+        n = len(self.fought) + 1
+        garrison = y.side == StackSide.HOLDER and bool(world.garrison[place])
+        eng = Engagement(place, domain, storm,
+                         self._side(x, Role.ATTACKER, n, place, False, False),
+                         self._side(y, Role.DEFENDER, n, place, garrison, y.holds_walls))
+        count = dice_count(sit, eng)
+        storm_no = x.storms + 1 if storm else None
+        header = {"n": n, "province": place, "domain": domain.value, "storm": storm, "storm_no": storm_no}
+        att = {"faction": x.faction, "units": sorted(x.units, key=lambda u: (world.units[u].number, u)),
+               "garrison": False}
+        dfd = {"faction": y.faction, "units": sorted(y.units, key=lambda u: (world.units[u].number, u)),
+               "garrison": garrison}
+        try:
+            roll, index = self.dice.next(count)
+        except DiceExhausted:
+            self.awaiting = {**header, "attacker": att, "defender": dfd,
+                             "dice_count": {"attacker": count, "defender": count}}
+            return False
+        for role, values in (("attacker", roll.attacker), ("defender", roll.defender)):
+            if len(values) != count:
+                raise CaseError(f"dice[{index}].{role}",
+                                f"battle {n} at {place} needs {count} {'die' if count == 1 else 'dice'} per side "
+                                f"(R8: two when a side counts more than {sit.rules.two_dice_above_men} men), "
+                                f"got {len(values)}")
+        result = fight(sit, eng, roll, self.state)
+        self.state = result.special_state
+        entry = result.to_dict()
+        entry["attacker"] = {**att, **entry["attacker"]}
+        entry["defender"] = {**dfd, **entry["defender"]}
+        self.fought.append({**header, **entry})
+
+        # Losses: re-made cards, destroyed stacks.
+        for side_result in (result.attacker, result.defender):
+            for key, troops in side_result.remaining.items():
+                if key == GARRISON_KEY:
+                    world.garrison[place] = troops
+                    if not troops:
+                        self.destroyed["garrisons"].append(place)
+                else:
+                    world.troops[key] = troops
+                    if not troops:
+                        self._destroy(key)
+        for f in (x, y):
+            f.units = [u for u in f.units if u in world.loc]
+        y_garrison = y.side == StackSide.HOLDER and bool(world.garrison[place])
+        y.garrison = y_garrison
+        x_alive, y_alive = bool(x.units), bool(y.units) or y_garrison
+
+        outcome = result.outcome
+        victor: Force | None = None
+        naval = domain == Domain.SEA
+        if storm:
+            x.storms += 1
+            if not y_alive:
+                # R7: the last defender died: the fortress falls whatever the storm's result.
+                victor = x if x_alive else None
+            elif outcome != Outcome.ATTACKER_WON:
+                self._leave(forces, x, place, RetreatReason.REPELLED)
+        elif outcome == Outcome.ATTACKER_WON:
+            self._leave(forces, y, place, RetreatReason.LOST_NAVAL_BATTLE if naval else RetreatReason.LOST_FIELD_BATTLE)
+            victor = x if x_alive else None
+        else:
+            # R12: a tie counts as a failed attack.
+            self._leave(forces, x, place, RetreatReason.REPELLED)
+            victor = y if y_alive and y.units else None
+        forces[:] = [f for f in forces if f.units or (f.side == StackSide.HOLDER and f.garrison)]
+        if victor is not None and not naval and victor in forces:
+            owner = world.owner_start[place]
+            o_side = any((f.side == StackSide.HOLDER and f.garrison)
+                         or (owner is not None and f.units and sit.same_side(f.faction, owner)) for f in forces)
+            self.mv.record_taking(place, victor.units[0], o_side)
+        return True
+
+    def _leave(self, forces: list[Force], force: Force, place: str, reason: RetreatReason) -> None:
+        """The loser leaves the stack; its units retreat at regroup (R12)."""
+        if force.side == StackSide.HOLDER and force.garrison:
+            # A garrison cannot retreat: beaten in the field (a fortress-less province), it is gone.
+            self.world.garrison[place] = ()
+            self.destroyed["garrisons"].append(place)
+            force.garrison = False
+        back = force.back if force.side == StackSide.ARRIVAL and reason == RetreatReason.REPELLED else None
+        for u in sorted(force.units, key=lambda u: (self.world.units[u].number, u)):
+            self.defeats.append((u, place, reason, back))
+        force.units = []
+
+    def _destroy(self, uid: str) -> None:
+        world = self.world
+        unit = world.units[uid]
+        world.remove(uid)
+        self.destroyed["fleets" if unit.is_fleet else "armies"].append(uid)
+        capital = self.sit.factions[unit.faction].capital
+        for c in unit.commanders:
+            # R11: commanders of a destroyed stack wait unattached at the faction's capital.
+            self.unattached.append({"name": c.name, "power": c.power, "faction": unit.faction, "province": capital})
+
+    # --- regroup (R12) -------------------------------------------------------------------
+    def _distance(self, faction: str, naval: bool) -> dict[str, int]:
+        """Steps from the faction's capital: land borders for armies, every border for fleets."""
+        key = (faction, naval)
+        if key not in self._distances:
+            sit = self.sit
+            capital = sit.factions[faction].capital
+            dist: dict[str, int] = {}
+            if capital in sit.provinces:
+                dist[capital] = 0
+                queue = deque([capital])
+                while queue:
+                    p = queue.popleft()
+                    nexts = sit.land_adj[p] if not naval else sit.land_adj[p] + sit.coast[p] + sit.sea_adj[p]
+                    for q in nexts:
+                        if q not in dist:
+                            dist[q] = dist[p] + 1
+                            queue.append(q)
+            self._distances[key] = dist
+        return self._distances[key]
+
+    def _hostile_at(self, faction: str, place: str) -> bool:
+        world = self.world
+        return any(self.sit.hostile(faction, world.units[u].faction) for u in world.occ[place])
+
+    def retreat_options(self, uid: str, place: str) -> list[str]:
+        """R12: where a defeated defender may go, default first (nearest the capital, then by id)."""
+        sit, world = self.sit, self.world
+        unit = world.units[uid]
+        if unit.is_fleet:
+            candidates = [s for s in sit.sea_adj[place] if not self._hostile_at(unit.faction, s)]
+        else:
+            candidates = [p for p in sit.land_adj[place]
+                          if sit.friendly_to(unit.faction, world.owner_start[p])
+                          and not self._hostile_at(unit.faction, p)]
+        dist = self._distance(unit.faction, unit.is_fleet)
+        return sorted(candidates, key=lambda p: (dist.get(p, UNREACHABLE), p))
+
+    def _regroup(self) -> None:
+        world = self.world
+        for uid, place, reason, back in self.defeats:
+            if uid not in world.loc:
+                continue   # destroyed in a later fight or already gone
+            unit = world.units[uid]
+            options = self.retreat_options(uid, place)
+            if back is not None and back != place and not self._hostile_at(unit.faction, back):
+                # R12: a defeated attacker goes back where it came from (by sea: its start).
+                options = [back] + [o for o in options if o != back]
+            chosen = self.case.choices.retreats.get(uid)
+            if chosen is not None:
+                if chosen not in options:
+                    raise CaseError(f"choices.retreats.{uid}",
+                                    f"{chosen!r} is not a legal retreat from {place} (R12); legal: "
+                                    + (", ".join(options) or "none"))
+                dest = chosen
+            else:
+                dest = options[0] if options else None
+            self.retreats.append({"unit": uid, "from": place, "to": dest, "destroyed": dest is None,
+                                  "reason": reason.value})
+            if dest is None:
+                self._destroy(uid)
+            else:
+                world.move(uid, dest)
+
+    def recoloured(self) -> list[dict]:
+        out = []
+        for province in self.mv.taking_order:
+            t = self.mv.takings[province]
+            out.append({"province": province, "from": self.world.owner_start[province], "to": t.faction,
+                        "by": t.unit})
+        return out
+
+    def state_dict(self) -> dict:
+        sit, world = self.sit, self.world
+        owners = dict(world.owner_start)
+        for province in self.mv.taking_order:
+            owners[province] = self.mv.takings[province].faction
+        provinces = {p.id: {"domain": p.domain.value, "owner": owners[p.id], "capital_of": p.capital_of,
+                            "fortress": p.fortress, "special": p.special, "garrison": list(world.garrison[p.id])}
+                     for p in sit.provinces.values()}
+
+        def unit_dict(u, place_key: str) -> dict:
+            return {"faction": u.faction, "number": u.number, place_key: world.loc[u.id],
+                    "troops": list(world.troops[u.id]), "commanders": [c.to_dict() for c in u.commanders]}
+
+        return {"provinces": provinces,
+                "armies": {a.id: unit_dict(a, "province") for a in sit.armies.values() if a.id in world.loc},
+                "fleets": {f.id: unit_dict(f, "sea") for f in sit.fleets.values() if f.id in world.loc},
+                "special_state": self.state}
+
+    def result(self) -> dict:
+        out = dict(self.movement_result)
+        out["fought"] = self.fought
+        if self.awaiting is not None:
+            out["awaiting"] = self.awaiting
+            return out
+        out["retreats"] = self.retreats
+        out["destroyed"] = self.destroyed
+        out["recoloured"] = self.recoloured()
+        out["unattached_commanders"] = self.unattached
+        out["state"] = self.state_dict()
+        return out
