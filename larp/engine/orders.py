@@ -45,14 +45,14 @@ class Refusal:
                 "params": dict(self.params), "reason": self.reason}
 
 
-def _step(unit: str, step: int, code: RefusalCode, frm: str, to: str, text: str | None = None,
+def _step(uid: str, step: int, code: RefusalCode, frm: str, to: str, text: str | None = None,
           **extra: Any) -> Refusal:
     params = {"from": frm, "to": to, **extra}
-    return Refusal(unit, RULE, step, code, params, f"step {step} ({frm} → {to}): {text or _TEXT[code]}")
+    return Refusal(uid, RULE, step, code, params, f"step {step} ({frm} → {to}): {text or _TEXT[code]}")
 
 
-def _whole(unit: str, code: RefusalCode, text: str, **params: Any) -> Refusal:
-    return Refusal(unit, RULE, None, code, params, text)
+def _whole(uid: str, code: RefusalCode, text: str, **params: Any) -> Refusal:
+    return Refusal(uid, RULE, None, code, params, text)
 
 
 def _is_land(sit: Situation, pid: str) -> bool:

@@ -236,9 +236,12 @@ class Turn:
 
     def _regroup(self) -> None:
         world = self.world
-        for uid, place, reason, back in self.defeats:
-            if uid not in world.loc:
-                continue   # destroyed in a later fight or already gone
+        # The losers left their stacks when they lost (R6.5): while retreats are
+        # decided, in the order of the defeats, none of them stands anywhere.
+        defeats = [d for d in self.defeats if d[0] in world.loc]
+        for uid, *_ in defeats:
+            del world.occ[world.loc[uid]][uid]
+        for uid, place, reason, back in defeats:
             unit = world.units[uid]
             options = self.retreat_options(uid, place)
             if back is not None and back != place and not self._hostile_at(unit.faction, back):
@@ -255,10 +258,10 @@ class Turn:
                 dest = options[0] if options else None
             self.retreats.append({"unit": uid, "from": place, "to": dest, "destroyed": dest is None,
                                   "reason": reason.value})
+            world.loc[uid] = dest if dest is not None else place
+            world.occ[world.loc[uid]][uid] = None
             if dest is None:
                 self._destroy(uid)
-            else:
-                world.move(uid, dest)
 
     def recoloured(self) -> list[dict]:
         out = []
