@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "larp.campaign",
     "larp.forces",
+    "larp.turns",
+    "larp.orders",
 ]
 
 MIDDLEWARE = [
@@ -156,7 +158,9 @@ else:
     # Fail fast when Redis is down: filing an order must not hang on the broker.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE = {
+    "close-due-phases": {"task": "larp.turns.tasks.close_due_phases", "schedule": 2.0},
+}
 
 _cache = os.environ.get("CACHE_URL", "redis" if CELERY_BROKER_URL.startswith("redis") else "locmem")
 if _cache == "redis":

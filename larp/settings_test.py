@@ -11,3 +11,16 @@ os.environ.setdefault("CACHE_URL", "locmem")
 from larp.settings import *  # noqa: E402,F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sign-ins in tests
+
+# Tests share Redis with a running game, so they use their own Redis database
+# and cache prefix; a real Celery worker started by the tests reads the same.
+os.environ.setdefault("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL_TEST", os.environ["TEST_REDIS_URL"])
+CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "test-celerybeat-schedule")  # noqa: F405
+CELERY_BEAT_SCHEDULE = {
+    "close-due-phases": {"task": "larp.turns.tasks.close_due_phases", "schedule": 1.0},
+}
+# A worker process must see the test database, so SQLite's test database is a file.
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405

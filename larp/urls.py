@@ -10,5 +10,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("g/<int:game_id>/", include("larp.turns.urls")),
+    path("g/<int:game_id>/", include("larp.orders.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -55,3 +55,45 @@ def client_for(client):
         return c
 
     return make
+
+
+@pytest.fixture
+def worker_factory(transactional_db, tmp_path):
+    """worker_factory(name) starts a real Celery worker (with beat); all are stopped after the test."""
+    from tests.workers import Worker, purge_queue
+
+    purge_queue()
+    started = []
+
+    def start(name="w1", beat=True):
+        w = Worker(tmp_path, name, beat=beat)
+        started.append(w)
+        return w
+
+    yield start
+    for w in started:
+        w.stop()
+    purge_queue()
+
+
+@pytest.fixture
+def fast_game(transactional_db):
+    """The tiny scenario with a short Strategy phase (set per test through rules)."""
+    def make(strategy_seconds=3, title="Fast game"):
+        game = load_scenario("tiny", title=title, seed=7)
+        game.rules = {**game.rules, "phase_seconds": {**game.rules.get("phase_seconds", {}),
+                                                      "strategy": strategy_seconds}}
+        game.save(update_fields=["rules"])
+        return game
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Ids repeat between tests (rolled-back transactions): never let a cached clock leak across."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class OrdersConfig(AppConfig):
+    name = "larp.orders"
+    label = "orders"
+    verbose_name = _("Orders")

@@ -1,0 +1,75 @@
+"""Orders (R5): one per army or fleet per turn, secret until the Movement phase."""
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from larp.campaign.models import Faction, Game
+from larp.forces.models import Army, Fleet
+from larp.turns.models import Turn
+
+
+class Order(models.Model):
+    HOLD = "hold"
+    MARCH = "march"
+    ATTACK = "attack"
+    SEA_ATTACK = "sea_attack"
+    LANDING = "landing"
+    FLEET_MOVE = "fleet_move"
+    FLEET_ATTACK = "fleet_attack"
+    TYPES = [
+        (HOLD, _("Hold")), (MARCH, _("March")), (ATTACK, _("Attack")), (SEA_ATTACK, _("Sea attack")),
+        (LANDING, _("Landing")), (FLEET_MOVE, _("Fleet move")), (FLEET_ATTACK, _("Fleet attack")),
+    ]
+    ARMY_TYPES = [HOLD, MARCH, ATTACK, SEA_ATTACK, LANDING]
+    FLEET_TYPES = [HOLD, FLEET_MOVE, FLEET_ATTACK]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="orders")
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="orders")
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="orders")
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, null=True, blank=True, related_name="orders")
+    fleet = models.ForeignKey(Fleet, on_delete=models.CASCADE, null=True, blank=True, related_name="orders")
+    type = models.CharField(_("order"), max_length=12, choices=TYPES)
+    payload = models.JSONField(_("order as the engine reads it"), default=dict)
+    implicit = models.BooleanField(_("implicit hold"), default=False)
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="+", verbose_name=_("filed by"))
+    filed_at = models.DateTimeField(_("filed at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("order")
+        verbose_name_plural = _("orders")
+        ordering = ["turn", "faction", "army__number", "fleet__number"]
+        constraints = [
+            models.CheckConstraint(condition=Q(army__isnull=False, fleet__isnull=True)
+                                   | Q(army__isnull=True, fleet__isnull=False), name="order_for_army_or_fleet"),
+            models.UniqueConstraint(fields=["turn", "army"], condition=Q(army__isnull=False), name="one_order_per_army"),
+            models.UniqueConstraint(fields=["turn", "fleet"], condition=Q(fleet__isnull=False), name="one_order_per_fleet"),
+        ]
+
+    @property
+    def unit(self):
+        return self.army or self.fleet
+
+
+class OrderEvent(models.Model):
+    """Who filed, replaced or withdrew which order, and when; kept after the order changes."""
+
+    FILED = "filed"
+    REPLACED = "replaced"
+    WITHDRAWN = "withdrawn"
+    IMPLICIT = "implicit"
+    DROPPED = "dropped"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="order_events")
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="order_events")
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="order_events")
+    unit = models.CharField(max_length=60)
+    action = models.CharField(max_length=10)
+    payload = models.JSONField(default=dict)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]

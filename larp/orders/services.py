@@ -1,0 +1,209 @@
+"""Filing orders (R5): checked by the rules engine, refused after the hard deadline, never lost.
+
+The deadline check and the save are one transaction that holds the phase
+row locked, so an order one millisecond late is refused whatever the client
+shows, and closing the phase waits for an order being saved.
+"""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from larp.campaign.access import can_see_faction, is_moderator
+from larp.campaign.models import Game
+from larp.engine.case import parse_case
+from larp.engine.errors import CaseError
+from larp.engine.orders import check_order
+from larp.forces.models import Army, Fleet
+from larp.orders.messages import refusal_text
+from larp.orders.models import Order, OrderEvent
+from larp.turns.models import Phase, Turn, TurnSettings
+
+
+class OrderRefused(Exception):
+    """Why an order was not saved, in the user's language; `refusal` is the engine's (or None)."""
+
+    def __init__(self, message: str, refusal: dict | None = None, code: str = "refused"):
+        super().__init__(message)
+        self.message = message
+        self.refusal = refusal
+        self.code = code
+
+
+def find_unit(game: Game, unit_code: str) -> Army | Fleet | None:
+    """`<faction>-<n>` is an army, `<faction>-f<n>` a fleet (larp.turns.situation)."""
+    faction, sep, number = unit_code.rpartition("-")
+    if not sep:
+        return None
+    if number.startswith("f") and number[1:].isdigit():
+        return Fleet.objects.filter(game=game, faction__code=faction, number=int(number[1:])).select_related(
+            "faction").first()
+    if number.isdigit():
+        return Army.objects.filter(game=game, faction__code=faction, number=int(number)).select_related(
+            "faction").first()
+    return None
+
+
+def _open_strategy(game: Game) -> tuple[Phase, Turn]:
+    """The running Strategy phase, locked; refuse if there is none or its deadline has passed."""
+    ts = TurnSettings.objects.filter(game=game).first()
+    if ts is None or ts.current_phase_id is None:
+        raise OrderRefused(_("The game has not started yet: orders are filed in the Strategy phase."), code="closed")
+    phase = Phase.objects.select_for_update().select_related("turn").get(pk=ts.current_phase_id)
+    now = timezone.now()  # read after the lock: the server's clock at the moment of saving decides
+    if phase.kind != Phase.STRATEGY or phase.state == Phase.CLOSED:
+        raise OrderRefused(_("The Strategy phase is over: orders are closed until the next turn."), code="closed")
+    if phase.state == Phase.RUNNING and now >= phase.deadline:
+        late = (now - phase.deadline).total_seconds()
+        raise OrderRefused(
+            _("Too late: the deadline passed %(seconds)s s ago. The order was not saved.") % {"seconds": f"{late:.1f}"},
+            code="late",
+        )
+    return phase, phase.turn
+
+
+def _case_with_orders(turn: Turn, faction_id: int, except_unit: str) -> dict:
+    """The turn-start situation with this faction's other orders, in filing order (for the fleet rules)."""
+    case = dict(turn.start_state)
+    others = Order.objects.filter(turn=turn, faction_id=faction_id).order_by("filed_at", "id")
+    case["orders"] = [o.payload for o in others if o.payload.get("unit") != except_unit]
+    return case
+
+
+def _closing_late(func):
+    """A request that finds the deadline passed closes the phase (no worker needed), then says no."""
+
+    def wrapper(user, game, *args, **kwargs):
+        try:
+            return func(user, game, *args, **kwargs)
+        except OrderRefused as exc:
+            if exc.code == "late":
+                from larp.turns.services import close_due
+
+                close_due(game.pk, how="request")
+            raise
+
+    wrapper.__doc__, wrapper.__name__ = func.__doc__, func.__name__
+    return wrapper
+
+
+@_closing_late
+def file_order(user, game: Game, unit_code: str, payload: dict) -> Order:
+    """File or replace the order of one army or fleet. Raises OrderRefused; saves nothing then."""
+    unit = find_unit(game, unit_code)
+    if unit is None or unit.destroyed:
+        raise OrderRefused(_("No such army or fleet on the map."), code="unknown_unit")
+    if not can_see_faction(user, unit.faction):
+        raise OrderRefused(_("You may give orders only to your own faction's armies and fleets."), code="forbidden")
+    order_data = {k: v for k, v in (payload or {}).items() if k in ("type", "path", "fleet", "sea", "target",
+                                                                      "target_faction")}
+    order_data["unit"] = unit_code
+    kind = order_data.get("type")
+    allowed = Order.FLEET_TYPES if isinstance(unit, Fleet) else Order.ARMY_TYPES
+    if kind not in allowed:
+        raise OrderRefused(_("Choose an order type."), code="bad_type")
+    with transaction.atomic():
+        _phase, turn = _open_strategy(game)
+        case = _case_with_orders(turn, unit.faction_id, unit_code)
+        try:
+            parsed = parse_case(case)
+            refusal = check_order(parsed, order_data)
+        except CaseError as exc:
+            raise OrderRefused(_("The order is incomplete or names an unknown place (%(field)s).")
+                               % {"field": exc.args[0] if exc.args else "?"}, code="malformed") from None
+        if refusal is not None:
+            refusal = refusal.to_dict()
+            raise OrderRefused(refusal_text(game.pk, refusal), refusal=refusal, code=refusal["code"])
+        owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
+        existing = Order.objects.filter(turn=turn, **owner).first()
+        order, created = Order.objects.update_or_create(
+            turn=turn, **owner,
+            defaults={"game": game, "faction": unit.faction, "type": kind, "payload": order_data,
+                      "implicit": False, "filed_by": user if user.is_authenticated else None,
+                      "filed_at": timezone.now()},
+        )
+        OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=unit_code,
+                                  action=OrderEvent.FILED if existing is None else OrderEvent.REPLACED,
+                                  payload=order_data, by=order.filed_by)
+        order.dropped_fleet_order = _drop_carrying_fleet_order(turn, order_data, user)
+    return order
+
+
+def _drop_carrying_fleet_order(turn: Turn, order_data: dict, user) -> str | None:
+    """A fleet carrying an army takes no order of its own (R5): the army's order counts, the fleet's goes."""
+    fleet_code = order_data.get("fleet")
+    if order_data.get("type") not in (Order.SEA_ATTACK, Order.LANDING) or not fleet_code:
+        return None
+    fleet = find_unit(turn.game, fleet_code)
+    if not isinstance(fleet, Fleet):
+        return None
+    own = Order.objects.filter(turn=turn, fleet=fleet).first()
+    if own is None:
+        return None
+    OrderEvent.objects.create(game=turn.game, turn=turn, faction=fleet.faction, unit=fleet_code,
+                              action=OrderEvent.DROPPED, payload=own.payload, by=user if user.is_authenticated else None)
+    own.delete()
+    return fleet_code
+
+
+@_closing_late
+def withdraw_order(user, game: Game, unit_code: str) -> bool:
+    """Withdraw an order before the deadline (the unit will hold). False if there was none."""
+    unit = find_unit(game, unit_code)
+    if unit is None or not can_see_faction(user, unit.faction):
+        raise OrderRefused(_("You may give orders only to your own faction's armies and fleets."), code="forbidden")
+    with transaction.atomic():
+        _phase, turn = _open_strategy(game)
+        owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
+        order = Order.objects.filter(turn=turn, **owner).first()
+        if order is None:
+            return False
+        OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=unit_code,
+                                  action=OrderEvent.WITHDRAWN, payload=order.payload,
+                                  by=user if user.is_authenticated else None)
+        order.delete()
+        return True
+
+
+def lock_and_reveal(turn: Turn) -> int:
+    """At the Strategy deadline: every unit without an order holds, recorded as implicit (R3); orders revealed."""
+    game = turn.game
+    state = turn.start_state or {}
+    ordered_armies = set(Order.objects.filter(turn=turn, army__isnull=False).values_list("army_id", flat=True))
+    ordered_fleets = set(Order.objects.filter(turn=turn, fleet__isnull=False).values_list("fleet_id", flat=True))
+    carried_fleets = {o.payload.get("fleet") for o in Order.objects.filter(turn=turn, type__in=[Order.SEA_ATTACK,
+                                                                                              Order.LANDING])}
+    on_map_armies = {a["id"] for a in state.get("armies", [])}
+    on_map_fleets = {f["id"] for f in state.get("fleets", [])}
+    holds, events = [], []
+    for army in Army.objects.filter(game=game, destroyed=False).select_related("faction"):
+        if army.pk not in ordered_armies and army.code in on_map_armies:
+            holds.append(Order(game=game, turn=turn, faction=army.faction, army=army, type=Order.HOLD,
+                               payload={"unit": army.code, "type": "hold"}, implicit=True))
+    for fleet in Fleet.objects.filter(game=game, destroyed=False).select_related("faction"):
+        if fleet.pk not in ordered_fleets and fleet.code in on_map_fleets and fleet.code not in carried_fleets:
+            holds.append(Order(game=game, turn=turn, faction=fleet.faction, fleet=fleet, type=Order.HOLD,
+                               payload={"unit": fleet.code, "type": "hold"}, implicit=True))
+    Order.objects.bulk_create(holds)
+    events = [OrderEvent(game=game, turn=turn, faction=o.faction, unit=o.payload["unit"], action=OrderEvent.IMPLICIT,
+                         payload=o.payload) for o in holds]
+    OrderEvent.objects.bulk_create(events)
+    turn.orders_revealed = True
+    turn.save(update_fields=["orders_revealed"])
+    return len(holds)
+
+
+def visible_orders(user, turn: Turn):
+    """Orders secret until the Movement phase (R3): a player sees only their faction's; moderators all."""
+    qs = Order.objects.filter(turn=turn).select_related("faction", "army", "fleet", "filed_by")
+    if is_moderator(user, turn.game_id):
+        return qs
+    from larp.campaign.access import player_faction
+
+    own = player_faction(user, turn.game_id)
+    if own is None:
+        return qs.none()
+    if turn.orders_revealed:
+        return qs
+    return qs.filter(faction=own)

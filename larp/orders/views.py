@@ -1,0 +1,76 @@
+"""Orders over HTTP: file, withdraw, list. Secret per faction until revealed (R3, R13)."""
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_GET, require_POST
+
+from larp.campaign.access import require_faction
+from larp.campaign.models import Faction, Game
+from larp.orders import services
+from larp.orders.models import Order
+from larp.turns.services import current_phase
+
+STATUS = {"forbidden": 403, "unknown_unit": 404, "late": 409, "closed": 409}
+
+
+def _payload(request: HttpRequest) -> dict:
+    if request.content_type == "application/json":
+        try:
+            data = json.loads(request.body or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            return {}
+        return data if isinstance(data, dict) else {}
+    data = {"type": request.POST.get("type", "")}
+    for key in ("path", "sea"):
+        values = [v for v in request.POST.getlist(key) if v]
+        if values:
+            data[key] = values
+    for key in ("fleet", "target", "target_faction"):
+        if request.POST.get(key):
+            data[key] = request.POST[key]
+    if data.get("type") in ("fleet_move", "fleet_attack") and isinstance(data.get("sea"), list):
+        data["sea"] = data["sea"][0]
+    return data
+
+
+def order_json(order: Order) -> dict:
+    return {"unit": order.payload.get("unit"), "order": order.payload, "implicit": order.implicit,
+            "filed_by": order.filed_by.username if order.filed_by else None,
+            "filed_at": order.filed_at.isoformat()}
+
+
+@login_required
+@require_POST
+def file_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    try:
+        order = services.file_order(request.user, game, unit, _payload(request))
+    except services.OrderRefused as exc:
+        return JsonResponse({"ok": False, "code": exc.code, "message": exc.message, "refusal": exc.refusal},
+                            status=STATUS.get(exc.code, 422))
+    return JsonResponse({"ok": True, **order_json(order), "dropped_fleet_order": order.dropped_fleet_order})
+
+
+@login_required
+@require_POST
+def withdraw_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    try:
+        withdrawn = services.withdraw_order(request.user, game, unit)
+    except services.OrderRefused as exc:
+        return JsonResponse({"ok": False, "code": exc.code, "message": exc.message},
+                            status=STATUS.get(exc.code, 422))
+    return JsonResponse({"ok": True, "withdrawn": withdrawn})
+
+
+@login_required
+@require_GET
+def faction_orders(request: HttpRequest, game_id: int, faction: str) -> JsonResponse:
+    faction = get_object_or_404(Faction, game_id=game_id, code=faction)
+    require_faction(request.user, faction)
+    phase = current_phase(faction.game)
+    orders = [] if phase is None else services.visible_orders(request.user, phase.turn).filter(faction=faction)
+    return JsonResponse({"faction": faction.code, "turn": phase.turn.number if phase else None,
+                         "orders": [order_json(o) for o in orders]})

@@ -1,0 +1,90 @@
+"""The clock that tablets and the projector poll every second: cheap, cached, server time.
+
+The cached part (phase, turn, deadline) changes only when a moderator acts or
+a phase closes, and is invalidated then; the seconds left are computed per
+request from the server's clock. A cache that is down (Redis stopped) only
+costs a database query: the clock keeps answering.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+TTL = 30  # seconds; changes invalidate it at once, this only bounds a missed invalidation
+
+
+def _key(game_id: int) -> str:
+    return f"clock:v1:{game_id}"
+
+
+def invalidate(game_id: int) -> None:
+    try:
+        cache.delete(_key(game_id))
+    except Exception:  # noqa: BLE001
+        log.warning("cache unavailable; clock of game %s expires by TTL", game_id)
+
+
+def invalidate_on_commit(game_id: int) -> None:
+    """Drop the cached clock now and again after commit (a poll between the two re-caches old data)."""
+    invalidate(game_id)
+    transaction.on_commit(lambda: invalidate(game_id))
+
+
+def _from_db(game_id: int) -> dict:
+    from larp.turns.models import TurnSettings
+
+    ts = TurnSettings.objects.filter(game_id=game_id).select_related("current_phase__turn").first()
+    phase = ts.current_phase if ts else None
+    if phase is None:
+        return {"turn": None, "phase": None, "state": "not_started", "deadline": None, "paused_remaining": None,
+                "draw": list(ts.draw) if ts else []}
+    return {
+        "turn": phase.turn.number, "phase": phase.kind, "state": phase.state, "phase_id": phase.pk,
+        "deadline": phase.deadline.timestamp() if phase.deadline else None,
+        "paused_remaining": phase.paused_remaining, "draw": list(ts.draw),
+    }
+
+
+def state(game_id: int) -> dict:
+    try:
+        cached = cache.get(_key(game_id))
+    except Exception:  # noqa: BLE001
+        cached = None
+    if cached is not None:
+        return cached
+    fresh = _from_db(game_id)
+    try:
+        cache.set(_key(game_id), fresh, TTL)
+    except Exception:  # noqa: BLE001
+        pass
+    return fresh
+
+
+def payload(game_id: int, now: datetime | None = None) -> dict:
+    """What a tablet shows: phase, turn, server time, deadline, seconds left (negative: overtime), paused."""
+    now = now or timezone.now()
+    data = state(game_id)
+    if data["phase"] == "strategy" and data["state"] == "running" and data["deadline"] is not None \
+            and data["deadline"] <= now.timestamp():
+        # The hard deadline passed: the first request that notices closes the phase (no worker needed).
+        from larp.turns.services import close_due
+
+        close_due(game_id, how="request")
+        invalidate(game_id)
+        data = state(game_id)
+    remaining = None
+    if data["state"] == "running" and data["deadline"] is not None:
+        remaining = data["deadline"] - now.timestamp()
+    elif data["state"] == "paused":
+        remaining = data["paused_remaining"]
+    return {
+        "turn": data["turn"], "phase": data["phase"], "state": data["state"],
+        "server_time": now.timestamp(), "deadline": data["deadline"],
+        "remaining": None if remaining is None else round(remaining, 3),
+        "paused": data["state"] == "paused", "draw": data.get("draw", []),
+    }

@@ -1,0 +1,296 @@
+"""The turn cycle (R3, R4): start, pause, resume, extend, end and advance phases; the draw; closing.
+
+Every moderator act writes an audit entry. Closing the Strategy phase is
+claimed with one conditional UPDATE, so two workers (or a worker and a
+request) never close it twice. Tasks are queued with transaction.on_commit.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from datetime import timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from larp.campaign.access import require_moderator
+from larp.campaign.models import Faction, Game
+from larp.turns import clock
+from larp.turns.models import AuditEntry, Phase, Snapshot, Turn, TurnSettings
+from larp.turns.situation import case_from_game
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PHASE_SECONDS = {Phase.STRATEGY: 300, Phase.MOVEMENT: 600, Phase.TACTICS: 600, Phase.REGROUP: 600}
+
+
+class PhaseError(ValidationError):
+    """A moderator act that does not fit the phase's state; the message is for the moderator."""
+
+
+def audit(game: Game, user, action: str, detail: dict | None = None, reason: str = "") -> AuditEntry:
+    return AuditEntry.objects.create(game=game, user=user if user and user.is_authenticated else None,
+                                     action=action, detail=detail or {}, reason=reason or "")
+
+
+def turn_settings(game: Game) -> TurnSettings:
+    ts, _created = TurnSettings.objects.get_or_create(game=game)
+    return ts
+
+
+def phase_seconds(game: Game, kind: str) -> int:
+    return int((game.rules or {}).get("phase_seconds", {}).get(kind, DEFAULT_PHASE_SECONDS[kind]))
+
+
+def current_phase(game: Game) -> Phase | None:
+    ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
+    return ts.current_phase if ts else None
+
+
+# --- the draw (R4) -------------------------------------------------------------
+
+def seeded_draw(seed: int, faction_codes: list[str]) -> list[str]:
+    """The draw from a seed: factions ordered by SHA-256 of "<seed>:draw:<id>" (stable everywhere)."""
+    return sorted(faction_codes, key=lambda code: (hashlib.sha256(f"{seed}:draw:{code}".encode()).digest(), code))
+
+
+def _can_draw(game: Game, ts: TurnSettings) -> None:
+    phase = ts.current_phase
+    if phase is None:
+        return
+    between_turns = phase.kind == Phase.REGROUP and phase.state == Phase.CLOSED
+    if not (ts.redraw_between_turns and between_turns):
+        raise PhaseError(_("The draw holds for the whole game; a redraw is allowed only between turns, "
+                           "when the game allows it (R4)."))
+
+
+@transaction.atomic
+def make_draw(game: Game, by, seed: int | None = None) -> list[str]:
+    require_moderator(by, game)
+    ts = TurnSettings.objects.select_for_update().get(pk=turn_settings(game).pk)
+    _can_draw(game, ts)
+    if seed is None:
+        seed = game.seed if not ts.draw else secrets.randbelow(2**62)
+    codes = list(Faction.objects.filter(game=game).order_by("code").values_list("code", flat=True))
+    ts.draw, ts.draw_seed, ts.draw_manual = seeded_draw(seed, codes), seed, False
+    ts.save(update_fields=["draw", "draw_seed", "draw_manual"])
+    audit(game, by, "draw", {"draw": ts.draw, "seed": seed})
+    clock.invalidate_on_commit(game.pk)
+    return ts.draw
+
+
+@transaction.atomic
+def enter_draw(game: Game, by, order: list[str]) -> list[str]:
+    """A draw made by lot at the table, entered by hand."""
+    require_moderator(by, game)
+    ts = TurnSettings.objects.select_for_update().get(pk=turn_settings(game).pk)
+    _can_draw(game, ts)
+    codes = sorted(Faction.objects.filter(game=game).values_list("code", flat=True))
+    if sorted(order) != codes:
+        raise PhaseError(_("The draw must name every faction exactly once."))
+    ts.draw, ts.draw_seed, ts.draw_manual = list(order), None, True
+    ts.save(update_fields=["draw", "draw_seed", "draw_manual"])
+    audit(game, by, "draw", {"draw": ts.draw, "manual": True})
+    clock.invalidate_on_commit(game.pk)
+    return ts.draw
+
+
+# --- phases --------------------------------------------------------------------
+
+def _locked(game: Game) -> tuple[TurnSettings, Phase | None]:
+    ts = TurnSettings.objects.select_for_update().get(pk=turn_settings(game).pk)
+    phase = Phase.objects.select_for_update().select_related("turn").get(pk=ts.current_phase_id) \
+        if ts.current_phase_id else None
+    return ts, phase
+
+
+def _schedule_close(phase: Phase) -> None:
+    """Queue the deadline task after commit; a broker that is down must not fail the request."""
+    if phase.kind != Phase.STRATEGY or phase.deadline is None:
+        return
+    phase_id, eta = phase.pk, phase.deadline
+
+    def send():
+        from larp.turns.tasks import close_phase_at_deadline
+
+        try:
+            close_phase_at_deadline.apply_async((phase_id,), eta=eta)
+        except Exception:  # noqa: BLE001 - the beat task and the next request close it anyway
+            log.warning("could not queue the deadline task for phase %s; beat or a request will close it", phase_id)
+
+    transaction.on_commit(send)
+
+
+def _start_phase(ts: TurnSettings, turn: Turn, kind: str, by) -> Phase:
+    now = timezone.now()
+    phase = Phase.objects.create(turn=turn, kind=kind, state=Phase.RUNNING, started_at=now,
+                                 deadline=now + timedelta(seconds=phase_seconds(turn.game, kind)))
+    ts.current_phase = phase
+    ts.save(update_fields=["current_phase"])
+    audit(turn.game, by, "phase_started", {"turn": turn.number, "phase": kind,
+                                           "deadline": phase.deadline.isoformat()})
+    _schedule_close(phase)
+    clock.invalidate_on_commit(turn.game_id)
+    return phase
+
+
+def _start_turn(game: Game, ts: TurnSettings, number: int, by) -> Phase:
+    turn = Turn.objects.create(game=game, number=number, draw=list(ts.draw), start_state=case_from_game(game, draw=list(ts.draw)))
+    return _start_phase(ts, turn, Phase.STRATEGY, by)
+
+
+@transaction.atomic
+def start_game(game: Game, by) -> Phase:
+    require_moderator(by, game)
+    ts, phase = _locked(game)
+    if phase is not None:
+        raise PhaseError(_("The game has already started."))
+    if not ts.draw:
+        codes = list(Faction.objects.filter(game=game).order_by("code").values_list("code", flat=True))
+        ts.draw, ts.draw_seed = seeded_draw(game.seed, codes), game.seed
+        ts.save(update_fields=["draw", "draw_seed"])
+        audit(game, by, "draw", {"draw": ts.draw, "seed": game.seed})
+    audit(game, by, "game_started")
+    return _start_turn(game, ts, 1, by)
+
+
+@transaction.atomic
+def pause(game: Game, by, reason: str = "") -> Phase:
+    require_moderator(by, game)
+    _ts, phase = _locked(game)
+    if phase is None or phase.state != Phase.RUNNING:
+        raise PhaseError(_("Only a running phase can be paused."))
+    remaining = phase.remaining()
+    phase.state, phase.deadline, phase.paused_remaining = Phase.PAUSED, None, remaining
+    phase.save(update_fields=["state", "deadline", "paused_remaining"])
+    audit(game, by, "paused", {"phase": phase.kind, "remaining": round(remaining, 3)}, reason)
+    clock.invalidate_on_commit(game.pk)
+    return phase
+
+
+@transaction.atomic
+def resume(game: Game, by, reason: str = "") -> Phase:
+    require_moderator(by, game)
+    _ts, phase = _locked(game)
+    if phase is None or phase.state != Phase.PAUSED:
+        raise PhaseError(_("Only a paused phase can be resumed."))
+    phase.state = Phase.RUNNING
+    phase.deadline = timezone.now() + timedelta(seconds=phase.paused_remaining)
+    remaining, phase.paused_remaining = phase.paused_remaining, None
+    phase.save(update_fields=["state", "deadline", "paused_remaining"])
+    audit(game, by, "resumed", {"phase": phase.kind, "remaining": round(remaining, 3),
+                                "deadline": phase.deadline.isoformat()}, reason)
+    _schedule_close(phase)
+    clock.invalidate_on_commit(game.pk)
+    return phase
+
+
+@transaction.atomic
+def extend(game: Game, by, minutes: float, reason: str = "") -> Phase:
+    require_moderator(by, game)
+    try:
+        minutes = float(minutes)
+    except (TypeError, ValueError):
+        raise PhaseError(_("Give the extension in minutes, e.g. 2.")) from None
+    if not 0 < minutes <= 120:
+        raise PhaseError(_("An extension must be between 0 and 120 minutes."))
+    _ts, phase = _locked(game)
+    if phase is None or phase.state == Phase.CLOSED:
+        raise PhaseError(_("The phase is closed; start the next one instead."))
+    if phase.state == Phase.RUNNING:
+        phase.deadline += timedelta(minutes=minutes)
+        phase.save(update_fields=["deadline"])
+        _schedule_close(phase)
+    else:
+        phase.paused_remaining += minutes * 60
+        phase.save(update_fields=["paused_remaining"])
+    audit(game, by, "extended", {"phase": phase.kind, "minutes": minutes}, reason)
+    clock.invalidate_on_commit(game.pk)
+    return phase
+
+
+@transaction.atomic
+def end_now(game: Game, by, reason: str = "") -> Phase:
+    require_moderator(by, game)
+    _ts, phase = _locked(game)
+    if phase is None or phase.state == Phase.CLOSED:
+        raise PhaseError(_("The phase is already closed."))
+    _close(phase, by, "moderator", reason)
+    return phase
+
+
+@transaction.atomic
+def next_phase(game: Game, by, reason: str = "") -> Phase:
+    """Close the current phase if it is open, then start the next (after Regroup: a new turn)."""
+    require_moderator(by, game)
+    ts, phase = _locked(game)
+    if phase is None:
+        raise PhaseError(_("Start the game first."))
+    if phase.state != Phase.CLOSED:
+        _close(phase, by, "moderator", reason)
+        ts.refresh_from_db()
+        if ts.current_phase_id != phase.pk:  # auto-advance already started the next phase
+            return ts.current_phase
+    if phase.kind == Phase.REGROUP:
+        return _start_turn(game, ts, phase.turn.number + 1, by)
+    following = Phase.ORDER[Phase.ORDER.index(phase.kind) + 1]
+    return _start_phase(ts, phase.turn, following, by)
+
+
+def _close(phase: Phase, by, how: str, reason: str = "") -> None:
+    """Close a phase whose row this transaction holds locked."""
+    now = timezone.now()
+    phase.state, phase.closed_at, phase.closed_how = Phase.CLOSED, now, how
+    phase.closed_by = by if by is not None and by.is_authenticated else None
+    phase.save(update_fields=["state", "closed_at", "closed_how", "closed_by"])
+    _after_close(phase, by, reason)
+
+
+def _after_close(phase: Phase, by, reason: str = "") -> None:
+    from larp.orders.services import lock_and_reveal
+
+    turn = phase.turn
+    game = turn.game
+    detail = {"turn": turn.number, "phase": phase.kind, "how": phase.closed_how}
+    if phase.kind == Phase.STRATEGY:
+        detail["implicit_holds"] = lock_and_reveal(turn)
+        if phase.deadline is not None:
+            detail["late_ms"] = round((phase.closed_at - phase.deadline).total_seconds() * 1000, 1)
+    state = case_from_game(game, draw=list(turn.draw))
+    orders = [o.payload for o in turn.orders.order_by("faction__code", "army__number", "fleet__number")]
+    Snapshot.objects.create(game=game, turn=turn, phase=phase.kind, taken_at=phase.closed_at, state=state,
+                            orders=orders)
+    audit(game, by, "phase_closed", detail, reason)
+    clock.invalidate_on_commit(game.pk)
+    ts = turn_settings(game)
+    if phase.kind == Phase.STRATEGY and phase.closed_how == "deadline" and ts.auto_advance:
+        _start_phase(ts, turn, Phase.MOVEMENT, None)
+
+
+def close_if_due(phase_id: int, how: str = "deadline") -> bool:
+    """Claim a due Strategy phase with one conditional UPDATE and close it; False if not due or already closed."""
+    with transaction.atomic():
+        now = timezone.now()
+        claimed = Phase.objects.filter(
+            pk=phase_id, kind=Phase.STRATEGY, state=Phase.RUNNING, deadline__lte=now
+        ).update(state=Phase.CLOSED, closed_at=now, closed_how=how)
+        if claimed != 1:
+            return False
+        phase = Phase.objects.select_related("turn__game").get(pk=phase_id)
+        _after_close(phase, None)
+        return True
+
+
+def due_phase_ids(game_id: int | None = None) -> list[int]:
+    qs = Phase.objects.filter(kind=Phase.STRATEGY, state=Phase.RUNNING, deadline__lte=timezone.now())
+    if game_id is not None:
+        qs = qs.filter(turn__game_id=game_id)
+    return list(qs.values_list("pk", flat=True))
+
+
+def close_due(game_id: int | None = None, how: str = "deadline") -> int:
+    """Close every due Strategy phase (of one game, or all); the beat task and lazy requests call this."""
+    return sum(close_if_due(pk, how) for pk in due_phase_ids(game_id))

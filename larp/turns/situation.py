@@ -1,0 +1,114 @@
+"""The one place that converts the database into the rules engine's data and back.
+
+`case_from_game(game)` builds the engine's case document (docs/adjudication.md)
+from the models: it is what orders are checked against, what snapshots
+store, and what the console's turn runs on. Ids are the scenario codes;
+armies are `<faction>-<number>`, fleets `<faction>-f<number>`.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from larp.campaign.models import Adjacency, Faction, Game, Province, Relation, SpecialState
+from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
+
+ENGINE_RULE_KEYS = ("army_max_men", "two_dice_above_men", "storms_per_turn", "defence", "militia",
+                    "band_upper_bounds", "losses", "specials")
+
+
+def army_code(faction_code: str, number: int) -> str:
+    return f"{faction_code}-{number}"
+
+
+def fleet_code(faction_code: str, number: int) -> str:
+    return f"{faction_code}-f{number}"
+
+
+def case_from_game(game: Game, *, draw: list[str] | None = None) -> dict:
+    """The whole situation as the engine reads it; a handful of queries whatever the map size."""
+    factions = list(Faction.objects.filter(game=game).select_related("capital").order_by("code"))
+    fcode = {f.pk: f.code for f in factions}
+    provinces = list(Province.objects.filter(game=game).order_by("code"))
+    pcode = {p.pk: p.code for p in provinces}
+    types = {t.pk: t for t in TroopType.objects.filter(game=game)}
+
+    cards_by = {"army": defaultdict(list), "fleet": defaultdict(list), "garrison": defaultdict(list)}
+    for army_id, fleet_id, garrison_id, type_id in TroopCard.objects.filter(game=game).order_by("id").values_list(
+        "army_id", "fleet_id", "garrison_id", "troop_type_id"
+    ):
+        code = types[type_id].code
+        if army_id:
+            cards_by["army"][army_id].append(code)
+        elif fleet_id:
+            cards_by["fleet"][fleet_id].append(code)
+        else:
+            cards_by["garrison"][garrison_id].append(code)
+    commanders_by = {"army": defaultdict(list), "fleet": defaultdict(list)}
+    for cm in Commander.objects.filter(game=game).order_by("id"):
+        entry = {"name": cm.name_ru, "power": cm.power}
+        if cm.army_id:
+            commanders_by["army"][cm.army_id].append(entry)
+        elif cm.fleet_id:
+            commanders_by["fleet"][cm.fleet_id].append(entry)
+
+    start_provinces = defaultdict(list)
+    for p in provinces:
+        if p.start_owner_id:
+            start_provinces[fcode[p.start_owner_id]].append(p.code)
+    capital_of = {f.capital_id: f.code for f in factions if f.capital_id}
+
+    relations = []
+    for r in Relation.objects.filter(game=game).order_by("kind", "from_faction__code", "to_faction__code"):
+        if r.kind == Relation.ALLIANCE:
+            relations.append({"kind": "alliance", "factions": sorted([fcode[r.from_faction_id], fcode[r.to_faction_id]])})
+        else:
+            relations.append({"kind": "passage", "from": fcode[r.from_faction_id], "to": fcode[r.to_faction_id]})
+
+    adjacency = sorted(
+        sorted([pcode[a], pcode[b]]) for a, b in Adjacency.objects.filter(game=game).values_list("a_id", "b_id")
+    )
+    armies = [
+        {
+            "id": army_code(fcode[a.faction_id], a.number), "faction": fcode[a.faction_id], "number": a.number,
+            "province": pcode[a.province_id], "troops": cards_by["army"][a.pk],
+            "commanders": commanders_by["army"][a.pk],
+        }
+        for a in Army.objects.filter(game=game, destroyed=False).order_by("faction__code", "number")
+    ]
+    fleets = [
+        {
+            "id": fleet_code(fcode[f.faction_id], f.number), "faction": fcode[f.faction_id], "number": f.number,
+            "sea": pcode[f.sea_id], "troops": cards_by["fleet"][f.pk], "commanders": commanders_by["fleet"][f.pk],
+        }
+        for f in Fleet.objects.filter(game=game, destroyed=False).order_by("faction__code", "number")
+    ]
+    if draw is None:
+        settings = getattr(game, "turn_settings", None)
+        draw = list(settings.draw) if settings and settings.draw else [f.code for f in factions]
+    return {
+        "troop_types": [
+            {"id": t.code, "power": t.power, "men": t.men, "domain": t.domain}
+            for t in sorted(types.values(), key=lambda t: t.code)
+        ],
+        "factions": [
+            {"id": f.code, "crusader": f.crusader, "capital": f.capital.code if f.capital else None,
+             "specials": list(f.specials), "start_provinces": start_provinces[f.code]}
+            for f in factions
+        ],
+        "relations": relations,
+        "provinces": [
+            {"id": p.code, "domain": p.domain, "owner": fcode.get(p.owner_id), "capital_of": capital_of.get(p.pk),
+             "fortress": p.fortress, "special": p.special or None, "garrison": cards_by["garrison"][p.pk]}
+            for p in provinces
+        ],
+        "adjacency": adjacency,
+        "armies": armies,
+        "fleets": fleets,
+        "draw": draw,
+        "orders": [],
+        "special_state": {s.special: s.state for s in SpecialState.objects.filter(game=game).order_by("special")},
+        "rules": {k: v for k, v in (game.rules or {}).items() if k in ENGINE_RULE_KEYS},
+        "dice": [],
+        "seed": game.seed,
+        "choices": {},
+    }

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from larp.turns import views
+
+app_name = "turns"
+urlpatterns = [
+    path("clock", views.clock_view, name="clock"),
+    path("console/", views.console, name="console"),
+    path("control/<slug:action>", views.control, name="control"),
+    path("audit/", views.audit_log, name="audit"),
+]

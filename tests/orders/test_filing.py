@@ -1,0 +1,94 @@
+"""Filing orders (R5): checked by the engine, refused with a reason in the user's language, never lost."""
+import pytest
+from django.utils import translation
+
+from larp.campaign.models import Relation
+from larp.orders.models import Order, OrderEvent
+from larp.orders.services import OrderRefused, file_order, visible_orders, withdraw_order
+from larp.turns import services
+
+
+@pytest.fixture
+def started(tiny_game, moderator):
+    return services.start_game(tiny_game, moderator)
+
+
+def test_a_legal_march_is_saved_with_who_and_when(tiny_game, player, started):
+    order = file_order(player, tiny_game, "north-2", {"type": "march", "path": ["northgate"]})
+    assert order.payload == {"unit": "north-2", "type": "march", "path": ["northgate"]}
+    assert order.filed_by == player and order.filed_at is not None and not order.implicit
+    assert OrderEvent.objects.get(unit="north-2").action == "filed"
+
+
+def test_replacing_keeps_one_order_and_logs_both(tiny_game, player, started):
+    file_order(player, tiny_game, "north-1", {"type": "hold"})
+    file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]})
+    assert Order.objects.filter(turn=started.turn, army__number=1, faction__code="north").count() == 1
+    assert list(OrderEvent.objects.filter(unit="north-1").values_list("action", flat=True)) == ["filed", "replaced"]
+    assert withdraw_order(player, tiny_game, "north-1") is True
+    assert not Order.objects.filter(turn=started.turn, faction__code="north").exists()
+    assert OrderEvent.objects.filter(unit="north-1").last().action == "withdrawn"
+
+
+def test_refusal_names_the_step_in_russian(tiny_game, player, started):
+    with translation.override("ru"), pytest.raises(OrderRefused) as exc:
+        file_order(player, tiny_game, "north-1", {"type": "march", "path": ["northfield", "southgate"]})
+    assert exc.value.message == "Шаг 2 (Северное Поле → Южные Врата): провинции не граничат"
+    assert exc.value.refusal["code"] == "not_adjacent" and exc.value.refusal["step"] == 2
+    assert not Order.objects.filter(turn=started.turn).exists()
+
+
+def test_refusal_in_english(tiny_game, player, started):
+    with translation.override("en"), pytest.raises(OrderRefused) as exc:
+        file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["northfield"]})
+    assert exc.value.message == "Step 1 (Northgate → Northfield): the target is friendly: to go there, order a march"
+
+
+def test_march_through_an_allys_land_is_legal(tiny_game, player, started):
+    with pytest.raises(OrderRefused) as exc:
+        file_order(player, tiny_game, "north-1", {"type": "march", "path": ["eastgate"]})
+    assert exc.value.refusal["code"] == "not_friendly"
+    north, east = tiny_game.factions.get(code="north"), tiny_game.factions.get(code="east")
+    Relation.objects.create(game=tiny_game, kind="alliance", from_faction=north, to_faction=east)
+    # Orders are checked against the map at the START of the turn (R5): the new alliance counts next turn.
+    with pytest.raises(OrderRefused):
+        file_order(player, tiny_game, "north-1", {"type": "march", "path": ["eastgate"]})
+
+
+def test_player_cannot_order_another_factions_unit(tiny_game, player, started):
+    with pytest.raises(OrderRefused) as exc:
+        file_order(player, tiny_game, "south-1", {"type": "hold"})
+    assert exc.value.code == "forbidden"
+    with pytest.raises(OrderRefused) as exc:
+        file_order(player, tiny_game, "north-9", {"type": "hold"})
+    assert exc.value.code == "unknown_unit"
+
+
+def test_fleet_carrying_an_army_takes_no_order_of_its_own(tiny_game, player, started):
+    file_order(player, tiny_game, "north-f1", {"type": "fleet_move", "sea": "south_sea"})
+    order = file_order(player, tiny_game, "north-2", {"type": "sea_attack", "fleet": "north-f1",
+                                                     "sea": ["north_sea"], "target": "isle"})
+    # The army's form counts: the fleet's own order is dropped, and said so.
+    assert order.dropped_fleet_order == "north-f1"
+    assert not Order.objects.filter(turn=started.turn, fleet__isnull=False).exists()
+    with pytest.raises(OrderRefused) as exc:
+        file_order(player, tiny_game, "north-f1", {"type": "fleet_move", "sea": "south_sea"})
+    assert exc.value.refusal["code"] == "fleet_carrying"
+
+
+def test_bad_input_is_refused_not_crashed(tiny_game, player, started):
+    for payload in ({}, {"type": "teleport"}, {"type": "march"}, {"type": "march", "path": "northgate"},
+                    {"type": "march", "path": [1, 2]}, {"type": "landing", "fleet": None}):
+        with pytest.raises(OrderRefused):
+            file_order(player, tiny_game, "north-1", payload)
+    assert not Order.objects.exists()
+
+
+def test_orders_are_secret_until_revealed(tiny_game, moderator, player, other_player, started):
+    file_order(player, tiny_game, "north-1", {"type": "hold"})
+    file_order(other_player, tiny_game, "south-1", {"type": "hold"})
+    assert {o.payload["unit"] for o in visible_orders(player, started.turn)} == {"north-1"}
+    assert {o.payload["unit"] for o in visible_orders(moderator, started.turn)} == {"north-1", "south-1"}
+    services.end_now(tiny_game, moderator)
+    started.turn.refresh_from_db()
+    assert len(visible_orders(player, started.turn)) == 5  # revealed in the Movement phase (R3)

@@ -1,0 +1,82 @@
+"""Order URLs against the role matrix: nothing of another faction leaks or changes (R13)."""
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from larp.orders.models import Order
+from larp.turns import services
+
+
+@pytest.fixture
+def started(tiny_game, moderator):
+    return services.start_game(tiny_game, moderator)
+
+
+def post_order(client, game, unit, payload):
+    return client.post(reverse("orders:file", args=[game.pk, unit]), json.dumps(payload),
+                       content_type="application/json")
+
+
+def test_own_player_files_and_reads(client_for, tiny_game, player, started):
+    c = client_for(player)
+    response = post_order(c, tiny_game, "north-1", {"type": "march", "path": ["northfield"]})
+    assert response.status_code == 200 and response.json()["ok"]
+    listing = c.get(reverse("orders:faction_orders", args=[tiny_game.pk, "north"])).json()
+    assert [o["unit"] for o in listing["orders"]] == ["north-1"]
+
+
+def test_other_player_can_neither_read_nor_change(client_for, tiny_game, player, other_player, started):
+    post_order(client_for(player), tiny_game, "north-1", {"type": "hold"})
+    spy = client_for(other_player)
+    assert spy.get(reverse("orders:faction_orders", args=[tiny_game.pk, "north"])).status_code == 403
+    assert post_order(spy, tiny_game, "north-1", {"type": "march", "path": ["northfield"]}).status_code == 403
+    assert spy.post(reverse("orders:withdraw", args=[tiny_game.pk, "north-1"])).status_code == 403
+    assert spy.get(reverse("turns:console", args=[tiny_game.pk])).status_code == 403
+    assert spy.get(reverse("turns:audit", args=[tiny_game.pk])).status_code == 403
+    assert spy.post(reverse("turns:control", args=[tiny_game.pk, "end"])).status_code == 403
+    assert Order.objects.get(army__faction__code="north", army__number=1).type == "hold"
+
+
+def test_stranger_and_anonymous(client_for, tiny_game, stranger, started):
+    for c in (client_for(stranger),):
+        assert c.get(reverse("orders:faction_orders", args=[tiny_game.pk, "north"])).status_code == 403
+        assert post_order(c, tiny_game, "north-1", {"type": "hold"}).status_code == 403
+    anon = Client()
+    assert anon.get(reverse("orders:faction_orders", args=[tiny_game.pk, "north"])).status_code == 302
+    assert post_order(anon, tiny_game, "north-1", {"type": "hold"}).status_code == 302
+    assert not Order.objects.exists()
+
+
+def test_moderator_reads_every_faction_and_controls(client_for, tiny_game, moderator, player, started):
+    post_order(client_for(player), tiny_game, "north-1", {"type": "hold"})
+    c = client_for(moderator)
+    assert len(c.get(reverse("orders:faction_orders", args=[tiny_game.pk, "north"])).json()["orders"]) == 1
+    page = c.get(reverse("turns:console", args=[tiny_game.pk]))
+    assert page.status_code == 200 and "Стратегия" in page.content.decode()
+    response = c.post(reverse("turns:control", args=[tiny_game.pk, "pause"]), {"reason": "перерыв"})
+    assert response.status_code == 302
+    assert services.current_phase(tiny_game).state == "paused"
+    assert "перерыв" in c.get(reverse("turns:audit", args=[tiny_game.pk])).content.decode()
+
+
+def test_every_post_needs_csrf(tiny_game, player, moderator, started):
+    for user, url in ((player, reverse("orders:file", args=[tiny_game.pk, "north-1"])),
+                      (player, reverse("orders:withdraw", args=[tiny_game.pk, "north-1"])),
+                      (moderator, reverse("turns:control", args=[tiny_game.pk, "pause"]))):
+        c = Client(enforce_csrf_checks=True)
+        c.force_login(user)
+        assert c.post(url, {"type": "hold"}).status_code == 403
+
+
+def test_refused_order_reason_reaches_the_client(client_for, tiny_game, player, started):
+    response = post_order(client_for(player), tiny_game, "north-1", {"type": "march", "path": ["southgate"]})
+    assert response.status_code == 422
+    assert response.json()["message"] == "Шаг 1 (Северные Врата → Южные Врата): провинции не граничат"
+
+
+def test_clock_endpoint(client, tiny_game, started):
+    data = client.get(reverse("turns:clock", args=[tiny_game.pk])).json()
+    assert data["phase"] == "strategy" and data["turn"] == 1 and data["paused"] is False
+    assert abs(data["deadline"] - data["server_time"] - data["remaining"]) < 0.01
