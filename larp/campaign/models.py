@@ -47,7 +47,7 @@ class Faction(BilingualName):
     crusader = models.BooleanField(_("crusader state"), default=False)
     capital = models.OneToOneField(
         "Province",
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="capital_of",

@@ -55,7 +55,7 @@ class Army(models.Model):
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="armies", verbose_name=_("faction"))
     number = models.PositiveSmallIntegerField(_("number"))
     province = models.ForeignKey(
-        Province, on_delete=models.PROTECT, related_name="armies", verbose_name=_("province"),
+        Province, on_delete=models.RESTRICT, related_name="armies", verbose_name=_("province"),
         limit_choices_to={"domain": Province.LAND},
     )
     destroyed = models.BooleanField(_("destroyed"), default=False)
@@ -84,7 +84,7 @@ class Fleet(models.Model):
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="fleets", verbose_name=_("faction"))
     number = models.PositiveSmallIntegerField(_("number"))
     sea = models.ForeignKey(
-        Province, on_delete=models.PROTECT, related_name="fleets", verbose_name=_("sea zone"),
+        Province, on_delete=models.RESTRICT, related_name="fleets", verbose_name=_("sea zone"),
         limit_choices_to={"domain": Province.SEA},
     )
     destroyed = models.BooleanField(_("destroyed"), default=False)
@@ -111,7 +111,7 @@ class TroopCard(models.Model):
     """One card of a stack. Exactly one of army, fleet, garrison is set."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="troop_cards")
-    troop_type = models.ForeignKey(TroopType, on_delete=models.PROTECT, related_name="cards", verbose_name=_("troop type"))
+    troop_type = models.ForeignKey(TroopType, on_delete=models.RESTRICT, related_name="cards", verbose_name=_("troop type"))
     army = models.ForeignKey(Army, on_delete=models.CASCADE, null=True, blank=True, related_name="cards")
     fleet = models.ForeignKey(Fleet, on_delete=models.CASCADE, null=True, blank=True, related_name="cards")
     garrison = models.ForeignKey(

@@ -148,3 +148,12 @@ def test_load_scenario_command(db, tmp_path):
         call_command("load_scenario", str(broken), "--game", "Сломанная")
     assert "9 problem(s)" in str(exc.value) and "atlantis" in str(exc.value)
     assert not Game.objects.filter(title="Сломанная").exists()
+
+
+def test_a_whole_game_can_be_deleted_but_a_used_province_cannot(tiny_game):
+    from django.db.models import RestrictedError
+
+    with pytest.raises(RestrictedError):
+        Province.objects.get(game=tiny_game, code="northgate").delete()  # armies stand there
+    tiny_game.delete()
+    assert not Province.objects.exists() and not Army.objects.exists() and not TroopCard.objects.exists()

@@ -1,0 +1,91 @@
+"""How late after the Strategy deadline does a real Celery worker close the phase? (issue: turn cycle)
+
+Usage: .venv/bin/python benchmarks/deadline.py [--runs 20]
+Starts Redis if needed (scripts/services.sh), a real worker with beat, and
+20 games whose deadlines fall a quarter second apart; prints the lateness of
+each close (closed_at - deadline) and min / median / p95 / max. Uses its own
+SQLite file under var/ unless DATABASE_URL is set.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench-deadline.sqlite3'}")
+os.environ["DJANGO_SETTINGS_MODULE"] = "larp.settings_test"
+os.environ.setdefault("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--strategy-seconds", type=float, default=2.0)
+    args = parser.parse_args()
+    subprocess.run([str(ROOT / "scripts" / "services.sh"), "redis"], check=True)
+
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    import redis
+
+    call_command("migrate", verbosity=0)
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
+    from larp.campaign.models import Game
+    from larp.campaign.services.members import add_moderator
+    from larp.campaign.services.scenario import load_scenario
+    from larp.turns import services
+    from larp.turns.models import Phase
+
+    Game.objects.filter(title__startswith="deadline-bench-").delete()
+    tmp = Path(tempfile.mkdtemp())
+    log = open(tmp / "worker.log", "w")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "larp", "worker", "--pool", "solo", "-B", "--schedule",
+         str(tmp / "beat"), "--loglevel", "INFO", "--without-gossip", "--without-mingle"],
+        cwd=ROOT, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(300):
+            if "ready." in (tmp / "worker.log").read_text(errors="replace"):
+                break
+            time.sleep(0.1)
+        phases = []
+        for i in range(args.runs):
+            game = load_scenario("tiny", title=f"deadline-bench-{i}-{time.time_ns()}", seed=i)
+            game.rules = {**game.rules, "phase_seconds": {"strategy": args.strategy_seconds + 0.25 * i}}
+            game.save(update_fields=["rules"])
+            mod, _ = add_moderator(game, f"bench-mod-{i}-{time.time_ns()}")
+            phases.append(services.start_game(game, mod).pk)
+        end = time.monotonic() + args.strategy_seconds + 0.25 * args.runs + 15
+        while time.monotonic() < end and Phase.objects.filter(pk__in=phases, state="running").exists():
+            time.sleep(0.2)
+        rows = Phase.objects.filter(pk__in=phases).order_by("pk")
+        late_ms = []
+        for p in rows:
+            if p.state != "closed":
+                print(f"phase {p.pk}: NOT CLOSED")
+                continue
+            late_ms.append((p.closed_at - p.deadline).total_seconds() * 1000)
+            print(f"phase {p.pk}: closed by {p.closed_how:<8} {late_ms[-1]:8.1f} ms after the deadline")
+        if late_ms:
+            ordered = sorted(late_ms)
+            p95 = ordered[max(0, int(round(0.95 * len(ordered))) - 1)]
+            print(f"\nruns {len(late_ms)}/{args.runs}  min {ordered[0]:.1f} ms  median {statistics.median(ordered):.1f} ms"
+                  f"  p95 {p95:.1f} ms  max {ordered[-1]:.1f} ms  (target: every close < 1000 ms: "
+                  f"{'ok' if ordered[-1] < 1000 and len(late_ms) == args.runs else 'MISSED'})")
+        Game.objects.filter(title__startswith="deadline-bench-").delete()
+    finally:
+        worker.terminate()
+        worker.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    main()
