@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "larp.forces",
     "larp.turns",
     "larp.orders",
+    "larp.battles",
 ]
 
 MIDDLEWARE = [
