@@ -101,7 +101,11 @@ def _parse_troop_types(data: dict) -> dict[str, TroopType]:
         except ValueError:
             raise CaseError(f"{w}.domain", f"expected 'land' or 'naval', got {domain_raw!r}") from None
         power = _get(raw, "power", w, int)
+        if power < 1:
+            raise CaseError(f"{w}.power", f"a card has at least 1 power, got {power}")
         men = _get(raw, "men", w, int, default=0)
+        if men < 0:
+            raise CaseError(f"{w}.men", f"must not be negative, got {men}")
         types.add(tid, TroopType(tid, power, men, domain), f"{w}.id")
     return types.ids
 

@@ -177,12 +177,12 @@ class Movement:
         uid = u.id
         frm = self.world.loc[uid]
         order = self.orders.get(uid)
-        if uid in self.executed:     # a carrying fleet moved with its army's order
-            army = self.carried_by[uid]
-            self._move_entry(uid, "carry", self.world.start_loc[uid],
-                             MoveResult.MOVED if self.world.loc[uid] != self.world.start_loc[uid] else MoveResult.HELD,
-                             [self.world.loc[uid]] if self.world.loc[uid] != self.world.start_loc[uid] else [],
-                             army=army)
+        if uid in self.executed:
+            # A carrying fleet already moved with its army's order (R5: the army's form counts).
+            start, here = self.world.start_loc[uid], self.world.loc[uid]
+            moved = here != start
+            self._move_entry(uid, "carry", start, MoveResult.MOVED if moved else MoveResult.HELD,
+                             [here] if moved else [], army=self.carried_by[uid])
             return
         self.executed.add(uid)
         if uid in self.pinned:
