@@ -112,3 +112,65 @@ def case_from_game(game: Game, *, draw: list[str] | None = None) -> dict:
         "seed": game.seed,
         "choices": {},
     }
+
+
+def apply_state(game: Game, state: dict) -> None:
+    """Write the engine's state after regroup (`run_turn(...)["state"]`) back to the models (R12).
+
+    Positions, stacks (re-made cards), garrisons, owners and specials' state.
+    An army or fleet absent from the state was destroyed: its cards leave the
+    game and its commanders become unattached (R11). Call inside a transaction.
+    """
+    types = {t.code: t for t in TroopType.objects.filter(game=game)}
+    provinces = {p.code: p for p in Province.objects.filter(game=game)}
+    factions = {f.code: f for f in Faction.objects.filter(game=game)}
+    armies = {army_code(a.faction.code, a.number): a for a in Army.objects.filter(game=game).select_related("faction")}
+    fleets = {fleet_code(f.faction.code, f.number): f for f in Fleet.objects.filter(game=game).select_related("faction")}
+
+    TroopCard.objects.filter(game=game).delete()
+    cards: list[TroopCard] = []
+    for code, army in armies.items():
+        entry = state["armies"].get(code)
+        if entry is None:
+            if not army.destroyed:
+                army.destroyed = True
+                Commander.objects.filter(army=army).update(army=None)
+            continue
+        army.destroyed = False
+        army.province = provinces[entry["province"]]
+        cards += [TroopCard(game=game, troop_type=types[t], army=army) for t in entry["troops"]]
+    Army.objects.bulk_update(armies.values(), ["destroyed", "province"])
+    for code, fleet in fleets.items():
+        entry = state["fleets"].get(code)
+        if entry is None:
+            if not fleet.destroyed:
+                fleet.destroyed = True
+                Commander.objects.filter(fleet=fleet).update(fleet=None)
+            continue
+        fleet.destroyed = False
+        fleet.sea = provinces[entry["sea"]]
+        cards += [TroopCard(game=game, troop_type=types[t], fleet=fleet) for t in entry["troops"]]
+    Fleet.objects.bulk_update(fleets.values(), ["destroyed", "sea"])
+    for code, entry in state["provinces"].items():
+        province = provinces[code]
+        province.owner = factions.get(entry.get("owner")) if entry.get("owner") else None
+        cards += [TroopCard(game=game, troop_type=types[t], garrison=province) for t in entry.get("garrison") or []]
+    Province.objects.bulk_update(provinces.values(), ["owner"])
+    TroopCard.objects.bulk_create(cards)
+    for special, value in (state.get("special_state") or {}).items():
+        SpecialState.objects.update_or_create(game=game, special=special, defaults={"state": value})
+
+
+def apply_positions(game: Game, positions: dict) -> None:
+    """After movement: armies and fleets stand where the engine moved them (the map shows it)."""
+    provinces = {p.code: p for p in Province.objects.filter(game=game)}
+    for army in Army.objects.filter(game=game, destroyed=False).select_related("faction"):
+        where = positions.get("armies", {}).get(army_code(army.faction.code, army.number))
+        if where and army.province_id != provinces[where].pk:
+            army.province = provinces[where]
+            army.save(update_fields=["province"])
+    for fleet in Fleet.objects.filter(game=game, destroyed=False).select_related("faction"):
+        where = positions.get("fleets", {}).get(fleet_code(fleet.faction.code, fleet.number))
+        if where and fleet.sea_id != provinces[where].pk:
+            fleet.sea = provinces[where]
+            fleet.save(update_fields=["sea"])

@@ -1,0 +1,328 @@
+"""The console's turn: movement, battles with dice, regroup (R6-R12), every act audited (R14).
+
+The engine recomputes the whole turn from the turn-start state, the orders,
+the dice confirmed so far and the moderators' choices; the result is stored.
+So confirming a battle is appending its roll, and undo is dropping the last
+one: the previous state comes back exactly. Writes to the map happen only
+when moderators apply movement (positions) and regroup (the whole state).
+"""
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from larp.battles.models import DiceRoll, TurnResolution
+from larp.campaign.access import require_moderator
+from larp.campaign.models import Faction, Game, Province
+from larp.engine import CaseError, run_turn, seeded_die
+from larp.forces.models import Army
+from larp.orders.models import Order
+from larp.turns import clock
+from larp.turns.models import Phase, Turn, TurnSettings
+from larp.turns.services import audit
+from larp.turns.situation import apply_positions, apply_state
+
+
+class ConsoleError(ValidationError):
+    """A console act that does not fit the turn's state; the message is for the moderator."""
+
+
+def _current_turn(game: Game, *, lock: bool = False) -> tuple[Turn, Phase]:
+    ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
+    phase = ts.current_phase if ts else None
+    if phase is None:
+        raise ConsoleError(_("The game has not started."))
+    if phase.kind == Phase.STRATEGY and phase.state != Phase.CLOSED:
+        raise ConsoleError(_("Orders are still being filed: wait for the Strategy deadline."))
+    return phase.turn, phase
+
+
+def _resolution(turn: Turn, *, lock: bool = False) -> TurnResolution:
+    """The turn's resolution (locked when asked), with its result computed if it never was."""
+    resolution, _created = TurnResolution.objects.get_or_create(turn=turn)
+    if lock:
+        resolution = TurnResolution.objects.select_for_update().get(pk=resolution.pk)
+        if not resolution.result:
+            _recompute(turn, resolution)
+    return resolution
+
+
+def turn_case(turn: Turn, resolution: TurnResolution) -> dict:
+    """The engine's case for this turn: start state + orders in filing order + dice + choices."""
+    case = dict(turn.start_state)
+    orders = Order.objects.filter(turn=turn).order_by("implicit", "filed_at", "id")
+    case["orders"] = [o.payload for o in orders]
+    case["dice"] = list(resolution.dice)
+    case["choices"] = dict(resolution.choices)
+    case["seed"] = None  # server dice are rolled explicitly and stored, never implied
+    return case
+
+
+def _recompute(turn: Turn, resolution: TurnResolution) -> dict:
+    try:
+        result = run_turn(turn_case(turn, resolution))
+    except CaseError as exc:
+        raise ConsoleError(_("The rules engine refused the turn: %(problem)s") % {"problem": exc}) from None
+    resolution.result = result
+    resolution.updated_at = timezone.now()
+    resolution.save(update_fields=["result", "updated_at", "dice", "choices"])
+    return result
+
+
+def current_result(game: Game) -> tuple[Turn, TurnResolution, dict]:
+    """The turn's result as it stands (computed once and stored)."""
+    turn, _phase = _current_turn(game)
+    resolution = _resolution(turn)
+    if not resolution.result:
+        with transaction.atomic():
+            resolution = _resolution(turn, lock=True)
+            if not resolution.result:
+                _recompute(turn, resolution)
+    return turn, resolution, resolution.result
+
+
+@transaction.atomic
+def apply_movement(game: Game, by) -> dict:
+    """Armies and fleets stand where movement took them; the battles are set up (R6)."""
+    require_moderator(by, game)
+    turn, _phase = _current_turn(game)
+    resolution = _resolution(turn, lock=True)
+    result = resolution.result
+    apply_positions(game, result["positions"])
+    audit(game, by, "movement_applied", {"turn": turn.number, "battles": len(result.get("battles", []))})
+    clock.invalidate_on_commit(game.pk)
+    return result
+
+
+def _check_battle_no(resolution: TurnResolution, battle_no: int) -> dict:
+    awaiting = (resolution.result or {}).get("awaiting")
+    if awaiting is None or awaiting["n"] != battle_no:
+        raise ConsoleError(_("Battle %(n)s is not the one awaiting dice (it was confirmed already, or "
+                             "battles changed).") % {"n": battle_no})
+    return awaiting
+
+
+def server_roll(game: Game, by, battle_no: int) -> DiceRoll:
+    """Dice rolled by the server from the game's recorded seed, stored before anyone sees them."""
+    require_moderator(by, game)
+    with transaction.atomic():
+        turn, _phase = _current_turn(game)
+        resolution = _resolution(turn, lock=True)
+        awaiting = _check_battle_no(resolution, battle_no)
+        # One die counter per turn and battle, so a re-roll gives new dice and a replay gives the same.
+        rolled_before = DiceRoll.objects.filter(resolution=resolution).count()
+        seed = game.seed * 1000 + turn.number
+        k = rolled_before * 4
+        attacker = [seeded_die(seed, k + i) for i in range(awaiting["dice_count"]["attacker"])]
+        defender = [seeded_die(seed, k + 2 + i) for i in range(awaiting["dice_count"]["defender"])]
+        roll = DiceRoll.objects.create(resolution=resolution, battle_no=battle_no, attacker=attacker,
+                                       defender=defender, source="server", by=by)
+        audit(game, by, "dice_rolled", {"battle": battle_no, "attacker": attacker, "defender": defender})
+    return roll
+
+
+def _valid_dice(values, count: int, side: str) -> list[int]:
+    try:
+        dice = [int(v) for v in values]
+    except (TypeError, ValueError):
+        raise ConsoleError(_("Dice are whole numbers from 1 to 6.")) from None
+    if len(dice) != count or not all(1 <= d <= 6 for d in dice):
+        raise ConsoleError(_("The %(side)s rolls %(count)s d6 (R8): enter %(count)s value(s) from 1 to 6.")
+                           % {"side": _("attacker") if side == "attacker" else _("defender"), "count": count})
+    return dice
+
+
+@transaction.atomic
+def confirm_battle(game: Game, by, battle_no: int, attacker, defender, *, roll_id: int | None = None) -> dict:
+    """Apply one battle's dice. Idempotent: a second confirmation of the same battle changes nothing."""
+    require_moderator(by, game)
+    turn, _phase = _current_turn(game)
+    resolution = _resolution(turn, lock=True)
+    if len(resolution.dice) >= battle_no:
+        return {"already": True, "result": resolution.result}  # double click, or a second moderator
+    awaiting = _check_battle_no(resolution, battle_no)
+    if roll_id is not None:
+        roll = DiceRoll.objects.filter(pk=roll_id, resolution=resolution, battle_no=battle_no, undone=False).first()
+        if roll is None:
+            raise ConsoleError(_("That server roll does not belong to this battle."))
+        attacker, defender, source = roll.attacker, roll.defender, "server"
+    else:
+        attacker = _valid_dice(attacker, awaiting["dice_count"]["attacker"], "attacker")
+        defender = _valid_dice(defender, awaiting["dice_count"]["defender"], "defender")
+        source = "hand"
+        DiceRoll.objects.create(resolution=resolution, battle_no=battle_no, attacker=attacker, defender=defender,
+                                source="hand", by=by)
+    resolution.dice = [*resolution.dice, {"attacker": attacker, "defender": defender}]
+    result = _recompute(turn, resolution)
+    fought = result["fought"][battle_no - 1]
+    audit(game, by, "battle_confirmed", {"battle": battle_no, "province": fought["province"], "dice": {
+        "attacker": attacker, "defender": defender, "source": source}, "outcome": fought.get("outcome"),
+        "totals": [fought["attacker"]["total"], fought["defender"]["total"]]})
+    return {"already": False, "result": result}
+
+
+@transaction.atomic
+def undo_last_battle(game: Game, by, reason: str = "") -> int:
+    """Drop the last confirmed roll: the turn is recomputed and the previous state returns exactly (R14)."""
+    require_moderator(by, game)
+    turn, _phase = _current_turn(game)
+    resolution = _resolution(turn, lock=True)
+    if resolution.applied_at is not None:
+        raise ConsoleError(_("Regroup has been applied; battles can no longer be undone."))
+    if not resolution.dice:
+        raise ConsoleError(_("No battle has been confirmed yet."))
+    battle_no = len(resolution.dice)
+    resolution.dice = resolution.dice[:-1]
+    DiceRoll.objects.filter(resolution=resolution, battle_no=battle_no, undone=False).update(undone=True)
+    _recompute(turn, resolution)
+    audit(game, by, "battle_undone", {"battle": battle_no}, reason)
+    return battle_no
+
+
+def _update_choices(game: Game, by, action: str, change, detail: dict, reason: str = "") -> dict:
+    require_moderator(by, game)
+    with transaction.atomic():
+        turn, _phase = _current_turn(game)
+        resolution = _resolution(turn, lock=True)
+        if resolution.applied_at is not None:
+            raise ConsoleError(_("Regroup has been applied; start the next turn."))
+        previous = (dict(resolution.choices), resolution.result)
+        choices = dict(resolution.choices)
+        change(choices, len(resolution.dice))
+        resolution.choices = choices
+        try:
+            result = _recompute(turn, resolution)
+        except ConsoleError:
+            resolution.choices, resolution.result = previous
+            raise
+        audit(game, by, action, detail, reason)
+        return result
+
+
+def add_modifier(game: Game, by, battle_no: int, side: str, value: int, reason: str) -> dict:
+    """A moderator modifier for a battle not yet fought, with its written reason (R8, R14)."""
+    if side not in ("attacker", "defender"):
+        raise ConsoleError(_("Choose the attacker or the defender."))
+    try:
+        value = int(value)
+    except (TypeError, ValueError):
+        raise ConsoleError(_("A modifier is a whole number, e.g. 2 or -3.")) from None
+    if not reason or not reason.strip():
+        raise ConsoleError(_("Write the reason for the modifier: players will ask."))
+
+    def change(choices, confirmed):
+        if battle_no <= confirmed:
+            raise ConsoleError(_("Battle %(n)s is already fought; undo it first.") % {"n": battle_no})
+        choices["modifiers"] = [*choices.get("modifiers", []),
+                                {"battle": battle_no, "side": side, "value": value, "reason": reason.strip()}]
+
+    return _update_choices(game, by, "modifier_added", change, {"battle": battle_no, "side": side, "value": value},
+                           reason)
+
+
+def set_greek_fire(game: Game, by, battle_no: int, use: bool) -> dict:
+    def change(choices, confirmed):
+        if battle_no <= confirmed:
+            raise ConsoleError(_("Battle %(n)s is already fought; undo it first.") % {"n": battle_no})
+        chosen = [n for n in choices.get("greek_fire", []) if n != battle_no]
+        choices["greek_fire"] = sorted(chosen + ([battle_no] if use else []))
+
+    return _update_choices(game, by, "greek_fire", change, {"battle": battle_no, "use": use})
+
+
+def set_storms(game: Game, by, province: str, storms: int) -> dict:
+    try:
+        storms = int(storms)
+    except (TypeError, ValueError):
+        raise ConsoleError(_("Storms are counted 1 to 4 (R7).")) from None
+    if not 1 <= storms <= 4:
+        raise ConsoleError(_("Storms are counted 1 to 4 (R7)."))
+
+    def change(choices, confirmed):
+        choices["storms"] = {**choices.get("storms", {}), province: storms}
+
+    return _update_choices(game, by, "storms_limited", change, {"province": province, "storms": storms})
+
+
+def set_retreat(game: Game, by, unit: str, province: str | None) -> dict:
+    """Another legal retreat than the engine's default (R12); None restores the default."""
+    def change(choices, confirmed):
+        retreats = {k: v for k, v in choices.get("retreats", {}).items() if k != unit}
+        if province:
+            retreats[unit] = province
+        choices["retreats"] = retreats
+
+    return _update_choices(game, by, "retreat_chosen", change, {"unit": unit, "to": province})
+
+
+@transaction.atomic
+def set_news(game: Game, by, text: str) -> None:
+    require_moderator(by, game)
+    turn, _phase = _current_turn(game)
+    resolution = _resolution(turn, lock=True)
+    resolution.news = (text or "").strip()
+    resolution.save(update_fields=["news"])
+    audit(game, by, "news", {"turn": turn.number, "chars": len(resolution.news)})
+
+
+@transaction.atomic
+def apply_regroup(game: Game, by) -> dict:
+    """Write the turn's outcome to the map: positions, losses, retreats, recolouring (R12). Once."""
+    require_moderator(by, game)
+    turn, phase = _current_turn(game)
+    resolution = _resolution(turn, lock=True)
+    if resolution.applied_at is not None:
+        raise ConsoleError(_("Regroup for turn %(n)s has already been applied.") % {"n": turn.number})
+    result = _recompute(turn, resolution)
+    if "awaiting" in result:
+        raise ConsoleError(_("Battle %(n)s at %(province)s still awaits its dice.")
+                           % {"n": result["awaiting"]["n"], "province": _province_name(game, result["awaiting"]["province"])})
+    apply_state(game, result["state"])
+    resolution.applied_at = timezone.now()
+    resolution.save(update_fields=["applied_at"])
+    audit(game, by, "regroup_applied", {"turn": turn.number, "recoloured": result.get("recoloured", []),
+                                        "retreats": len(result.get("retreats", []))})
+    clock.invalidate_on_commit(game.pk)
+    return result
+
+
+def _province_name(game: Game, code: str) -> str:
+    province = Province.objects.filter(game=game, code=code).first()
+    return province.name if province else code
+
+
+@transaction.atomic
+def transfer_province(game: Game, by, province_code: str, faction_code: str | None, reason: str) -> Province:
+    """A moderator hands a province to another faction or makes it neutral, with a reason (R12, R14)."""
+    require_moderator(by, game)
+    if not reason or not reason.strip():
+        raise ConsoleError(_("Write the reason for the transfer."))
+    province = Province.objects.select_for_update().get(game=game, code=province_code, domain=Province.LAND)
+    before = province.owner.code if province.owner else None
+    province.owner = Faction.objects.get(game=game, code=faction_code) if faction_code else None
+    province.save(update_fields=["owner"])
+    audit(game, by, "province_transferred", {"province": province_code, "from": before, "to": faction_code}, reason)
+    clock.invalidate_on_commit(game.pk)
+    return province
+
+
+@transaction.atomic
+def raise_army(game: Game, by, army: Army, province_code: str | None = None) -> Army:
+    """A destroyed army's slot raised anew (R2): in the capital, or where a moderator places it if it is lost."""
+    require_moderator(by, game)
+    army = Army.objects.select_for_update().select_related("faction__capital").get(pk=army.pk, game=game)
+    if not army.destroyed:
+        raise ConsoleError(_("Army %(army)s is not destroyed.") % {"army": army})
+    capital = army.faction.capital
+    if province_code:
+        province = Province.objects.get(game=game, code=province_code, domain=Province.LAND)
+    elif capital is not None and capital.owner_id == army.faction_id:
+        province = capital
+    else:
+        raise ConsoleError(_("The capital is lost: choose where to place the new army (R2)."))
+    army.destroyed, army.province = False, province
+    army.save(update_fields=["destroyed", "province"])
+    audit(game, by, "army_raised", {"army": army.code, "province": province.code})
+    return army
