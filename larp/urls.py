@@ -12,5 +12,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("g/<int:game_id>/", include("larp.turns.urls")),
     path("g/<int:game_id>/", include("larp.orders.urls")),
+    path("g/<int:game_id>/", include("larp.battles.urls")),
     path("admin/", admin.site.urls),
 ]

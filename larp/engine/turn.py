@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 
 from .battle import Engagement, Side, Stack, dice_count, fight
+from .odds import odds as battle_odds_of
 from .dice import DiceExhausted, DiceSource
 from .errors import CaseError
 from .model import (
@@ -116,8 +117,11 @@ class Turn:
         try:
             roll, index = self.dice.next(count)
         except DiceExhausted:
+            # What moderators explain at the table before the dice: both sides
+            # itemised (R8-R10) and the exact odds over every roll.
             self.awaiting = {**header, "attacker": att, "defender": dfd,
-                             "dice_count": {"attacker": count, "defender": count}}
+                             "dice_count": {"attacker": count, "defender": count},
+                             "odds": battle_odds_of(sit, eng, self.state)}
             return False
         for role, values in (("attacker", roll.attacker), ("defender", roll.defender)):
             if len(values) != count:
@@ -257,7 +261,7 @@ class Turn:
             else:
                 dest = options[0] if options else None
             self.retreats.append({"unit": uid, "from": place, "to": dest, "destroyed": dest is None,
-                                  "reason": reason.value})
+                                  "reason": reason.value, "options": list(options)})
             world.loc[uid] = dest if dest is not None else place
             world.occ[world.loc[uid]][uid] = None
             if dest is None:

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from larp.campaign.access import require_moderator
 from larp.campaign.models import Game
+from larp.battles.selectors import names
 from larp.orders.models import Order
 from larp.turns import clock, services
 from larp.turns.models import AuditEntry
@@ -39,6 +40,7 @@ def console(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game, "phase": phase, "units": units,
         "audit": AuditEntry.objects.filter(game=game).select_related("user")[:50],
         "settings": services.turn_settings(game),
+        "names": names(game),
     })
 
 

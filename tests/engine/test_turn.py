@@ -13,6 +13,11 @@ CONTRACT = pathlib.Path(__file__).parent / "contract"
 WIN, LOSE = {"attacker": [6], "defender": [1]}, {"attacker": [1], "defender": [6]}
 
 
+
+def without_options(retreats):
+    """Retreat entries without their legal alternatives (those have their own test)."""
+    return [{k: v for k, v in r.items() if k != "options"} for r in retreats]
+
 def contract(name: str) -> dict:
     return json.loads((CONTRACT / f"{name}.case.json").read_text(encoding="utf-8"))
 
@@ -58,7 +63,7 @@ def test_storm_limit_by_choice():
 def test_lost_storm_ends_the_assault_and_falls_back():
     r = run_turn(siege([WIN, LOSE, WIN]))
     assert [f["outcome"] for f in r["fought"]] == ["attacker_won", "defender_won"]
-    assert r["retreats"] == [{"unit": "x-1", "from": "fort", "to": "mid", "destroyed": False, "reason": "repelled"}]
+    assert without_options(r["retreats"]) == [{"unit": "x-1", "from": "fort", "to": "mid", "destroyed": False, "reason": "repelled"}]
     assert r["state"]["armies"]["x-1"]["province"] == "mid"
 
 
@@ -117,7 +122,7 @@ def test_attalia_top_attacks_first_then_the_winner_storms():
     assert first["outcome"] == "attacker_won"
     assert (second["attacker"]["faction"], second["defender"]["faction"]) == ("cilicia", None)
     assert second["storm"] and second["storm_no"] == 1
-    assert r["retreats"][0] == {"unit": "rum-2", "from": "attalia", "to": "pisidia", "destroyed": False,
+    assert without_options(r["retreats"])[0] == {"unit": "rum-2", "from": "attalia", "to": "pisidia", "destroyed": False,
                                 "reason": "lost_field_battle"}
     # rum-2 was the defender of that fight: it retreats as a defender, to its own Pisidia
 
@@ -145,7 +150,7 @@ def test_entered_dice_then_seed_count_dice_over_the_whole_turn():
 def test_awaiting_dice_without_a_seed():
     r = run_turn(siege([WIN]))
     assert len(r["fought"]) == 1 and "state" not in r
-    assert r["awaiting"] == {"n": 2, "province": "fort", "domain": "land", "storm": True, "storm_no": 2,
+    assert {k: v for k, v in r["awaiting"].items() if k != "odds"} == {"n": 2, "province": "fort", "domain": "land", "storm": True, "storm_no": 2,
                              "attacker": {"faction": "x", "units": ["x-1"], "garrison": False},
                              "defender": {"faction": "d", "units": [], "garrison": True},
                              "dice_count": {"attacker": 1, "defender": 1}}
@@ -178,14 +183,14 @@ def retreat_map(blocked=(), dice=None, choices=None):
 
 def test_default_retreat_nearest_capital_ties_by_id():
     r = run_turn(retreat_map())
-    assert r["retreats"] == [{"unit": "y-1", "from": "b", "to": "n2", "destroyed": False,
+    assert without_options(r["retreats"]) == [{"unit": "y-1", "from": "b", "to": "n2", "destroyed": False,
                               "reason": "lost_field_battle"}]
     assert r["recoloured"] == [{"province": "b", "from": "y", "to": "x", "by": "x-1"}]
 
 
 def test_retreat_blocked_everywhere_destroys_and_frees_commanders():
     r = run_turn(retreat_map(blocked=["n1", "n2", "n3"]))
-    assert r["retreats"] == [{"unit": "y-1", "from": "b", "to": None, "destroyed": True,
+    assert without_options(r["retreats"]) == [{"unit": "y-1", "from": "b", "to": None, "destroyed": True,
                               "reason": "lost_field_battle"}]
     assert r["destroyed"]["armies"] == ["y-1"] and "y-1" not in r["state"]["armies"]
     assert r["unattached_commanders"] == [{"name": "C0", "power": 4, "faction": "y", "province": "k"}]
@@ -201,7 +206,7 @@ def test_retreat_choice_overrides_the_default_and_must_be_legal():
 
 def test_repelled_attacker_goes_back_where_it_came_from():
     r = run_turn(retreat_map(dice=[LOSE]))
-    assert r["retreats"] == [{"unit": "x-1", "from": "b", "to": "e1", "destroyed": False, "reason": "repelled"}]
+    assert without_options(r["retreats"]) == [{"unit": "x-1", "from": "b", "to": "e1", "destroyed": False, "reason": "repelled"}]
     assert r["recoloured"] == []
 
 
@@ -274,7 +279,7 @@ def test_naval_battle_loser_retreats_to_a_free_zone():
     r = run_turn(naval([WIN]))
     f = r["fought"][0]
     assert f["domain"] == "sea" and not f["storm"] and f["outcome"] == "attacker_won"
-    assert r["retreats"] == [{"unit": "g-f1", "from": "s2", "to": "s3", "destroyed": False,
+    assert without_options(r["retreats"]) == [{"unit": "g-f1", "from": "s2", "to": "s3", "destroyed": False,
                               "reason": "lost_naval_battle"}]
     assert r["state"]["fleets"]["f-f1"]["sea"] == "s2"
 
@@ -286,7 +291,7 @@ def test_naval_loser_with_no_free_zone_is_destroyed():
 
 def test_repelled_fleet_goes_back():
     r = run_turn(naval([LOSE]))
-    assert r["retreats"] == [{"unit": "f-f1", "from": "s2", "to": "s1", "destroyed": False, "reason": "repelled"}]
+    assert without_options(r["retreats"]) == [{"unit": "f-f1", "from": "s2", "to": "s1", "destroyed": False, "reason": "repelled"}]
 
 
 # --- specials across a turn ------------------------------------------------------------------------
@@ -309,3 +314,26 @@ def test_greek_fire_choice_by_battle_number():
     sources = [[i["source"] for i in f["attacker"]["items"]] for f in r["fought"]]
     assert "greek_fire_land" not in sources[0] and "greek_fire_land" in sources[1]
     assert r["state"]["special_state"] == {"greek_fire_land": {"charges": 1}}
+
+
+def test_retreat_lists_its_legal_alternatives_default_first():
+    """The console offers another legal retreat (R12); the default comes first."""
+    r = run_turn(retreat_map())
+    entry = r["retreats"][0]
+    assert entry["options"][0] == entry["to"]
+    assert set(entry["options"]) >= {"n1", "n2"}
+    chosen = run_turn(retreat_map(choices={"retreats": {"y-1": entry["options"][-1]}}))
+    assert chosen["retreats"][0]["to"] == entry["options"][-1]
+
+
+def test_awaiting_battle_carries_itemised_sides_and_exact_odds():
+    """Before the dice the console shows both sides itemised and the odds (R8-R10)."""
+    case = retreat_map()
+    case["dice"], case["seed"] = [], None
+    odds = run_turn(case)["awaiting"]["odds"]
+    from fractions import Fraction
+
+    total = sum(Fraction(odds[k]["fraction"]) for k in ("attacker_wins", "tie", "defender_wins"))
+    assert total == 1
+    assert odds["attacker"]["base"] == sum(i["value"] for i in odds["attacker"]["items"])
+    assert {"source": "defence", "value": 1} in odds["defender"]["items"]

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from larp.battles import views
+
+app_name = "battles"
+urlpatterns = [
+    path("console/movement/", views.movement, name="movement"),
+    path("console/movement/apply", views.movement_action, name="movement_apply"),
+    path("console/battles/", views.battles, name="battles"),
+    path("console/battles/<slug:action>", views.battle_action, name="battle_action"),
+    path("console/regroup/", views.regroup, name="regroup"),
+    path("console/regroup/<slug:action>", views.regroup_action, name="regroup_action"),
+    path("history/", views.history, name="history"),
+    path("history/<int:number>/", views.history_turn, name="history_turn"),
+]

@@ -1,0 +1,174 @@
+"""The moderators' console for a turn: movement, battles, regroup, history. Thin: check, service, render."""
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from larp.battles import selectors, services
+from larp.battles.models import DiceRoll, TurnResolution
+from larp.campaign.access import require_moderator
+from larp.campaign.models import Faction, Game, Province
+from larp.forces.models import Army, TroopType
+from larp.forces import services as forces
+from larp.orders.messages import refusal_text
+from larp.turns.models import Snapshot, Turn
+from larp.turns.services import current_phase
+
+
+def moderator_page(view):
+    @login_required
+    @wraps(view)
+    def wrapper(request, game_id, *args, **kwargs):
+        game = get_object_or_404(Game, pk=game_id)
+        require_moderator(request.user, game)
+        return view(request, game, *args, **kwargs)
+
+    return wrapper
+
+
+def _context(game: Game, **extra) -> dict:
+    ctx = {"game": game, "phase": current_phase(game), "names": selectors.names(game)}
+    ctx.update(extra)
+    return ctx
+
+
+def _result_or_message(request, game):
+    try:
+        return services.current_result(game)
+    except ValidationError as exc:
+        messages.info(request, " ".join(exc.messages))
+        return None, None, None
+
+
+@moderator_page
+def movement(request: HttpRequest, game: Game) -> HttpResponse:
+    turn, resolution, result = _result_or_message(request, game)
+    refused = [{**r, "text": refusal_text(game.pk, r)} for r in (result or {}).get("refused", [])]
+    return render(request, "battles/movement.html", _context(game, turn=turn, result=result, refused=refused))
+
+
+@moderator_page
+def battles(request: HttpRequest, game: Game) -> HttpResponse:
+    turn, resolution, result = _result_or_message(request, game)
+    pending_roll = None
+    if resolution is not None and result and result.get("awaiting"):
+        pending_roll = DiceRoll.objects.filter(resolution=resolution, battle_no=result["awaiting"]["n"],
+                                               source="server", undone=False).order_by("-at").first()
+    return render(request, "battles/battles.html", _context(
+        game, turn=turn, result=result, resolution=resolution, pending_roll=pending_roll,
+        modifiers=(resolution.choices.get("modifiers", []) if resolution else [])))
+
+
+@moderator_page
+def regroup(request: HttpRequest, game: Game) -> HttpResponse:
+    turn, resolution, result = _result_or_message(request, game)
+    return render(request, "battles/regroup.html", _context(
+        game, turn=turn, result=result, resolution=resolution,
+        destroyed_armies=Army.objects.filter(game=game, destroyed=True).select_related("faction"),
+        armies=Army.objects.filter(game=game, destroyed=False).select_related("faction", "province"),
+        troop_types=TroopType.objects.filter(game=game),
+        factions=Faction.objects.filter(game=game),
+        land=Province.objects.filter(game=game, domain=Province.LAND)))
+
+
+def _act(request, game, action, *, success=None):
+    try:
+        action()
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return False
+    messages.success(request, success or _("Done."))
+    return True
+
+
+def _ints(values):
+    return [v for v in values if str(v).strip() != ""]
+
+
+@moderator_page
+@require_POST
+def battle_action(request: HttpRequest, game: Game, action: str) -> HttpResponse:
+    post, user = request.POST, request.user
+    battle_no = int(post.get("battle", "0") or 0)
+    actions = {
+        "roll": lambda: services.server_roll(game, user, battle_no),
+        "confirm": lambda: services.confirm_battle(
+            game, user, battle_no, _ints(post.getlist("attacker")), _ints(post.getlist("defender")),
+            roll_id=int(post["roll"]) if post.get("roll") else None),
+        "undo": lambda: services.undo_last_battle(game, user, post.get("reason", "")),
+        "modifier": lambda: services.add_modifier(game, user, battle_no, post.get("side"), post.get("value"),
+                                                  post.get("reason", "")),
+        "greek_fire": lambda: services.set_greek_fire(game, user, battle_no, post.get("use") == "1"),
+        "storms": lambda: services.set_storms(game, user, post.get("province", ""), post.get("storms")),
+    }
+    if action not in actions:
+        return HttpResponse(status=404)
+    _act(request, game, actions[action])
+    return redirect("battles:battles", game_id=game.pk)
+
+
+@moderator_page
+@require_POST
+def movement_action(request: HttpRequest, game: Game) -> HttpResponse:
+    _act(request, game, lambda: services.apply_movement(game, request.user),
+         _("Armies and fleets now stand where movement took them."))
+    return redirect("battles:movement", game_id=game.pk)
+
+
+@moderator_page
+@require_POST
+def regroup_action(request: HttpRequest, game: Game, action: str) -> HttpResponse:
+    post, user = request.POST, request.user
+    actions = {
+        "retreat": lambda: services.set_retreat(game, user, post.get("unit", ""), post.get("province") or None),
+        "news": lambda: services.set_news(game, user, post.get("news", "")),
+        "apply": lambda: services.apply_regroup(game, user),
+        "transfer": lambda: services.transfer_province(game, user, post.get("province", ""),
+                                                       post.get("faction") or None, post.get("reason", "")),
+        "raise": lambda: services.raise_army(game, user, get_object_or_404(Army, game=game, pk=post.get("army")),
+                                             post.get("province") or None),
+        "purchase": lambda: _purchase(game, user, post),
+    }
+    if action not in actions:
+        return HttpResponse(status=404)
+    _act(request, game, actions[action])
+    return redirect("battles:regroup", game_id=game.pk)
+
+
+def _purchase(game, user, post):
+    """Cards bought on the economic module, added within the supply (R2); audited."""
+    from larp.turns.services import audit
+
+    army = get_object_or_404(Army, game=game, pk=post.get("army"))
+    troop_type = get_object_or_404(TroopType, game=game, pk=post.get("troop_type"))
+    try:
+        count = int(post.get("count", "1"))
+    except ValueError:
+        raise ValidationError(_("Give the number of cards.")) from None
+    require_moderator(user, game)
+    forces.add_cards(army, troop_type, count)
+    audit(game, user, "purchase", {"army": army.code, "troop_type": troop_type.code, "count": count})
+
+
+@moderator_page
+def history(request: HttpRequest, game: Game) -> HttpResponse:
+    turns = Turn.objects.filter(game=game).order_by("-number")
+    return render(request, "battles/history.html", _context(game, turns=turns))
+
+
+@moderator_page
+def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
+    turn = get_object_or_404(Turn, game=game, number=number)
+    resolution = TurnResolution.objects.filter(turn=turn).first()
+    result = resolution.result if resolution else None
+    refused = [{**r, "text": refusal_text(game.pk, r)} for r in (result or {}).get("refused", [])]
+    return render(request, "battles/history_turn.html", _context(
+        game, turn=turn, resolution=resolution, result=result, refused=refused,
+        orders=turn.orders.select_related("filed_by").order_by("faction__code", "army__number", "fleet__number"),
+        rolls=DiceRoll.objects.filter(resolution=resolution).select_related("by") if resolution else [],
+        snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
