@@ -31,6 +31,12 @@ def names(game: Game) -> dict:
         "colours": {code: f.colour for code, f in factions.items()},
         "units": units,
         "sources": item_labels(),
+        "orders": {"hold": _("hold"), "march": _("march"), "attack": _("attack"), "sea_attack": _("sea attack"),
+                   "landing": _("landing"), "fleet_move": _("fleet move"), "fleet_attack": _("fleet attack")},
+        "results": {"moved": _("moved"), "occupied": _("occupied without battle"), "battle": _("battle"),
+                    "pinned": _("pinned"), "failed": _("failed"), "held": _("held")},
+        "outcomes": {"attacker_won": _("attacker won"), "defender_won": _("defender won"), "tie": _("tie")},
+        "greek_fire": [code for code, f in factions.items() if "greek_fire_land" in (f.specials or [])],
     }
 
 

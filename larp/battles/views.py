@@ -49,7 +49,11 @@ def _result_or_message(request, game):
 def movement(request: HttpRequest, game: Game) -> HttpResponse:
     turn, resolution, result = _result_or_message(request, game)
     refused = [{**r, "text": refusal_text(game.pk, r)} for r in (result or {}).get("refused", [])]
-    return render(request, "battles/movement.html", _context(game, turn=turn, result=result, refused=refused))
+    moves = (result or {}).get("moves", [])
+    move_groups = [{"holds": False, "moves": [m for m in moves if m["result"] != "held"]},
+                   {"holds": True, "moves": [m for m in moves if m["result"] == "held"]}]
+    return render(request, "battles/movement.html", _context(game, turn=turn, result=result, refused=refused,
+                                                             move_groups=move_groups))
 
 
 @moderator_page
