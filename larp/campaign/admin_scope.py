@@ -50,6 +50,35 @@ class GameScopedAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return self._allowed(request, obj)
 
+    def _game_of(self, obj):
+        game = obj
+        for part in self.game_path.split("__"):
+            game = getattr(game, part, None)
+        return game
+
+    def _audit(self, request, obj, action, changed=()):
+        """Every moderator edit through the admin lands in the game's audit log (R14)."""
+        from larp.turns.services import audit
+
+        game = self._game_of(obj)
+        if game is not None and getattr(game, "pk", None) and obj._meta.model_name != "game":
+            audit(game, request.user, action, {"model": obj._meta.model_name, "object": str(obj),
+                                               "id": obj.pk, "changed": list(changed)})
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        self._audit(request, obj, "admin_changed" if change else "admin_added", form.changed_data)
+
+    def delete_model(self, request, obj):
+        self._audit(request, obj, "admin_deleted")
+        super().delete_model(request, obj)
+
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.has_changed():
+            self._audit(request, form.instance, "admin_stack_changed",
+                        [formset.prefix])
+
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if not request.user.is_superuser:
             model = db_field.related_model

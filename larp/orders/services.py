@@ -207,3 +207,57 @@ def visible_orders(user, turn: Turn):
     if turn.orders_revealed:
         return qs
     return qs.filter(faction=own)
+
+
+def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason: str) -> Order:
+    """A moderator writes or corrects an order at any time of the turn (R14), checked by the engine, audited.
+
+    Before any battle is confirmed only: the confirmed dice belong to the
+    battles as they were; undo them first.
+    """
+    from larp.battles.models import TurnResolution
+    from larp.campaign.access import require_moderator
+    from larp.turns.services import audit
+
+    require_moderator(user, game)
+    if not (reason or "").strip():
+        raise OrderRefused(_("Write the reason for changing the order."), code="reason")
+    unit = find_unit(game, unit_code)
+    if unit is None:
+        raise OrderRefused(_("No such army or fleet on the map."), code="unknown_unit")
+    order_data = {k: v for k, v in (payload or {}).items() if k in ("type", "path", "fleet", "sea", "target",
+                                                                      "target_faction")}
+    order_data["unit"] = unit_code
+    kind = order_data.get("type")
+    if kind not in (Order.FLEET_TYPES if isinstance(unit, Fleet) else Order.ARMY_TYPES):
+        raise OrderRefused(_("Choose an order type."), code="bad_type")
+    with transaction.atomic():
+        ts = TurnSettings.objects.select_for_update().filter(game=game).first()
+        if ts is None or ts.current_phase_id is None:
+            raise OrderRefused(_("The game has not started yet: orders are filed in the Strategy phase."),
+                               code="closed")
+        turn = Phase.objects.select_related("turn").get(pk=ts.current_phase_id).turn
+        resolution = TurnResolution.objects.select_for_update().filter(turn=turn).first()
+        if resolution is not None and (resolution.dice or resolution.applied_at):
+            raise OrderRefused(_("Battles of this turn are already confirmed: undo them before changing orders."),
+                               code="battles")
+        case = _case_with_orders(turn, unit.faction_id, unit_code)
+        try:
+            refusal = check_order(parse_case(case), order_data)
+        except CaseError as exc:
+            raise OrderRefused(_("The order is incomplete or names an unknown place (%(field)s).")
+                               % {"field": exc.args[0] if exc.args else "?"}, code="malformed") from None
+        if refusal is not None:
+            refusal = refusal.to_dict()
+            raise OrderRefused(refusal_text(game.pk, refusal), refusal=refusal, code=refusal["code"])
+        owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
+        order, _created = Order.objects.update_or_create(
+            turn=turn, **owner, defaults={"game": game, "faction": unit.faction, "type": kind, "payload": order_data,
+                                          "implicit": False, "filed_by": user, "filed_at": timezone.now()})
+        OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=unit_code, action="moderator",
+                                  payload=order_data, by=user)
+        if resolution is not None:
+            resolution.result = {}
+            resolution.save(update_fields=["result"])
+        audit(game, user, "order_changed", {"unit": unit_code, "order": order_data}, reason)
+        return order

@@ -4,6 +4,7 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from larp.campaign.access import require_faction
@@ -74,3 +75,37 @@ def faction_orders(request: HttpRequest, game_id: int, faction: str) -> JsonResp
     orders = [] if phase is None else services.visible_orders(request.user, phase.turn).filter(faction=faction)
     return JsonResponse({"faction": faction.code, "turn": phase.turn.number if phase else None,
                          "orders": [order_json(o) for o in orders]})
+
+
+@login_required
+@require_POST
+def moderator_order(request: HttpRequest, game_id: int):
+    """R14: a moderator writes an order for any unit at any time of the turn (console form)."""
+    from django.contrib import messages
+    from django.shortcuts import redirect
+
+    game = get_object_or_404(Game, pk=game_id)
+    from larp.campaign.access import require_moderator
+
+    require_moderator(request.user, game)
+
+    def codes(value):
+        return [c.strip() for c in value.replace("→", ",").replace(";", ",").split(",") if c.strip()]
+
+    post = request.POST
+    payload = {"type": post.get("type", "")}
+    if post.get("path"):
+        payload["path"] = codes(post["path"])
+    if post.get("sea"):
+        seas = codes(post["sea"])
+        payload["sea"] = seas[0] if payload["type"] in ("fleet_move", "fleet_attack") else seas
+    for key in ("fleet", "target", "target_faction"):
+        if post.get(key):
+            payload[key] = post[key].strip()
+    try:
+        services.moderator_set_order(request.user, game, post.get("unit", ""), payload, post.get("reason", ""))
+    except services.OrderRefused as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Order saved."))
+    return redirect("turns:console", game_id=game.pk)

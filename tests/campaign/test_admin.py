@@ -82,3 +82,16 @@ def test_moderator_of_other_game_cannot_edit_here(client_for, tiny_game, latin_g
     assert c.get(reverse("admin:forces_army_change", args=[army.pk])).status_code in (302, 403, 404)
     listing = c.get(reverse("admin:forces_army_changelist")).content.decode()
     assert "Северные Врата" not in listing
+
+
+def test_admin_edits_are_audited(client_for, tiny_game, moderator):
+    from larp.turns.models import AuditEntry
+
+    army = Army.objects.get(faction__game=tiny_game, faction__code="east", number=1)
+    small = TroopType.objects.get(game=tiny_game, code="small")
+    existing = [{"id": c.pk, "troop_type": c.troop_type_id} for c in army.cards.all()]
+    response = client_for(moderator).post(reverse("admin:forces_army_change", args=[army.pk]),
+                                          army_form(army, existing + [{"troop_type": small.pk}]))
+    assert response.status_code == 302
+    entries = AuditEntry.objects.filter(game=tiny_game, user=moderator)
+    assert set(entries.values_list("action", flat=True)) >= {"admin_changed", "admin_stack_changed"}

@@ -92,3 +92,26 @@ def test_orders_are_secret_until_revealed(tiny_game, moderator, player, other_pl
     services.end_now(tiny_game, moderator)
     started.turn.refresh_from_db()
     assert len(visible_orders(player, started.turn)) == 5  # revealed in the Movement phase (R3)
+
+
+def test_moderator_changes_an_order_after_the_deadline(tiny_game, moderator, player, started):
+    from larp.orders.services import moderator_set_order
+    from larp.turns.models import AuditEntry
+
+    file_order(player, tiny_game, "north-1", {"type": "hold"})
+    services.end_now(tiny_game, moderator)
+    with pytest.raises(OrderRefused):
+        file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]})
+    with pytest.raises(OrderRefused):
+        moderator_set_order(moderator, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]}, "")
+    order = moderator_set_order(moderator, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]},
+                                "the player's form was misread")
+    assert order.type == "attack" and order.filed_by == moderator
+    assert AuditEntry.objects.get(game=tiny_game, action="order_changed").reason == "the player's form was misread"
+    with pytest.raises(OrderRefused) as exc:
+        moderator_set_order(moderator, tiny_game, "north-1", {"type": "march", "path": ["southgate"]}, "typo")
+    assert exc.value.refusal["code"] == "not_adjacent"
+    from django.core.exceptions import PermissionDenied
+
+    with pytest.raises(PermissionDenied):
+        moderator_set_order(player, tiny_game, "north-1", {"type": "hold"}, "me")
