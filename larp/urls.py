@@ -13,5 +13,6 @@ urlpatterns = [
     path("g/<int:game_id>/", include("larp.turns.urls")),
     path("g/<int:game_id>/", include("larp.orders.urls")),
     path("g/<int:game_id>/", include("larp.battles.urls")),
+    path("", include("larp.tablet.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,500 @@
+"""Reads for the players' tablets: the faction board, legal order choices, the map, players, spy reports.
+
+Fog of war (R13): `faction_board` reads only the given faction's stacks and
+orders (views check the role first); `map_view` reads positions, flags,
+owners and fortresses, never a stack's contents.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from functools import lru_cache
+
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from larp.campaign.models import Adjacency, Faction, Game, Membership, Province, Relation
+from larp.engine import is_complete, legal_fleets, legal_steps, parse_case
+from larp.engine.errors import CaseError
+from larp.forces.models import Army, Commander, Fleet, TroopCard
+from larp.orders.models import Order
+from larp.orders.services import visible_orders
+from larp.tablet.models import JoinToken, SpyReport
+from larp.turns.models import Phase
+from larp.turns.services import current_phase
+
+NEUTRAL_COLOUR = "#9e9e9e"
+SEA_COLOUR = "#1e88e5"
+
+
+# --- stacks ---------------------------------------------------------------------------
+
+
+def _cards(cards) -> list[dict]:
+    return [{"code": c.troop_type.code, "name": c.troop_type.name, "name_ru": c.troop_type.name_ru,
+             "name_en": c.troop_type.name_en, "power": c.troop_type.power, "men": c.troop_type.men} for c in cards]
+
+
+def _commanders(commanders) -> list[dict]:
+    return [{"name": c.name, "name_ru": c.name_ru, "name_en": c.name_en, "power": c.power} for c in commanders]
+
+
+def _totals(cards: list[dict], commanders: list[dict]) -> dict:
+    troops = sum(c["power"] for c in cards)
+    bonus = sum(c["power"] for c in commanders)
+    men = sum(c["men"] for c in cards)
+    return {"troop_power": troops, "commander_power": bonus, "power": troops + bonus, "men": men,
+            "men_text": men_text(men)}
+
+
+def men_text(men: int | None) -> str:
+    """10000 -> '10 000' (a thin space groups thousands, as Russian writes them)."""
+    return f"{int(men or 0):,}".replace(",", "\u202f")
+
+
+def stack_content(stack) -> dict:
+    """One stack (army, fleet or garrison) as JSON: what a spy report keeps (names in both languages)."""
+    if isinstance(stack, Province):
+        cards = _cards(TroopCard.objects.filter(garrison=stack).select_related("troop_type"))
+        commanders = []
+        kind, number, place = "garrison", None, stack
+        faction = stack.owner
+    else:
+        cards = _cards(stack.cards.select_related("troop_type"))
+        commanders = _commanders(stack.commanders.all())
+        kind = "fleet" if isinstance(stack, Fleet) else "army"
+        number, faction = stack.number, stack.faction
+        place = stack.sea if isinstance(stack, Fleet) else stack.province
+    return {"kind": kind, "number": number, "roman": stack.roman if number else "",
+            "faction": {"code": faction.code, "name_ru": faction.name_ru, "name_en": faction.name_en}
+            if faction else None,
+            "place": {"code": place.code, "name_ru": place.name_ru, "name_en": place.name_en},
+            "troops": cards, "commanders": commanders, **_totals(cards, commanders)}
+
+
+def bilingual(item: dict | None, key: str = "name") -> str:
+    """The name in the active language from a {name_ru, name_en} snapshot."""
+    if not item:
+        return ""
+    from django.utils.translation import get_language
+
+    if (get_language() or "ru").startswith("en") and item.get(f"{key}_en"):
+        return item[f"{key}_en"]
+    return item.get(f"{key}_ru") or item.get(key) or ""
+
+
+def unit_label(kind: str, roman: str) -> str:
+    return (_("Fleet %(n)s") if kind == "fleet" else _("Army %(n)s")) % {"n": roman}
+
+
+# --- the turn-start situation and legal choices (R5) -----------------------------------
+
+
+@lru_cache(maxsize=16)
+def _parsed(turn_id: int, stamp: str, state_json: str):
+    import json
+
+    return parse_case(json.loads(state_json)).situation
+
+
+def start_situation(turn):
+    """The engine's Situation at the start of the turn (orders are checked against it, R5); None if unusable."""
+    import json
+
+    if not turn.start_state:
+        return None
+    try:
+        return _parsed(turn.pk, str(turn.started_at), json.dumps(turn.start_state, sort_keys=True))
+    except CaseError:
+        return None
+
+
+def names(game: Game) -> dict[str, str]:
+    """Scenario id -> the name people read, for provinces, sea zones and factions."""
+    out = {p.code: p.name for p in Province.objects.filter(game=game)}
+    out.update({f.code: f.name for f in Faction.objects.filter(game=game)})
+    return out
+
+
+STEP_LABELS = {
+    ("march", 1): lambda: _("Step 1"),
+    ("march", 2): lambda: _("Step 2 (optional)"),
+    ("attack", 1): lambda: _("Step 1: the target, or a friendly province to pass"),
+    ("attack", 2): lambda: _("Step 2: the target"),
+    ("sea_attack", 1): lambda: _("Sea zone where the army boards its fleet"),
+    ("sea_attack", 2): lambda: _("Target on the coast"),
+    ("landing", 1): lambda: _("Sea zone where the army boards its fleet"),
+    ("landing", 2): lambda: _("Landing place, or the next sea zone"),
+    ("landing", 3): lambda: _("Landing place"),
+    ("fleet_move", 1): lambda: _("Sea zone to move to"),
+    ("fleet_attack", 1): lambda: _("Sea zone of the battle"),
+    ("fleet_attack", 2): lambda: _("Whose fleet to attack"),
+}
+
+
+def order_choices(sit, unit_code: str, unit_kind: str, label_of: dict[str, str], selected: dict | None) -> dict:
+    """Every legal choice of the order form as flat groups, from the engine's `legal_steps` (R5).
+
+    A group is shown when the order type and the steps chosen before it
+    (`prefix`) match: the form never offers an illegal path. `selected` (type,
+    path, fleet) marks what is picked: the unit's current order, or what was
+    sent with a refused order.
+    """
+    selected = selected or {}
+    sel_type, sel_path, sel_fleet = selected.get("type") or "", list(selected.get("path") or []), selected.get("fleet")
+    kinds = Order.FLEET_TYPES if unit_kind == "fleet" else Order.ARMY_TYPES
+    type_labels = dict(Order.TYPES)
+    types, groups = [], []
+    for kind in kinds:
+        if kind == Order.HOLD:
+            types.append({"value": kind, "label": str(type_labels[kind]), "checked": sel_type == kind})
+            continue
+        before = len(groups)
+        _walk(sit, unit_code, kind, [], groups, label_of, sel_type, sel_path, sel_fleet)
+        if len(groups) > before:
+            types.append({"value": kind, "label": str(type_labels[kind]), "checked": sel_type == kind})
+    complete = sel_type == Order.HOLD or (
+        bool(sel_type) and sel_type != Order.HOLD and any(t["value"] == sel_type for t in types)
+        and _safe_complete(sit, unit_code, sel_type, sel_path))
+    return {"types": types, "groups": groups, "complete": complete}
+
+
+def _safe_complete(sit, unit_code, kind, path) -> bool:
+    try:
+        return bool(path) and is_complete(sit, unit_code, kind, path)
+    except (KeyError, ValueError, CaseError):
+        return False
+
+
+def _walk(sit, unit_code, kind, path, groups, label_of, sel_type, sel_path, sel_fleet) -> None:
+    depth = len(path) + 1
+    if depth > 3:
+        return
+    options = legal_steps(sit, unit_code, kind, path)
+    if not options:
+        return
+    on_selected_branch = sel_type == kind and sel_path[:len(path)] == path
+    group = {"kind": "step", "type": kind, "depth": depth, "prefix": "|".join(path),
+             "label": STEP_LABELS.get((kind, depth), lambda: _("Step %(n)s") % {"n": depth})(), "options": [],
+             "visible": on_selected_branch}
+    for value in options:
+        place = sit.provinces.get(value)
+        group["options"].append({
+            "value": value, "label": label_of.get(value, value),
+            "sea": place is not None and place.domain == "sea", "faction": place is None,
+            "complete": is_complete(sit, unit_code, kind, path + [value]),
+            "checked": on_selected_branch and len(sel_path) > len(path) and sel_path[len(path)] == value,
+        })
+    groups.append(group)
+    if kind in (Order.SEA_ATTACK, Order.LANDING) and depth == 1:
+        for zone in options:
+            fleets = legal_fleets(sit, unit_code, zone)
+            if len(fleets) > 1:
+                chosen = sel_fleet if sel_type == kind and sel_path[:1] == [zone] and sel_fleet in fleets else fleets[0]
+                groups.append({"kind": "fleet", "type": kind, "depth": 0, "prefix": zone,
+                               "visible": sel_type == kind and sel_path[:1] == [zone],
+                               "label": _("Which fleet carries the army"), "options": [
+                                   {"value": f, "label": _fleet_label(sit, f), "checked": f == chosen,
+                                    "complete": False, "sea": False, "faction": False} for f in fleets]})
+    for value in options:
+        if not is_complete(sit, unit_code, kind, path + [value]) or legal_steps(sit, unit_code, kind, path + [value]):
+            _walk(sit, unit_code, kind, path + [value], groups, label_of, sel_type, sel_path, sel_fleet)
+
+
+def _fleet_label(sit, fleet_id: str) -> str:
+    from larp.forces.models import roman
+
+    return unit_label("fleet", roman(sit.fleets[fleet_id].number))
+
+
+def describe_order(payload: dict, label_of: dict[str, str], start: str | None = None) -> str:
+    """'Захват: Северные Врата → Северное Поле → Серединград' from an order document."""
+    kind = payload.get("type", "hold")
+    title = str(dict(Order.TYPES).get(kind, kind))
+    name = lambda code: label_of.get(code, code)  # noqa: E731
+    if kind in (Order.MARCH, Order.ATTACK):
+        steps = ([start] if start else []) + list(payload.get("path") or [])
+        return f"{title}: " + " → ".join(name(s) for s in steps)
+    if kind in (Order.SEA_ATTACK, Order.LANDING):
+        steps = ([name(start)] if start else []) + [f"≈ {name(s)}" for s in payload.get("sea") or []]
+        steps.append(name(payload.get("target")))
+        number = (payload.get("fleet") or "").rpartition("-f")[2]
+        via = ""
+        if number.isdigit():
+            from larp.forces.models import roman
+
+            via = " (" + unit_label("fleet", roman(int(number))) + ")"
+        return f"{title}: " + " → ".join(steps) + via
+    if kind == Order.FLEET_MOVE:
+        steps = ([f"≈ {name(start)}"] if start else []) + [f"≈ {name(payload.get('sea'))}"]
+        return f"{title}: " + " → ".join(steps)
+    if kind == Order.FLEET_ATTACK:
+        return f"{title}: ≈ {name(payload.get('sea'))}, " + \
+            _("the fleet of %(faction)s") % {"faction": name(payload.get("target_faction"))}
+    return title
+
+
+# --- the faction board --------------------------------------------------------------------
+
+
+def orders_open(phase: Phase | None, now=None) -> bool:
+    """Orders are accepted in a Strategy phase that is paused or running before its deadline (R3)."""
+    if phase is None or phase.kind != Phase.STRATEGY:
+        return False
+    if phase.state == Phase.PAUSED:
+        return True
+    return phase.state == Phase.RUNNING and phase.deadline is not None and (now or timezone.now()) < phase.deadline
+
+
+def _stacks(qs):
+    return qs.prefetch_related(
+        Prefetch("cards", queryset=TroopCard.objects.select_related("troop_type").order_by("id")),
+        Prefetch("commanders", queryset=Commander.objects.order_by("id")),
+    ).select_related("faction")
+
+
+def unit_entry(unit, *, sit, label_of, order: Order | None, is_open: bool, selected: dict | None = None) -> dict:
+    """One army or fleet card of the board: stack, totals, current order, the form's legal choices."""
+    is_fleet = isinstance(unit, Fleet)
+    place = unit.sea if is_fleet else unit.province
+    cards = _cards(unit.cards.all())
+    commanders = _commanders(unit.commanders.all())
+    code = unit.code
+    in_turn = sit is not None and sit.unit(code) is not None and sit.unit(code).on_map
+    if selected is None and order is not None:
+        p = order.payload
+        selected = {"type": p.get("type"), "fleet": p.get("fleet")}
+        if p.get("type") in (Order.MARCH, Order.ATTACK):
+            selected["path"] = list(p.get("path") or [])
+        elif p.get("type") in (Order.SEA_ATTACK, Order.LANDING):
+            selected["path"] = list(p.get("sea") or []) + [p.get("target")]
+        elif p.get("type") == Order.FLEET_MOVE:
+            selected["path"] = [p.get("sea")]
+        elif p.get("type") == Order.FLEET_ATTACK:
+            selected["path"] = [p.get("sea"), p.get("target_faction")]
+    start = sit.unit(code).location if in_turn else place.code
+    return {
+        "code": code, "pk": unit.pk, "kind": "fleet" if is_fleet else "army", "roman": unit.roman,
+        "label": unit_label("fleet" if is_fleet else "army", unit.roman),
+        "place": place.name, "place_code": place.code, "cards": cards, "commanders": commanders,
+        **_totals(cards, commanders),
+        "order": order, "order_text": describe_order(order.payload, label_of, start) if order else "",
+        "in_turn": in_turn,
+        "choices": order_choices(sit, code, "fleet" if is_fleet else "army", label_of, selected) if in_turn else None,
+        "open": is_open and in_turn,
+    }
+
+
+def faction_board(user, faction: Faction) -> dict:
+    """Everything the faction page shows; the caller has checked require_faction (R13)."""
+    game = faction.game
+    phase = current_phase(game)
+    turn = phase.turn if phase else None
+    sit = start_situation(turn) if turn else None
+    label_of = names(game)
+    is_open = orders_open(phase)
+    by_unit = {}
+    if turn is not None:
+        for o in visible_orders(user, turn).filter(faction=faction):
+            by_unit[o.payload.get("unit")] = o
+    armies = _stacks(Army.objects.filter(faction=faction, destroyed=False).select_related("province"))
+    fleets = _stacks(Fleet.objects.filter(faction=faction, destroyed=False).select_related("sea"))
+    units = [unit_entry(u, sit=sit, label_of=label_of, order=by_unit.get(u.code), is_open=is_open)
+             for u in list(armies) + list(fleets)]
+    garrisons = []
+    cards_by = defaultdict(list)
+    for card in TroopCard.objects.filter(garrison__owner=faction).select_related("troop_type", "garrison"):
+        cards_by[card.garrison].append(card)
+    for province, cards in sorted(cards_by.items(), key=lambda kv: kv[0].name):
+        content = _cards(cards)
+        garrisons.append({"place": province.name, "cards": content, **_totals(content, [])})
+    return {
+        "faction": faction, "game": game, "phase": phase, "turn": turn, "orders_open": is_open,
+        "units": units, "garrisons": garrisons, "reports": spy_reports(faction),
+        "ordered": sum(1 for u in units if u["order"] is not None), "label_of": label_of,
+    }
+
+
+def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = None) -> dict | None:
+    """One card of the board (after filing or a refusal); None if the unit is not the faction's."""
+    from larp.orders.services import find_unit
+
+    unit = find_unit(faction.game, unit_code)
+    if unit is None or unit.faction_id != faction.pk or unit.destroyed:
+        return None
+    unit = (_stacks(Fleet.objects.filter(pk=unit.pk).select_related("sea")) if isinstance(unit, Fleet)
+            else _stacks(Army.objects.filter(pk=unit.pk).select_related("province"))).get()
+    phase = current_phase(faction.game)
+    turn = phase.turn if phase else None
+    order = visible_orders(user, turn).filter(faction=faction).filter(
+        **({"fleet": unit} if isinstance(unit, Fleet) else {"army": unit})).first() if turn else None
+    return unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game), order=order,
+                      is_open=orders_open(phase), selected=selected)
+
+
+def spy_reports(faction: Faction) -> list[dict]:
+    out = []
+    for r in SpyReport.objects.filter(to_faction=faction).select_related("granted_by"):
+        c = r.content
+        out.append({"report": r, "faction": bilingual(c.get("faction")), "place": bilingual(c.get("place")),
+                    "label": _("Garrison") if c.get("kind") == "garrison" else unit_label(c.get("kind"), c.get("roman")),
+                    "troops": [bilingual(t) for t in c.get("troops", [])],
+                    "commanders": [{"name": bilingual(m), "power": m.get("power")} for m in c.get("commanders", [])],
+                    "power": c.get("power"), "men": c.get("men"), "men_text": men_text(c.get("men"))})
+    return out
+
+
+# --- the strategic map ---------------------------------------------------------------------
+
+
+def _hostile_to_owner(owner_id: int | None, faction_id: int, alliances: set, passages: set) -> bool:
+    """R1 seen from the fortress: an army is hostile unless it is the owner's, allied, or let through by the owner."""
+    if owner_id is None:
+        return True
+    if faction_id == owner_id:
+        return False
+    return frozenset((owner_id, faction_id)) not in alliances and (owner_id, faction_id) not in passages
+
+
+def map_view(game: Game) -> dict:
+    """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13)."""
+    provinces = list(Province.objects.filter(game=game).select_related("owner"))
+    if not provinces:
+        return {"width": 100, "height": 100, "nodes": [], "links": [], "flags": [], "ships": [], "legend": []}
+    lat_mid = (max(p.latitude for p in provinces) + min(p.latitude for p in provinces)) / 2
+    k = math.cos(math.radians(lat_mid))
+    xs = [p.longitude * k for p in provinces]
+    ys = [-p.latitude for p in provinces]
+    span = max(max(xs) - min(xs), max(ys) - min(ys), 1e-6)
+    width = 1000.0
+    # Node size from the typical distance between neighbours, so big and small maps both read well.
+    unit = width / span
+    pts = {p.pk: ((p.longitude * k - min(xs)) * unit, (-p.latitude - min(ys)) * unit) for p in provinces}
+    nearest = []
+    for p in provinces:
+        x, y = pts[p.pk]
+        d = min((math.hypot(x - a, y - b) for q, (a, b) in pts.items() if q != p.pk), default=100)
+        nearest.append(d)
+    nearest.sort()
+    typical = nearest[len(nearest) // 2] if nearest else 100
+    r = max(7.0, min(22.0, typical * 0.22))
+    pad = r * 6
+    height = (max(ys) - min(ys)) * unit
+    capitals = {f.capital_id for f in Faction.objects.filter(game=game) if f.capital_id}
+    alliances, passages = set(), set()
+    for rel in Relation.objects.filter(game=game):
+        if rel.kind == Relation.ALLIANCE:
+            alliances.add(frozenset((rel.from_faction_id, rel.to_faction_id)))
+        else:
+            passages.add((rel.from_faction_id, rel.to_faction_id))
+    armies = list(Army.objects.filter(game=game, destroyed=False).select_related("faction", "province")
+                  .order_by("province_id", "faction__code", "number"))
+    fleets = list(Fleet.objects.filter(game=game, destroyed=False).select_related("faction", "sea")
+                  .order_by("sea_id", "faction__code", "number"))
+    besieged = {a.province_id for a in armies if (a.province.fortress or a.province_id in capitals)
+                and _hostile_to_owner(a.province.owner_id, a.faction_id, alliances, passages)}
+    nodes = []
+    for p in provinces:
+        x, y = pts[p.pk]
+        nodes.append({
+            "code": p.code, "name": p.name, "x": round(x + pad, 1), "y": round(y + pad, 1), "sea": p.is_sea,
+            "colour": SEA_COLOUR if p.is_sea else (p.owner.colour if p.owner else NEUTRAL_COLOUR),
+            "owner": p.owner.name if p.owner else (_("sea zone") if p.is_sea else _("neutral")),
+            "fortress": p.fortress, "capital": p.pk in capitals, "besieged": p.pk in besieged,
+        })
+    by_pk = {p.pk: p for p in provinces}
+    links = []
+    for a_id, b_id in Adjacency.objects.filter(game=game).values_list("a_id", "b_id"):
+        a, b = by_pk[a_id], by_pk[b_id]
+        kind = "sea" if a.is_sea and b.is_sea else ("coast" if a.is_sea or b.is_sea else "land")
+        (x1, y1), (x2, y2) = pts[a_id], pts[b_id]
+        links.append({"x1": round(x1 + pad, 1), "y1": round(y1 + pad, 1), "x2": round(x2 + pad, 1),
+                      "y2": round(y2 + pad, 1), "kind": kind})
+    scale = r / 10  # symbols are drawn for a node of radius 10
+    flags = []
+    offset = defaultdict(float)
+    for a in armies:
+        x, y = pts[a.province_id]
+        w = max(12, 5 * len(a.roman) + 5)
+        flags.append({"x": round(x + pad + r * 1.05 + offset[a.province_id] * scale, 1), "y": round(y + pad - r * 0.2, 1),
+                      "width": w, "mid": w / 2, "colour": a.faction.colour, "roman": a.roman,
+                      "faction": a.faction.name, "faction_code": a.faction.code, "label": unit_label("army", a.roman),
+                      "place": by_pk[a.province_id].name, "code": a.code})
+        offset[a.province_id] += w + 3
+    ships = []
+    offset = defaultdict(float)
+    for f in fleets:
+        x, y = pts[f.sea_id]
+        ships.append({"x": round(x + pad + r * 2.6 + offset[f.sea_id] * scale, 1), "y": round(y + pad + r * 0.3, 1),
+                      "colour": f.faction.colour, "roman": f.roman, "faction": f.faction.name,
+                      "faction_code": f.faction.code, "label": unit_label("fleet", f.roman),
+                      "place": by_pk[f.sea_id].name, "code": f.code})
+        offset[f.sea_id] += 24
+    legend = [{"name": f.name, "colour": f.colour} for f in Faction.objects.filter(game=game).order_by("code")]
+    return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
+            "scale": round(scale, 3), "nodes": nodes, "links": links, "flags": flags, "ships": ships,
+            "legend": legend}
+
+
+# --- moderators' lists -------------------------------------------------------------------------
+
+
+def players(game: Game) -> list[dict]:
+    """Factions with their players and each player's working join code (None if none)."""
+    now = timezone.now()
+    active = {}
+    for t in JoinToken.objects.filter(game=game, revoked_at__isnull=True, expires_at__gt=now).order_by("created_at"):
+        active[t.user_id] = t
+    members = defaultdict(list)
+    for m in Membership.objects.filter(game=game, role=Membership.PLAYER).select_related("user").order_by(
+            "user__username"):
+        members[m.faction_id].append({"user": m.user, "token": active.get(m.user_id)})
+    return [{"faction": f, "players": members.get(f.pk, [])} for f in Faction.objects.filter(game=game).order_by("code")]
+
+
+def spy_targets(game: Game) -> list[dict]:
+    """Every stack a spy could report on: armies, fleets, garrisons, labelled for the moderator."""
+    out = []
+    for a in Army.objects.filter(game=game, destroyed=False).select_related("faction", "province"):
+        out.append({"ref": f"army:{a.pk}", "faction": a.faction_id,
+                    "label": f"{a.faction.name} — {unit_label('army', a.roman)} ({a.province.name})"})
+    for f in Fleet.objects.filter(game=game, destroyed=False).select_related("faction", "sea"):
+        out.append({"ref": f"fleet:{f.pk}", "faction": f.faction_id,
+                    "label": f"{f.faction.name} — {unit_label('fleet', f.roman)} ({f.sea.name})"})
+    garrisoned = Province.objects.filter(game=game, garrison_cards__isnull=False).select_related("owner").distinct()
+    for p in garrisoned:
+        owner = p.owner.name if p.owner else _("neutral")
+        out.append({"ref": f"garrison:{p.code}", "faction": p.owner_id,
+                    "label": f"{owner} — " + _("garrison of %(place)s") % {"place": p.name}})
+    return out
+
+
+# --- the clock's first paint (tablet.js keeps it going) ----------------------------------------
+
+
+def clock_face(payload: dict) -> dict:
+    """What the clock shows before the script's first tick: time text, note, css class (same rules as tablet.js)."""
+    phase, state, left = payload.get("phase"), payload.get("state"), payload.get("remaining")
+    if left is None:
+        text = "--:--"
+    else:
+        shown = max(0.0, left) if phase == Phase.STRATEGY else left
+        s = math.ceil(abs(shown)) if shown >= 0 else math.floor(abs(shown))
+        text = ("+" if shown < 0 else "") + f"{s // 60:02d}:{s % 60:02d}"
+    if not phase:
+        note, css = _("The game has not started yet."), "closed"
+    elif state == Phase.CLOSED:
+        note = _("The Strategy phase is closed: orders are not accepted.") if phase == Phase.STRATEGY \
+            else _("The phase is closed; wait for the moderators.")
+        css = "closed"
+    elif state == Phase.PAUSED:
+        note, css = _("Paused by the moderators: the clock is stopped."), "paused"
+    elif phase == Phase.STRATEGY:
+        if left is not None and left <= 0:
+            note, css = _("Time is up: orders are no longer accepted."), "over"
+        else:
+            note, css = _("File your orders before the clock runs out."), "urgent" if left is not None and left <= 30 else ""
+    else:
+        note, css = _("Orders open again in the next Strategy phase."), "over" if left is not None and left < 0 else ""
+    return {"time": text, "note": note, "css": css}

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from larp.tablet import views
+
+app_name = "tablet"
+urlpatterns = [
+    path("join/<str:token>/", views.join, name="join"),
+    path("g/<int:game_id>/f/<slug:faction>/", views.faction_page, name="faction"),
+    path("g/<int:game_id>/f/<slug:faction>/units/<str:unit>/order", views.file_order, name="file_order"),
+    path("g/<int:game_id>/map/", views.map_page, name="map"),
+    path("g/<int:game_id>/players/", views.players_page, name="players"),
+    path("g/<int:game_id>/players/codes", views.issue_missing, name="issue_missing"),
+    path("g/<int:game_id>/players/add", views.add_player, name="add_player"),
+    path("g/<int:game_id>/players/<int:user_id>/code", views.issue_code, name="issue_code"),
+    path("g/<int:game_id>/codes/<int:token_id>/revoke", views.revoke_code, name="revoke_code"),
+    path("g/<int:game_id>/spy/", views.spy_page, name="spy"),
+]

@@ -1,0 +1,254 @@
+"""The players' tablet pages. Views are thin: access check, selector or service, render.
+
+Full page and fragment come from one template: with HTMX the view renders
+`page.html#fragment` (Django's template partials).
+"""
+from __future__ import annotations
+
+import json
+
+import segno
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from larp.campaign.access import is_moderator, player_faction, require_faction, require_member, require_moderator
+from larp.campaign.models import Faction, Game, Membership
+from larp.orders.services import OrderRefused
+from larp.tablet import selectors, services, tokens
+from larp.tablet.models import JoinToken
+from larp.turns import clock
+from larp.turns.models import Phase
+
+REFUSAL_STATUS = {"forbidden": 403, "unknown_unit": 404, "late": 409, "closed": 409}
+
+
+# --- sign-in by join code -----------------------------------------------------------------
+
+
+@require_GET
+@never_cache
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """A scanned join code signs this device in as the player, then opens their faction page."""
+    try:
+        joined = services.redeem(token)
+    except tokens.TokenProblem as problem:
+        return render(request, "tablet/join_refused.html", {"problem": problem.kind}, status=403)
+    login(request, joined.user, backend="django.contrib.auth.backends.ModelBackend")
+    faction = player_faction(joined.user, joined.game)
+    if faction is None:
+        return redirect("home")
+    return redirect("tablet:faction", game_id=joined.game_id, faction=faction.code)
+
+
+# --- the faction page ---------------------------------------------------------------------
+
+
+def _faction(request: HttpRequest, game_id: int, faction: str) -> Faction:
+    obj = get_object_or_404(Faction.objects.select_related("game"), game_id=game_id, code=faction)
+    require_faction(request.user, obj)  # R13: the faction's players and the moderators only
+    return obj
+
+
+def _page_context(request, faction: Faction) -> dict:
+    payload = clock.payload(faction.game_id)  # first: a passed deadline is closed before the board is read
+    board = selectors.faction_board(request.user, faction)
+    return {**board, "clock": payload, "face": selectors.clock_face(payload),
+            "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
+            "map": selectors.map_view(faction.game), "is_moderator": is_moderator(request.user, faction.game_id)}
+
+
+@login_required
+@never_cache
+def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpResponse:
+    faction = _faction(request, game_id, faction)
+    context = _page_context(request, faction)
+    if request.htmx:
+        return render(request, "tablet/faction.html#board", context)
+    return render(request, "tablet/faction.html", context)
+
+
+def _picks(post) -> dict:
+    path = []
+    for depth in (1, 2, 3):
+        value = post.get(f"s{depth}", "")
+        if not value:
+            break
+        path.append(value)
+    return {"type": post.get("type", ""), "path": path, "fleet": post.get("fleet") or None}
+
+
+@login_required
+@require_POST
+def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> HttpResponse:
+    """File one unit's order from the form (R5). HTMX gets the unit's card back; a plain POST a redirect."""
+    faction = _faction(request, game_id, faction)
+    if selectors.one_unit(request.user, faction, unit) is None:
+        raise Http404("No such army or fleet of this faction.")
+    picks = _picks(request.POST)
+    status, saved, error, dropped = 200, None, None, None
+    try:
+        order = services.file_from_form(request.user, faction.game, unit, picks)
+    except OrderRefused as exc:
+        error, status = exc.message, REFUSAL_STATUS.get(exc.code, 422)
+    else:
+        saved, dropped = order.filed_at, getattr(order, "dropped_fleet_order", None)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        else:
+            messages.success(request, _("Order saved %(time)s") % {"time": _local_time(saved)})
+        return redirect(reverse("tablet:faction", args=[faction.game_id, faction.code]) + f"#unit-{unit}")
+    entry = selectors.one_unit(request.user, faction, unit, selected=picks if error else None)
+    context = {"unit": entry, "saved_at": saved, "error": error, "faction": faction, "game": faction.game}
+    response = render(request, "tablet/faction.html#unit", context, status=status)
+    if dropped:
+        # The fleet now carries the army (R5): its own order is gone; refresh its card out of band.
+        fleet = selectors.one_unit(request.user, faction, dropped)
+        if fleet is not None:
+            extra = render(request, "tablet/faction.html#unit",
+                           {"unit": fleet, "oob": True, "faction": faction, "game": faction.game,
+                            "note": _("Its own order was withdrawn: the fleet carries an army this turn (R5).")})
+            response.content += extra.content
+    return response
+
+
+def _local_time(value) -> str:
+    from django.utils import timezone
+    from django.utils.dateformat import time_format
+
+    return time_format(timezone.localtime(value), "H:i:s")
+
+
+# --- the strategic map ------------------------------------------------------------------------
+
+
+@login_required
+def map_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Every army's position and flag, for everyone in the game; no stack contents (R13)."""
+    game = get_object_or_404(Game, pk=game_id)
+    membership = require_member(request.user, game)
+    own = membership.faction if membership and membership.role == Membership.PLAYER else None
+    context = {"game": game, "map": selectors.map_view(game), "own_faction": own}
+    if request.htmx:
+        return render(request, "tablet/map.html#map", context)
+    return render(request, "tablet/map.html", context)
+
+
+# --- moderators: players and join codes --------------------------------------------------------
+
+
+def _join_url(request: HttpRequest, token: JoinToken) -> str:
+    path = reverse("tablet:join", args=[services.link(token)])
+    base = tokens.base_url()
+    return base + path if base else request.build_absolute_uri(path)
+
+
+def _qr(url: str) -> str:
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff",
+                                                           title=_("Join code")))
+
+
+@login_required
+@never_cache
+def players_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    require_moderator(request.user, game)
+    groups = selectors.players(game)
+    for group in groups:
+        for p in group["players"]:
+            if p["token"] is not None:
+                p["url"] = _join_url(request, p["token"])
+                p["qr"] = _qr(p["url"])
+    host = request.get_host().split(":")[0]
+    return render(request, "tablet/players.html", {
+        "game": game, "groups": groups, "factions": game.factions.order_by("code"),
+        "local_only": not tokens.base_url() and host in ("localhost", "127.0.0.1", "::1"),
+    })
+
+
+def _back_to_players(game_id: int):
+    return redirect("tablet:players", game_id=game_id)
+
+
+@login_required
+@require_POST
+def issue_code(request: HttpRequest, game_id: int, user_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    require_moderator(request.user, game)
+    member = get_object_or_404(Membership, game=game, user_id=user_id, role=Membership.PLAYER)
+    services.issue_code(request.user, game, member.user)
+    messages.success(request, _("New join code for %(user)s; the old one no longer works.")
+                     % {"user": member.user.username})
+    return _back_to_players(game.pk)
+
+
+@login_required
+@require_POST
+def issue_missing(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    require_moderator(request.user, game)
+    count = services.issue_missing_codes(request.user, game)
+    messages.success(request, _("Join codes issued: %(count)s.") % {"count": count})
+    return _back_to_players(game.pk)
+
+
+@login_required
+@require_POST
+def revoke_code(request: HttpRequest, game_id: int, token_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    require_moderator(request.user, game)
+    token = get_object_or_404(JoinToken, game=game, pk=token_id)
+    services.revoke_code(request.user, token)
+    messages.success(request, _("The join code of %(user)s is revoked.") % {"user": token.user.username})
+    return _back_to_players(game.pk)
+
+
+@login_required
+@require_POST
+def add_player(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    require_moderator(request.user, game)
+    faction = get_object_or_404(Faction, game=game, code=request.POST.get("faction", ""))
+    try:
+        user, _token = services.add_player(request.user, faction, request.POST.get("username", ""))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, _("Player %(user)s added to %(faction)s; the join code is below.")
+                         % {"user": user.username, "faction": faction.name})
+    return _back_to_players(game.pk)
+
+
+# --- moderators: spy reports (R13) ---------------------------------------------------------------
+
+
+@login_required
+def spy_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    require_moderator(request.user, game)
+    if request.method == "POST":
+        to = Faction.objects.filter(game=game, code=request.POST.get("to_faction", "")).first()
+        try:
+            if to is None:
+                raise ValidationError(_("Choose the faction that gets the report."))
+            services.grant_spy_report(request.user, game, to, request.POST.get("stack", ""))
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, _("Spy report granted to %(faction)s.") % {"faction": to.name})
+        return redirect("tablet:spy", game_id=game.pk)
+    from larp.tablet.models import SpyReport
+
+    reports = SpyReport.objects.filter(game=game).select_related("to_faction", "granted_by")[:100]
+    return render(request, "tablet/spy.html", {
+        "game": game, "factions": game.factions.order_by("code"), "targets": selectors.spy_targets(game),
+        "reports": reports})
