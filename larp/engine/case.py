@@ -40,6 +40,8 @@ def _get(obj: dict, key: str, where: str, kind: type | tuple, *, default: Any = 
 
 
 def _check(value: Any, where: str, kind: type | tuple, *, nullable: bool = False) -> Any:
+    if type(value) is kind:     # the common case, checked first: parsing is on the turn's hot path
+        return value
     if value is None and nullable:
         return None
     kinds = kind if isinstance(kind, tuple) else (kind,)
