@@ -1,4 +1,5 @@
-"""The moderator toolkit for the military module of live historical role-play games."""
-from .celery import app as celery_app
+"""The moderator toolkit for the military module of live historical role-play games.
 
-__all__ = ("celery_app",)
+The Celery app is bound when Django starts (larp.campaign.apps), not here, so
+that importing the pure rules engine (larp.engine) loads no Django at all.
+"""

@@ -23,4 +23,5 @@ CELERY_BEAT_SCHEDULE = {
 }
 # A worker process must see the test database, so SQLite's test database is a file.
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405
+    # One file per test run: several runs on one machine must not share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}  # noqa: F405

@@ -9,3 +9,4 @@ class CampaignConfig(AppConfig):
 
     def ready(self):
         from larp import checks  # noqa: F401  (registers the system checks)
+        from larp.celery import app  # noqa: F401  (tasks queued from Django use the project's broker)
