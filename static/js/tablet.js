@@ -81,7 +81,7 @@
         phase = el.querySelector("[data-clock-phase]");
       el.classList.remove("urgent", "over", "closed", "paused");
       if (p.phase) {
-        phase.textContent = el.dataset.turnLabel.replace("%s", p.turn) + " · " + (this.names[p.phase] || p.phase);
+        phase.textContent = el.dataset.turnLabel.replace("{n}", p.turn) + " · " + (this.names[p.phase] || p.phase);
       } else {
         phase.textContent = el.dataset.msgNotStarted;
       }

@@ -1,0 +1,228 @@
+"""The faction page, its fragments and filing orders from the form, against the role matrix (R3, R5, R13)."""
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from larp.engine import check_order, order_from_path, parse_case
+from larp.orders.models import Order, OrderEvent
+from larp.tablet import selectors
+from larp.turns import services
+from larp.turns.models import Phase
+from tests.tablet.conftest import SOUTH_SECRET_COMMANDER, SOUTH_SECRET_TROOP
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def page_url(game, faction="north"):
+    return reverse("tablet:faction", args=[game.pk, faction])
+
+
+def file_url(game, unit, faction="north"):
+    return reverse("tablet:file_order", args=[game.pk, faction, unit])
+
+
+# --- who may see what (R13) -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_own_player_sees_own_stacks_and_no_one_elses(client_for, tiny_game, player, started, htmx):
+    response = client_for(player).get(page_url(tiny_game), **(HTMX if htmx else {}))
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "Альберт" in text and "Среднее войско" in text  # North's commander and cards
+    assert SOUTH_SECRET_COMMANDER not in text and SOUTH_SECRET_TROOP not in text and "Всеволод" not in text
+    assert "south-1" not in text.replace('data-unit="south-1"', "")  # no South order form or card
+    if htmx:
+        assert "<html" not in text and 'id="board"' in text
+
+
+def test_own_orders_show_who_filed_them_and_when(client_for, tiny_game, player, other_player, started):
+    from larp.orders.services import file_order
+
+    file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["northfield", "midtown"]})
+    file_order(other_player, tiny_game, "south-1", {"type": "attack", "path": ["southfield", "midtown"]})
+    text = client_for(player).get(page_url(tiny_game)).content.decode()
+    assert "Захват: Северные Врата → Северное Поле → Серединград" in text
+    assert "отдал north-player в" in text
+    assert "Южное Поле" not in strip_map(text)  # South's order names Southfield: never on North's board
+    assert "south-player" not in text
+
+
+def strip_map(html: str) -> str:
+    """The page without the map (whose labels name every province)."""
+    return re.sub(r'<figure class="map".*?</figure>', "", html, flags=re.S)
+
+
+def test_other_faction_player_is_refused_everything(client_for, tiny_game, player, other_player, started):
+    spy = client_for(other_player)
+    assert spy.get(page_url(tiny_game)).status_code == 403
+    assert spy.get(page_url(tiny_game), **HTMX).status_code == 403
+    response = spy.post(file_url(tiny_game, "north-1"), {"type": "hold"}, **HTMX)
+    assert response.status_code == 403 and "Альберт" not in response.content.decode()
+    # Posting a South unit through North's URL is refused too, and North's URL can't reach South's unit.
+    assert client_for(player).post(file_url(tiny_game, "south-1"), {"type": "hold"}, **HTMX).status_code == 404
+    assert client_for(player).post(file_url(tiny_game, "south-1", "south"), {"type": "hold"}).status_code == 403
+    assert not Order.objects.exists()
+
+
+def test_stranger_refused_and_anonymous_sent_to_login(client_for, tiny_game, stranger, started):
+    assert client_for(stranger).get(page_url(tiny_game)).status_code == 403
+    assert client_for(stranger).post(file_url(tiny_game, "north-1"), {"type": "hold"}).status_code == 403
+    anon = Client()
+    for response in (anon.get(page_url(tiny_game)), anon.post(file_url(tiny_game, "north-1"), {"type": "hold"})):
+        assert response.status_code == 302 and reverse("login") in response["Location"]
+    assert not Order.objects.exists()
+
+
+def test_moderator_sees_every_faction_page(client_for, tiny_game, moderator, started):
+    c = client_for(moderator)
+    north = c.get(page_url(tiny_game)).content.decode()
+    south = c.get(page_url(tiny_game, "south")).content.decode()
+    assert "Альберт" in north and SOUTH_SECRET_COMMANDER not in north
+    assert SOUTH_SECRET_COMMANDER in south and SOUTH_SECRET_TROOP in south and "Альберт" not in south
+    assert reverse("tablet:players", args=[tiny_game.pk]) in north
+
+
+def test_file_post_needs_csrf(tiny_game, player, started):
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(player)
+    assert c.post(file_url(tiny_game, "north-1"), {"type": "hold"}, **HTMX).status_code == 403
+    assert not Order.objects.exists()
+    # With the page's token it goes through.
+    page = c.get(page_url(tiny_game)).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    assert c.post(file_url(tiny_game, "north-1"), {"type": "hold", "csrfmiddlewaretoken": token},
+                  **HTMX).status_code == 200
+
+
+# --- filing from the form (R5) -------------------------------------------------------------------
+
+
+def test_two_step_attack_filed_and_confirmed_with_server_time(client_for, tiny_game, player, started):
+    response = client_for(player).post(file_url(tiny_game, "north-1"),
+                                       {"type": "attack", "s1": "northfield", "s2": "midtown"}, **HTMX)
+    text = response.content.decode()
+    assert response.status_code == 200
+    order = Order.objects.get(army__faction__code="north", army__number=1)
+    assert order.payload == {"unit": "north-1", "type": "attack", "path": ["northfield", "midtown"]}
+    stamp = timezone.localtime(order.filed_at).strftime("%H:%M:%S")
+    assert f"Приказ сохранён {stamp}" in text
+    assert text.lstrip().startswith('<article id="unit-north-1"')
+
+
+def test_sea_attack_builds_the_engine_order(client_for, tiny_game, player, started):
+    client_for(player).post(file_url(tiny_game, "north-2"), {"type": "sea_attack", "s1": "north_sea", "s2": "isle"},
+                            **HTMX)
+    order = Order.objects.get(army__number=2, army__faction__code="north")
+    assert order.payload == {"unit": "north-2", "type": "sea_attack", "fleet": "north-f1", "sea": ["north_sea"],
+                             "target": "isle"}
+
+
+def test_filing_twice_leaves_one_order(client_for, tiny_game, player, started):
+    c = client_for(player)
+    for _ in range(2):
+        assert c.post(file_url(tiny_game, "north-1"), {"type": "march", "s1": "northfield"}, **HTMX).status_code == 200
+    assert Order.objects.filter(army__faction__code="north", army__number=1).count() == 1
+
+
+def test_refused_order_shows_the_engines_reason_and_keeps_the_picks(client_for, tiny_game, player, started):
+    c = client_for(player)
+    c.post(file_url(tiny_game, "north-2"), {"type": "sea_attack", "s1": "north_sea", "s2": "isle"}, **HTMX)
+    response = c.post(file_url(tiny_game, "north-f1"), {"type": "fleet_move", "s1": "south_sea"}, **HTMX)
+    text = response.content.decode()
+    assert response.status_code == 422
+    assert "перевозит армию" in text and 'data-refused' in text
+    # What was picked stays picked.
+    assert re.search(r'value="fleet_move" checked', text) and re.search(r'value="south_sea"[^>]*checked', text)
+    assert not Order.objects.filter(fleet__isnull=False).exists()
+
+
+def test_illegal_path_typed_by_hand_is_refused(client_for, tiny_game, player, started):
+    response = client_for(player).post(file_url(tiny_game, "north-1"), {"type": "march", "s1": "southgate"}, **HTMX)
+    assert response.status_code == 422
+    assert "Шаг 1 (Северные Врата → Южные Врата): провинции не граничат" in response.content.decode()
+    assert not Order.objects.exists()
+
+
+def test_army_order_drops_the_fleets_own_order_and_refreshes_its_card(client_for, tiny_game, player, started):
+    c = client_for(player)
+    c.post(file_url(tiny_game, "north-f1"), {"type": "fleet_move", "s1": "south_sea"}, **HTMX)
+    response = c.post(file_url(tiny_game, "north-2"), {"type": "sea_attack", "s1": "north_sea", "s2": "isle"}, **HTMX)
+    text = response.content.decode()
+    assert 'id="unit-north-f1"' in text and 'hx-swap-oob="true"' in text
+    assert not Order.objects.filter(fleet__isnull=False).exists()
+
+
+def test_plain_post_without_htmx_redirects_with_a_message(client_for, tiny_game, player, started):
+    c = client_for(player)
+    response = c.post(file_url(tiny_game, "north-1"), {"type": "hold"})
+    assert response.status_code == 302 and response["Location"].endswith("#unit-north-1")
+    assert "Приказ сохранён" in c.get(response["Location"]).content.decode()
+
+
+def test_after_the_deadline_the_form_is_locked_and_the_server_refuses(client_for, tiny_game, player, started):
+    Phase.objects.filter(pk=started.pk).update(deadline=timezone.now() - timezone.timedelta(seconds=1))
+    c = client_for(player)
+    response = c.post(file_url(tiny_game, "north-1"), {"type": "hold"}, **HTMX)
+    assert response.status_code == 409
+    assert not Order.objects.filter(implicit=False).exists()  # closing made every unit hold (R3)
+    page = c.get(page_url(tiny_game)).content.decode()
+    assert "Приём приказов закрыт" in page
+    assert re.search(r'data-lock-note role="status"\s*>', page)  # shown, not hidden
+    assert re.search(r'<button type="submit" class="primary" data-submit\s+disabled', page)
+    assert "Фаза стратегии закрыта" in page
+
+
+def test_paused_strategy_still_takes_orders(client_for, tiny_game, moderator, player, started):
+    services.pause(tiny_game, moderator)
+    c = client_for(player)
+    assert "Пауза" in c.get(page_url(tiny_game)).content.decode()
+    assert c.post(file_url(tiny_game, "north-1"), {"type": "hold"}, **HTMX).status_code == 200
+
+
+def test_before_the_game_starts(client_for, tiny_game, player, south_secrets):
+    text = client_for(player).get(page_url(tiny_game)).content.decode()
+    assert "Игра ещё не началась" in text and "data-order-form" not in text
+    response = client_for(player).post(file_url(tiny_game, "north-1"), {"type": "hold"}, **HTMX)
+    assert response.status_code == 409 and not Order.objects.exists()
+
+
+def test_double_submit_is_one_event_when_nothing_changed(client_for, tiny_game, player, started):
+    """The server stores one order; each filing is logged, so the client must not send twice (see browser tests)."""
+    c = client_for(player)
+    c.post(file_url(tiny_game, "north-1"), {"type": "hold"}, **HTMX)
+    assert Order.objects.count() == 1 and OrderEvent.objects.count() == 1
+
+
+# --- the form offers only legal choices (R5) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("scenario", ["tiny", "latin"])
+def test_every_path_the_form_offers_is_legal(request, scenario, moderator):
+    from larp.campaign.services.scenario import load_scenario
+
+    game = request.getfixturevalue("tiny_game") if scenario == "tiny" else load_scenario(
+        "latin-east-1204", title="Latin choices", seed=1)
+    from larp.turns.situation import case_from_game
+
+    case = parse_case(case_from_game(game))
+    sit = case.situation
+    names = selectors.names(game)
+    checked = 0
+    for unit in list(sit.armies) + list(sit.fleets):
+        kind = "fleet" if unit in sit.fleets else "army"
+        choices = selectors.order_choices(sit, unit, kind, names, None)
+        groups = {(g["type"], g["prefix"]): g for g in choices["groups"] if g["kind"] == "step"}
+        for (otype, prefix), group in groups.items():
+            for option in group["options"]:
+                path = [p for p in prefix.split("|") if p] + [option["value"]]
+                if option["complete"]:
+                    order = order_from_path(sit, unit, otype, path)
+                    assert check_order(sit, order) is None, (unit, otype, path)
+                    checked += 1
+                else:
+                    assert (otype, "|".join(path)) in groups, (unit, otype, path)  # a next step is offered
+    assert checked > 3

@@ -1,0 +1,87 @@
+"""The strategic map: positions and flags for everyone in the game, never a stack's contents (R13)."""
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from larp.campaign.models import Province, Relation
+from larp.forces.models import Army
+from larp.tablet import selectors
+from tests.tablet.conftest import SOUTH_SECRET_COMMANDER, SOUTH_SECRET_TROOP
+
+
+def map_url(game):
+    return reverse("tablet:map", args=[game.pk])
+
+
+@pytest.mark.parametrize("who", ["player", "other_player", "moderator"])
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_every_member_sees_every_flag_and_no_contents(request, client_for, tiny_game, started, who, htmx):
+    c = client_for(request.getfixturevalue(who))
+    response = c.get(map_url(tiny_game), **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
+    text = response.content.decode()
+    assert response.status_code == 200
+    for unit in ("north-1", "north-2", "south-1", "east-1"):
+        assert f'data-unit="{unit}"' in text
+    assert 'data-unit="north-f1"' in text and 'class="ship"' in text
+    for secret in (SOUTH_SECRET_COMMANDER, SOUTH_SECRET_TROOP, "Альберт", "Среднее войско", "Эскадра"):
+        assert secret not in text
+    if htmx:
+        assert "<html" not in text and text.lstrip().startswith("<figure")
+
+
+def test_outsiders_do_not_see_the_map(client_for, tiny_game, stranger, started):
+    assert client_for(stranger).get(map_url(tiny_game)).status_code == 403
+    response = Client().get(map_url(tiny_game))
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_provinces_sea_zones_links_and_owner_colours(client_for, tiny_game, player, started):
+    text = client_for(player).get(map_url(tiny_game)).content.decode()
+    assert text.count('class="node sea') == 2 and text.count('class="node land') == 7
+    assert 'class="link coast"' in text and 'class="link land"' in text and 'class="link sea"' in text
+    assert 'fill="#1565c0"' in text  # North's provinces in North's colour
+    assert 'fill="#9e9e9e"' in text  # neutral grey
+    assert "Серединград" in text and "Северное море" in text
+    flag = re.search(r'<g class="flag own" data-unit="north-2".*?</g>', text, re.S).group(0)
+    assert ">II</text>" in flag and "#1565c0" in flag
+
+
+def test_fortresses_capitals_and_sieges(tiny_game, started):
+    data = selectors.map_view(tiny_game)
+    nodes = {n["code"]: n for n in data["nodes"]}
+    assert nodes["midtown"]["fortress"] and nodes["northgate"]["capital"]
+    assert not any(n["besieged"] for n in nodes.values())
+    # South's army stands in East's capital: a siege (R7). If East lets South pass, it is no siege.
+    Army.objects.filter(faction__code="south").update(province=Province.objects.get(game=tiny_game, code="eastgate"))
+    assert {n["code"] for n in selectors.map_view(tiny_game)["nodes"] if n["besieged"]} == {"eastgate"}
+    south, east = tiny_game.factions.get(code="south"), tiny_game.factions.get(code="east")
+    Relation.objects.create(game=tiny_game, kind="passage", from_faction=east, to_faction=south)
+    assert not any(n["besieged"] for n in selectors.map_view(tiny_game)["nodes"])
+    # An army in a neutral fortress besieges it.
+    Army.objects.filter(faction__code="south").update(province=Province.objects.get(game=tiny_game, code="midtown"))
+    assert {n["code"] for n in selectors.map_view(tiny_game)["nodes"] if n["besieged"]} == {"midtown"}
+
+
+def test_besieged_fortress_is_marked_on_the_page(client_for, tiny_game, player, started):
+    Army.objects.filter(faction__code="east").update(province=Province.objects.get(game=tiny_game, code="midtown"))
+    text = client_for(player).get(map_url(tiny_game)).content.decode()
+    node = re.search(r'<g class="node land fortress besieged"\s+data-province="midtown".*?</g>', text, re.S).group(0)
+    assert "siege-ring" in node and "в осаде" in node
+
+
+def test_faction_page_embeds_the_map(client_for, tiny_game, player, started):
+    text = client_for(player).get(reverse("tablet:faction", args=[tiny_game.pk, "north"])).content.decode()
+    assert 'id="map"' in text and 'data-unit="south-1"' in text
+
+
+def test_the_big_scenario_renders(client_for, latin_game):
+    from larp.campaign.services.members import add_moderator
+
+    mod, _ = add_moderator(latin_game, "latin-mod")
+    response = client_for(mod).get(map_url(latin_game))
+    assert response.status_code == 200
+    data = selectors.map_view(latin_game)
+    assert len(data["nodes"]) == latin_game.provinces.count()
+    assert all(0 <= n["x"] <= data["width"] and 0 <= n["y"] <= data["height"] for n in data["nodes"])
