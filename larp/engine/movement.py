@@ -8,7 +8,7 @@ bottom-up (R6.5). Takings by occupation (R6.3, R12) are recorded here too.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .model import (
     SEA_ARMY_ORDERS, Army, Case, Domain, MoveResult, Order, OrderType, Situation, StackSide,

@@ -88,6 +88,47 @@ def _closing_late(func):
     return wrapper
 
 
+ORDER_KEYS = ("type", "path", "fleet", "sea", "target", "target_faction")
+
+
+def _order_data(unit: Army | Fleet, unit_code: str, payload: dict) -> dict:
+    """The engine's order document from what the client sent; only the order's own keys are kept."""
+    data = {k: v for k, v in (payload or {}).items() if k in ORDER_KEYS} if isinstance(payload, dict) else {}
+    data["unit"] = unit_code
+    if data.get("type") not in (Order.FLEET_TYPES if isinstance(unit, Fleet) else Order.ARMY_TYPES):
+        raise OrderRefused(_("Choose an order type."), code="bad_type")
+    return data
+
+
+def _check(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict) -> None:
+    """R5 by the rules engine, against the turn-start map and the faction's other orders."""
+    case = _case_with_orders(turn, unit.faction_id, order_data["unit"])
+    try:
+        refusal = check_order(parse_case(case), order_data)
+    except CaseError as exc:
+        raise OrderRefused(_("The order is incomplete or names an unknown place (%(field)s).")
+                           % {"field": exc.args[0] if exc.args else "?"}, code="malformed") from None
+    if refusal is not None:
+        refusal = refusal.to_dict()
+        raise OrderRefused(refusal_text(game.pk, refusal), refusal=refusal, code=refusal["code"])
+
+
+def _save(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict, user, action: str | None = None) -> Order:
+    owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
+    by = user if user.is_authenticated else None
+    existed = Order.objects.filter(turn=turn, **owner).exists()
+    order, _created = Order.objects.update_or_create(
+        turn=turn, **owner,
+        defaults={"game": game, "faction": unit.faction, "type": order_data["type"], "payload": order_data,
+                  "implicit": False, "filed_by": by, "filed_at": timezone.now()},
+    )
+    action = action or (OrderEvent.REPLACED if existed else OrderEvent.FILED)
+    OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=order_data["unit"], action=action,
+                              payload=order_data, by=by)
+    order.dropped_fleet_order = _drop_carrying_fleet_order(turn, order_data, user)
+    return order
+
+
 @_closing_late
 def file_order(user, game: Game, unit_code: str, payload: dict) -> Order:
     """File or replace the order of one army or fleet. Raises OrderRefused; saves nothing then."""
@@ -96,38 +137,11 @@ def file_order(user, game: Game, unit_code: str, payload: dict) -> Order:
         raise OrderRefused(_("No such army or fleet on the map."), code="unknown_unit")
     if not can_see_faction(user, unit.faction):
         raise OrderRefused(_("You may give orders only to your own faction's armies and fleets."), code="forbidden")
-    order_data = {k: v for k, v in (payload or {}).items() if k in ("type", "path", "fleet", "sea", "target",
-                                                                      "target_faction")}
-    order_data["unit"] = unit_code
-    kind = order_data.get("type")
-    allowed = Order.FLEET_TYPES if isinstance(unit, Fleet) else Order.ARMY_TYPES
-    if kind not in allowed:
-        raise OrderRefused(_("Choose an order type."), code="bad_type")
+    order_data = _order_data(unit, unit_code, payload)
     with transaction.atomic():
         _phase, turn = _open_strategy(game)
-        case = _case_with_orders(turn, unit.faction_id, unit_code)
-        try:
-            parsed = parse_case(case)
-            refusal = check_order(parsed, order_data)
-        except CaseError as exc:
-            raise OrderRefused(_("The order is incomplete or names an unknown place (%(field)s).")
-                               % {"field": exc.args[0] if exc.args else "?"}, code="malformed") from None
-        if refusal is not None:
-            refusal = refusal.to_dict()
-            raise OrderRefused(refusal_text(game.pk, refusal), refusal=refusal, code=refusal["code"])
-        owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
-        existing = Order.objects.filter(turn=turn, **owner).first()
-        order, created = Order.objects.update_or_create(
-            turn=turn, **owner,
-            defaults={"game": game, "faction": unit.faction, "type": kind, "payload": order_data,
-                      "implicit": False, "filed_by": user if user.is_authenticated else None,
-                      "filed_at": timezone.now()},
-        )
-        OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=unit_code,
-                                  action=OrderEvent.FILED if existing is None else OrderEvent.REPLACED,
-                                  payload=order_data, by=order.filed_by)
-        order.dropped_fleet_order = _drop_carrying_fleet_order(turn, order_data, user)
-    return order
+        _check(game, turn, unit, order_data)
+        return _save(game, turn, unit, order_data, user)
 
 
 def _drop_carrying_fleet_order(turn: Turn, order_data: dict, user) -> str | None:
@@ -225,12 +239,7 @@ def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason:
     unit = find_unit(game, unit_code)
     if unit is None:
         raise OrderRefused(_("No such army or fleet on the map."), code="unknown_unit")
-    order_data = {k: v for k, v in (payload or {}).items() if k in ("type", "path", "fleet", "sea", "target",
-                                                                      "target_faction")}
-    order_data["unit"] = unit_code
-    kind = order_data.get("type")
-    if kind not in (Order.FLEET_TYPES if isinstance(unit, Fleet) else Order.ARMY_TYPES):
-        raise OrderRefused(_("Choose an order type."), code="bad_type")
+    order_data = _order_data(unit, unit_code, payload)
     with transaction.atomic():
         ts = TurnSettings.objects.select_for_update().filter(game=game).first()
         if ts is None or ts.current_phase_id is None:
@@ -241,23 +250,10 @@ def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason:
         if resolution is not None and (resolution.dice or resolution.applied_at):
             raise OrderRefused(_("Battles of this turn are already confirmed: undo them before changing orders."),
                                code="battles")
-        case = _case_with_orders(turn, unit.faction_id, unit_code)
-        try:
-            refusal = check_order(parse_case(case), order_data)
-        except CaseError as exc:
-            raise OrderRefused(_("The order is incomplete or names an unknown place (%(field)s).")
-                               % {"field": exc.args[0] if exc.args else "?"}, code="malformed") from None
-        if refusal is not None:
-            refusal = refusal.to_dict()
-            raise OrderRefused(refusal_text(game.pk, refusal), refusal=refusal, code=refusal["code"])
-        owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
-        order, _created = Order.objects.update_or_create(
-            turn=turn, **owner, defaults={"game": game, "faction": unit.faction, "type": kind, "payload": order_data,
-                                          "implicit": False, "filed_by": user, "filed_at": timezone.now()})
-        OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=unit_code, action="moderator",
-                                  payload=order_data, by=user)
+        _check(game, turn, unit, order_data)
+        order = _save(game, turn, unit, order_data, user, action="moderator")
         if resolution is not None:
-            resolution.result = {}
+            resolution.result = {}  # recomputed from the corrected orders on the next look
             resolution.save(update_fields=["result"])
         audit(game, user, "order_changed", {"unit": unit_code, "order": order_data}, reason)
         return order
