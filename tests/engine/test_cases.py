@@ -9,7 +9,6 @@ may instead describe a refusal of the whole case: {"exit": 2, "stderr": "..."}
 import io
 import json
 import pathlib
-import shutil
 import subprocess
 import sys
 

@@ -4,7 +4,7 @@ import pathlib
 
 from larp.engine import run_movement
 
-from .builders import army, faction, fleet, land, make_case, sea
+from .builders import army, faction, land, make_case
 from .test_orders import small_map
 
 CONTRACT = pathlib.Path(__file__).parent / "contract"
