@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "larp.turns",
     "larp.orders",
     "larp.battles",
+    "larp.sheets",
     "larp.tablet",
 ]
 

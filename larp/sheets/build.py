@@ -1,0 +1,427 @@
+"""Plain data for the protocol and turn-results documents, made from the engine's own results.
+
+No database here: a `Names` (ids -> the names people read) and the engine's
+case and result documents (docs/adjudication.md) go in, dicts ready for a
+renderer come out. The selectors build `Names` from a game; tests may build
+it by hand.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from larp.engine.model import Outcome, Rules
+from larp.engine.rules import DEFAULT_TROOP_TYPES, parse_rules
+from larp.forces.models import roman
+from larp.sheets import labels
+
+
+@dataclass
+class Names:
+    """Ids of one game (or case) -> what a person reads, in the active language."""
+
+    factions: dict[str, dict] = field(default_factory=dict)      # code -> {"name", "colour"}
+    provinces: dict[str, str] = field(default_factory=dict)      # code -> name
+    troop_types: dict[str, dict] = field(default_factory=dict)   # code -> {"name", "power", "men"}
+
+    def faction(self, code: str | None) -> str:
+        if code is None:
+            return _("neutral")
+        return self.factions.get(code, {}).get("name", code)
+
+    def colour(self, code: str | None) -> str | None:
+        return self.factions.get(code, {}).get("colour") if code else None
+
+    def province(self, code: str | None) -> str:
+        if code is None:
+            return "—"
+        return self.provinces.get(code, code)
+
+    def troop(self, code: str) -> dict:
+        known = self.troop_types.get(code)
+        if known:
+            return known
+        for t in DEFAULT_TROOP_TYPES:
+            if t.id == code:
+                return {"name": code, "power": t.power, "men": t.men}
+        return {"name": code, "power": 0, "men": 0}
+
+
+def cards(codes: Iterable[str], names: Names) -> list[dict]:
+    """A stack's cards grouped by type, strongest first: [{"name", "count", "power", "men"}]."""
+    counts = Counter(codes)
+    out = []
+    for code, count in counts.items():
+        t = names.troop(code)
+        out.append({"code": code, "name": t["name"], "count": count, "power": t["power"], "men": t["men"]})
+    out.sort(key=lambda c: (-c["power"], c["name"]))
+    return out
+
+
+def cards_text(grouped: list[dict]) -> str:
+    """"Среднее войско ×2, Малое войско"; an empty stack is a dash."""
+    if not grouped:
+        return "—"
+    return ", ".join(f"{c['name']} ×{c['count']}" if c["count"] > 1 else c["name"] for c in grouped)
+
+
+def stack_power(grouped: list[dict]) -> int:
+    return sum(c["power"] * c["count"] for c in grouped)
+
+
+def stack_men(grouped: list[dict]) -> int:
+    return sum(c["men"] * c["count"] for c in grouped)
+
+
+def unit_index(case: dict) -> dict[str, dict]:
+    """Every army and fleet of a case: id -> {"kind", "faction", "number", "label", "commanders"}."""
+    index = {}
+    for kind, key in (("army", "armies"), ("fleet", "fleets")):
+        source = case.get(key) or []
+        if isinstance(source, dict):  # a turn result's state is keyed by id
+            source = [{"id": uid, **entry} for uid, entry in source.items()]
+        for unit in source:
+            number = int(unit.get("number") or 0)
+            label = (labels.army_label if kind == "army" else labels.fleet_label)(roman(number) if number else "?")
+            index[unit["id"]] = {"kind": kind, "faction": unit.get("faction"), "number": number, "label": label,
+                                 "commanders": list(unit.get("commanders") or [])}
+    return index
+
+
+def _provinces(case: dict) -> dict[str, dict]:
+    provinces = case.get("provinces") or []
+    if isinstance(provinces, dict):
+        return provinces
+    return {p["id"]: p for p in provinces}
+
+
+def _start_cards(case: dict) -> dict[tuple[str, str], list[str]]:
+    held = {}
+    for key in ("armies", "fleets"):
+        for unit in case.get(key) or []:
+            held[("unit", unit["id"])] = list(unit.get("troops") or [])
+    for pid, province in _provinces(case).items():
+        held[("garrison", pid)] = list(province.get("garrison") or [])
+    return held
+
+
+def _stack_key(stack_id: str, province: str) -> tuple[str, str]:
+    return ("garrison", province) if stack_id == "garrison" else ("unit", stack_id)
+
+
+def _band_range(rules: Rules, band: int) -> str:
+    bounds = list(rules.band_upper_bounds)
+    if band <= 1:
+        return f"≤\u00a0{bounds[0]}" if bounds else ""
+    if band - 1 >= len(bounds):
+        return f">\u00a0{bounds[-1]}"
+    return f"{bounds[band - 2] + 1}–{bounds[band - 1]}"
+
+
+# --- one battle ----------------------------------------------------------------
+
+def protocol(battle: dict, result: dict, case: dict, names: Names, *, number: int | None = None,
+             cards_before: dict | None = None, retreats: Iterable[dict] = (), header: dict | None = None) -> dict:
+    """The data of one battle protocol (R8-R11), like the original's worked example.
+
+    `battle` describes the fight (province, domain, storm, attacker/defender with
+    faction, units or armies, garrison); `result` is the engine's battle result
+    (or a `fought[]` entry); `cards_before` the stacks' cards going in (default:
+    the case's); `retreats` the turn's retreat decisions for these units.
+    """
+    rules = parse_rules(case.get("rules"))
+    provinces = _provinces(case)
+    province = provinces.get(battle["province"], {})
+    units = unit_index(case)
+    held = cards_before if cards_before is not None else _start_cards(case)
+    retreats = list(retreats)
+
+    sides = []
+    for role in ("attacker", "defender"):
+        spec = battle.get(role) or {}
+        res = result[role]
+        stack_ids = list(spec.get("units") or spec.get("armies") or spec.get("fleets") or [])
+        if spec.get("garrison"):
+            stack_ids.append("garrison")
+        sides.append(_side(role, spec.get("faction"), stack_ids, res, result, battle, province, rules, units,
+                           held, retreats, names))
+
+    weaker = min(result["attacker"]["total"], result["defender"]["total"])
+    outcome = result.get("outcome") or _outcome_of(result)
+    winner = result.get("winner")
+    return {
+        **(header or {}),
+        "number": number,
+        "province": names.province(battle["province"]),
+        "domain": battle.get("domain", "land"),
+        "kind": labels.battle_kind(battle.get("domain", "land"), bool(battle.get("storm")), battle.get("storm_no")),
+        "storm": bool(battle.get("storm")),
+        "sides": sides,
+        "rows": _rows(sides),
+        "difference": result["difference"],
+        "band": result["band"],
+        "band_range": _band_range(rules, result["band"]),
+        "weaker_total": weaker,
+        "outcome": outcome,
+        "outcome_text": labels.outcome(outcome),
+        "winner": winner if winner in ("attacker", "defender") else None,
+        "winner_name": sides[0 if winner == "attacker" else 1]["name"] if winner in ("attacker", "defender") else None,
+    }
+
+
+def _outcome_of(result: dict) -> str:
+    return {"attacker": Outcome.ATTACKER_WON, "defender": Outcome.DEFENDER_WON}.get(result.get("winner"), Outcome.TIE)
+
+
+def _side(role, faction, stack_ids, res, result, battle, province, rules, units, held, retreats, names) -> dict:
+    pid = battle["province"]
+    stacks = []
+    commanders = []
+    for sid in stack_ids:
+        before = cards(held.get(_stack_key(sid, pid), []), names)
+        if sid == "garrison" and not before:
+            continue  # an empty garrison behind the walls: nothing to list
+        after_codes = (res.get("remaining") or {}).get(sid)
+        after = cards(after_codes, names) if after_codes is not None else before
+        if sid == "garrison":
+            label, kind = labels.garrison_label(), "garrison"
+        else:
+            kind = units.get(sid, {}).get("kind", "army")
+            label = units.get(sid, {}).get("label", sid)
+            commanders += units.get(sid, {}).get("commanders", [])
+        stacks.append({"id": sid, "kind": kind, "label": label, "before": before, "before_text": cards_text(before),
+                       "after": after, "after_text": cards_text(after),
+                       "destroyed": sid in (res.get("destroyed") or [])})
+
+    items = []
+    for item in res.get("items") or []:
+        source, value = item["source"], item["value"]
+        detail = ""
+        if source == "troops":
+            grouped = [c for s in stacks for c in s["before"]]
+            detail = cards_text(_merge(grouped)) if grouped else ""
+            powers = [str(c["power"]) for c in _merge(grouped) for _i in range(c["count"])]
+            if len(powers) > 1 and sum(int(p) for p in powers) == value:
+                detail += f" ({' + '.join(powers)})"
+        elif source == "commanders":
+            detail = ", ".join(f"{c['name']} ({c['power']})" for c in commanders)
+        elif source == "dice" and len(res.get("dice") or []) > 1:
+            detail = " + ".join(str(d) for d in res["dice"])
+        elif source == "modifier":
+            detail = item.get("reason", "")
+        items.append({"source": source, "label": labels.item_label(source, value, province=province, rules=rules),
+                      "value": value, "detail": detail})
+
+    outcome = result.get("outcome") or _outcome_of(result)
+    lost = (outcome == Outcome.DEFENDER_WON and role == "attacker") or (
+        outcome == Outcome.ATTACKER_WON and role == "defender") or (outcome == Outcome.TIE and role == "attacker")
+    return {
+        "role": role,
+        "role_label": labels.side_role(role),
+        "faction": faction,
+        "name": names.faction(faction) if faction else _("neutral garrison"),
+        "colour": names.colour(faction),
+        "stacks": stacks,
+        "units_text": ", ".join(s["label"] for s in stacks) or "—",
+        "items": items,
+        "dice": list(res.get("dice") or []),
+        "total": res["total"],
+        "men": res.get("men", 0),
+        "losses": res.get("losses", 0),
+        "fate": _fate(role, lost, stacks, battle, retreats, names),
+    }
+
+
+def _merge(grouped: list[dict]) -> list[dict]:
+    merged: dict[str, dict] = {}
+    for c in grouped:
+        if c["code"] in merged:
+            merged[c["code"]] = {**merged[c["code"]], "count": merged[c["code"]]["count"] + c["count"]}
+        else:
+            merged[c["code"]] = dict(c)
+    return sorted(merged.values(), key=lambda c: (-c["power"], c["name"]))
+
+
+def _fate(role, lost, stacks, battle, retreats, names) -> str:
+    """What becomes of the side (R7, R12), in a few words."""
+    if stacks and all(s["destroyed"] for s in stacks):
+        return _("all destroyed")
+    ids = {s["id"] for s in stacks}
+    moves = [r for r in retreats if r.get("unit") in ids]
+    if moves:
+        parts = []
+        for r in moves:
+            stack = next(s for s in stacks if s["id"] == r["unit"])
+            label = stack["label"]
+            if (r.get("destroyed") or not r.get("to")) and stack["kind"] == "fleet":
+                parts.append(_("%(unit)s is sunk: no free sea zone to retreat to") % {"unit": label})
+            elif r.get("destroyed") or not r.get("to"):
+                parts.append(_("%(unit)s is destroyed: nowhere to retreat") % {"unit": label})
+            else:
+                parts.append(_("%(unit)s retreats to %(province)s") % {"unit": label, "province": names.province(r["to"])})
+        return "; ".join(parts)
+    if not lost:
+        return _("holds the field") if role == "defender" or battle.get("domain") == "sea" else _("wins the battle")
+    if role == "attacker":
+        return _("falls back where it came from")
+    if battle.get("storm"):
+        return _("stays behind its walls: the siege goes on")
+    return _("retreats")
+
+
+def _rows(sides: list[dict]) -> list[dict]:
+    """Both sides' items side by side, one row per source, in the original's order."""
+    order: list[str] = []
+    for s in sides:
+        for item in s["items"]:
+            if item["source"] not in order:
+                order.append(item["source"])
+    first = ["troops", "commanders", "defence", "militia"]
+    last = ["modifier", "dice"]
+    middle = [src for src in order if src not in first and src not in last]
+    rows = []
+    for source in [*first, *middle, *last]:
+        if source not in order:
+            continue
+        row = {"source": source, "label": "", "cells": []}
+        for s in sides:
+            found = [i for i in s["items"] if i["source"] == source]
+            if found:
+                row["label"] = row["label"] or found[0]["label"]
+                row["cells"].append({"value": sum(i["value"] for i in found),
+                                     "detail": "; ".join(i["detail"] for i in found if i["detail"])})
+            else:
+                row["cells"].append(None)
+        rows.append(row)
+    return rows
+
+
+# --- a whole turn --------------------------------------------------------------
+
+def protocols_from_turn(case: dict, turn_result: dict, names: Names, *, header: dict | None = None,
+                        only: int | None = None) -> list[dict]:
+    """One protocol per battle fought in the turn, with each stack's cards as they went in."""
+    held = _start_cards(case)
+    fought = list(turn_result.get("fought") or [])
+    retreats = list(turn_result.get("retreats") or [])
+    last_loss = _last_loss(fought)
+    out = []
+    for entry in fought:
+        before = dict(held)
+        mine = [r for r in retreats if last_loss.get((r["unit"], r.get("from"))) == entry["n"]]
+        if only is None or entry["n"] == only:
+            out.append(protocol(entry, entry, case, names, number=entry["n"], cards_before=before, retreats=mine,
+                                header=header))
+        for role in ("attacker", "defender"):
+            for sid, remaining in (entry[role].get("remaining") or {}).items():
+                held[_stack_key(sid, entry["province"])] = list(remaining)
+    return out
+
+
+def _last_loss(fought: list[dict]) -> dict[tuple[str, str], int]:
+    """(unit, province) -> the number of the last battle there that it lost: its retreat belongs there."""
+    last = {}
+    for entry in fought:
+        outcome = entry.get("outcome") or _outcome_of(entry)
+        losers = ["attacker"] if outcome in (Outcome.DEFENDER_WON, Outcome.TIE) else ["defender"]
+        for role in losers:
+            for uid in entry[role].get("units") or []:
+                last[(uid, entry["province"])] = entry["n"]
+    return last
+
+
+def turn_results(case: dict, result: dict, names: Names, *, header: dict | None = None, news: str = "",
+                 raised: Iterable[dict] = (), refusal_text: Callable[[dict], str] | None = None) -> dict:
+    """Everything a turn changed, for the printed turn results (R6-R12)."""
+    units = unit_index(case)
+    units.update({k: v for k, v in unit_index(result.get("state") or {}).items() if k not in units})
+
+    def unit(uid: str) -> str:
+        return units.get(uid, {}).get("label", uid)
+
+    def faction_of(uid: str) -> str | None:
+        return units.get(uid, {}).get("faction")
+
+    moves, held = [], 0
+    for m in result.get("moves") or []:
+        if m.get("result") == "held" and m.get("order") == "hold":
+            held += 1
+            continue
+        route = [m["from"]]
+        seas = m.get("sea")
+        if isinstance(seas, list):
+            route += seas
+        route += [p for p in m.get("path") or [] if p not in route[-1:]]
+        if m.get("order") == "carry":
+            order = _("carries %(unit)s") % {"unit": unit(m.get("army", ""))}
+        else:
+            order = labels.order_type(m.get("order", ""))
+            if m.get("target_faction"):
+                order += " (" + names.faction(m["target_faction"]) + ")"
+        result_text = labels.move_result(m.get("result", ""))
+        if m.get("result") == "battle":
+            result_text += ": " + names.province(m.get("to"))
+        moves.append({"seq": m.get("seq"), "faction": names.faction(m.get("faction")),
+                      "colour": names.colour(m.get("faction")), "unit": unit(m["unit"]), "order": order,
+                      "route": " → ".join(names.province(p) for p in route), "result": result_text})
+
+    refused = [{"faction": names.faction(faction_of(r["unit"])), "unit": unit(r["unit"]),
+                "reason": refusal_text(r) if refusal_text else r.get("reason", "")}
+               for r in result.get("refused") or []]
+
+    battles = []
+    for entry in result.get("fought") or []:
+        sides = {}
+        for role in ("attacker", "defender"):
+            spec = entry[role]
+            stack = [unit(u) for u in spec.get("units") or []]
+            neutral = spec.get("faction") is None
+            if spec.get("garrison") and not neutral:
+                stack.append(labels.garrison_label())
+            sides[role] = {"name": _("neutral garrison") if neutral else names.faction(spec.get("faction")),
+                           "colour": names.colour(spec.get("faction")),
+                           "units": ", ".join(stack), "total": spec["total"],
+                           "dice": " + ".join(str(d) for d in spec.get("dice") or []), "losses": spec.get("losses", 0)}
+        outcome = entry.get("outcome") or _outcome_of(entry)
+        battles.append({"number": entry["n"], "province": names.province(entry["province"]),
+                        "kind": labels.battle_kind(entry.get("domain", "land"), bool(entry.get("storm")),
+                                                   entry.get("storm_no")),
+                        "attacker": sides["attacker"], "defender": sides["defender"],
+                        "difference": entry["difference"], "band": entry["band"], "outcome": outcome,
+                        "outcome_text": labels.outcome(outcome)})
+
+    retreats = [{"faction": names.faction(faction_of(r["unit"])), "unit": unit(r["unit"]),
+                 "kind": units.get(r["unit"], {}).get("kind", "army"),
+                 "from": names.province(r.get("from")),
+                 "to": names.province(r["to"]) if r.get("to") and not r.get("destroyed") else None,
+                 "reason": labels.retreat_reason(r.get("reason", ""))}
+                for r in result.get("retreats") or []]
+    recoloured = [{"province": names.province(r["province"]), "from": names.faction(r.get("from")),
+                   "to": names.faction(r.get("to")), "colour": names.colour(r.get("to")),
+                   "by": f"{names.faction(faction_of(r['by']))}, {unit(r['by'])}" if r.get("by") else "—"}
+                  for r in result.get("recoloured") or []]
+    destroyed = result.get("destroyed") or {}
+    destroyed_units = [{"faction": names.faction(faction_of(u)), "unit": unit(u)}
+                       for u in [*destroyed.get("armies", []), *destroyed.get("fleets", [])]]
+    destroyed_garrisons = [names.province(p) for p in destroyed.get("garrisons", [])]
+    unattached = [{"name": c["name"], "power": c["power"], "faction": names.faction(c.get("faction")),
+                   "province": names.province(c.get("province"))}
+                  for c in result.get("unattached_commanders") or []]
+    return {
+        **(header or {}),
+        "moves": moves,
+        "held": held,
+        "refused": refused,
+        "battles": battles,
+        "retreats": retreats,
+        "recoloured": recoloured,
+        "destroyed_units": destroyed_units,
+        "destroyed_garrisons": destroyed_garrisons,
+        "raised": list(raised),
+        "unattached": unattached,
+        "news": news or "",
+        "awaiting": bool(result.get("awaiting")),
+    }

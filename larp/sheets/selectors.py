@@ -1,0 +1,211 @@
+"""Reads for printing: the database (and the engine's stored results) -> plain data for the renderers.
+
+A handful of queries per document whatever the number of factions; names in
+the active language.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from larp.battles.selectors import turn_result
+from larp.campaign.models import Faction, Game, Province, SpecialState
+from larp.engine.rules import parse_rules
+from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
+from larp.sheets import build, labels
+from larp.turns.models import AuditEntry, Phase, Turn, TurnSettings
+from larp.turns.situation import ENGINE_RULE_KEYS, case_from_game
+
+
+class NoResults(LookupError):
+    """The turn has no stored engine result yet; the message says so to a moderator."""
+
+
+def names_for(game: Game) -> build.Names:
+    return build.Names(
+        factions={f.code: {"name": f.name, "colour": f.colour} for f in Faction.objects.filter(game=game)},
+        provinces={p.code: p.name for p in Province.objects.filter(game=game)},
+        troop_types={t.code: {"name": t.name, "power": t.power, "men": t.men}
+                     for t in TroopType.objects.filter(game=game)},
+    )
+
+
+def engine_rules(game: Game):
+    return parse_rules({k: v for k, v in (game.rules or {}).items() if k in ENGINE_RULE_KEYS})
+
+
+def current_turn_number(game: Game) -> int | None:
+    """The turn being played (or the last one), None before the first turn."""
+    ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
+    if ts and ts.current_phase_id:
+        return ts.current_phase.turn.number
+    return Turn.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first()
+
+
+def order_turn_number(game: Game) -> int | None:
+    """The turn the next orders are for: this one while its Strategy phase is open, else the next; blank
+    before the game (forms printed in advance are filled in by hand)."""
+    ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
+    phase = ts.current_phase if ts else None
+    if phase is None:
+        return None
+    if phase.kind == Phase.STRATEGY and phase.state != Phase.CLOSED:
+        return phase.turn.number
+    return phase.turn.number + 1
+
+
+def header(game: Game, turn: int | None) -> dict:
+    return {"game": game.title, "turn": turn,
+            "date": formats.date_format(timezone.localtime(), "DATETIME_FORMAT")}
+
+
+# --- battle sheets -------------------------------------------------------------
+
+def battle_sheets(game: Game, faction_id: int | None = None) -> list[dict]:
+    """One battle sheet (R1) per faction: its armies, fleets, garrisons, commanders and specials."""
+    factions = list(Faction.objects.filter(game=game).order_by("code"))
+    if faction_id is not None:
+        factions = [f for f in factions if f.pk == faction_id]
+    names = names_for(game)
+    types = {t.pk: t.code for t in TroopType.objects.filter(game=game)}
+    stack_cards = {"army": defaultdict(list), "fleet": defaultdict(list), "garrison": defaultdict(list)}
+    for army_id, fleet_id, garrison_id, type_id in TroopCard.objects.filter(game=game).order_by("id").values_list(
+            "army_id", "fleet_id", "garrison_id", "troop_type_id"):
+        kind, key = ("army", army_id) if army_id else ("fleet", fleet_id) if fleet_id else ("garrison", garrison_id)
+        stack_cards[kind][key].append(types[type_id])
+    commanders = {"army": defaultdict(list), "fleet": defaultdict(list), "none": defaultdict(list)}
+    for c in Commander.objects.filter(game=game).order_by("id"):
+        entry = {"name": c.name, "power": c.power}
+        if c.army_id:
+            commanders["army"][c.army_id].append(entry)
+        elif c.fleet_id:
+            commanders["fleet"][c.fleet_id].append(entry)
+        else:
+            commanders["none"][c.faction_id].append(entry)
+    provinces = list(Province.objects.filter(game=game).order_by("code"))
+    rules = engine_rules(game)
+    states = {s.special: s.state for s in SpecialState.objects.filter(game=game)}
+    armies = defaultdict(list)
+    for a in Army.objects.filter(game=game, destroyed=False).select_related("province").order_by("number"):
+        armies[a.faction_id].append(_stack(a.roman, a.province.name, stack_cards["army"][a.pk],
+                                           commanders["army"][a.pk], names))
+    fleets = defaultdict(list)
+    for f in Fleet.objects.filter(game=game, destroyed=False).select_related("sea").order_by("number"):
+        fleets[f.faction_id].append(_stack(f.roman, f.sea.name, stack_cards["fleet"][f.pk],
+                                           commanders["fleet"][f.pk], names))
+    capital_ids = set(Faction.objects.filter(game=game, capital__isnull=False).values_list("capital_id", flat=True))
+
+    sheets = []
+    turn = current_turn_number(game)
+    head = header(game, turn)
+    for faction in factions:
+        owned = [p for p in provinces if p.owner_id == faction.pk]
+        garrisons = []
+        for p in owned:
+            if not p.fortress:
+                continue
+            grouped = build.cards(stack_cards["garrison"][p.pk], names)
+            garrisons.append({"province": p.name, "capital": p.pk in capital_ids,
+                              "special": labels.special_name(p.special) if p.special else "",
+                              "cards": grouped, "cards_text": build.cards_text(grouped),
+                              "power": build.stack_power(grouped), "men": build.stack_men(grouped)})
+        special_ids = list(faction.specials) + [p.special for p in owned if p.special and p.special not in faction.specials]
+        specials = []
+        for sid in special_ids:
+            spec = rules.specials.get(sid)
+            if spec is None:
+                specials.append({"name": labels.special_name(sid), "effect": "", "state": ""})
+                continue
+            specials.append({"name": labels.special_name(sid),
+                             "effect": labels.special_effect(spec, names.province, names.faction),
+                             "state": labels.special_state(spec, states.get(sid))})
+        sheets.append({
+            **head,
+            "faction": {"code": faction.code, "name": faction.name, "colour": faction.colour,
+                        "capital": next((p.name for p in provinces if p.pk == faction.capital_id), "")},
+            "armies": armies[faction.pk],
+            "fleets": fleets[faction.pk],
+            "garrisons": garrisons,
+            "specials": specials,
+            "unattached_commanders": commanders["none"][faction.pk],
+        })
+    return sheets
+
+
+def _stack(label: str, location: str, codes: list[str], commanders: list[dict], names: build.Names) -> dict:
+    grouped = build.cards(codes, names)
+    return {"label": label, "location": location, "cards": grouped, "cards_text": build.cards_text(grouped),
+            "power": build.stack_power(grouped), "men": build.stack_men(grouped), "commanders": commanders,
+            "commanders_power": sum(c["power"] for c in commanders)}
+
+
+# --- blank order forms ---------------------------------------------------------
+
+def order_forms(game: Game, faction_id: int | None = None, turn: int | None = None) -> list[dict]:
+    """One blank order form (R5) per faction, each army and fleet pre-filled with its number and place."""
+    factions = Faction.objects.filter(game=game).order_by("code")
+    if faction_id is not None:
+        factions = factions.filter(pk=faction_id)
+    armies, fleets = defaultdict(list), defaultdict(list)
+    for a in Army.objects.filter(game=game, destroyed=False).select_related("province").order_by("number"):
+        armies[a.faction_id].append({"kind": "army", "number": a.roman, "position": a.province.name})
+    for f in Fleet.objects.filter(game=game, destroyed=False).select_related("sea").order_by("number"):
+        fleets[f.faction_id].append({"kind": "fleet", "number": labels.fleet_label(f.roman), "position": f.sea.name})
+    head = header(game, turn if turn is not None else order_turn_number(game))
+    return [{**head, "faction": {"code": f.code, "name": f.name, "colour": f.colour},
+             "units": armies[f.pk] + fleets[f.pk]} for f in factions]
+
+
+# --- after a turn: protocols and results ---------------------------------------
+
+def _turn_case_and_result(game: Game, number: int) -> tuple[dict, dict, dict]:
+    stored = turn_result(game, number)
+    if stored is None:
+        raise NoResults(_("Turn %(turn)s has no results yet: resolve its battles in the console first.")
+                        % {"turn": number})
+    turn = Turn.objects.filter(game=game, number=number).first()
+    case = (turn.start_state if turn and turn.start_state else None) or case_from_game(game)
+    return case, stored["result"], stored
+
+
+def turn_protocols(game: Game, number: int, battle: int | None = None) -> list[dict]:
+    case, result, _stored = _turn_case_and_result(game, number)
+    protocols = build.protocols_from_turn(case, result, names_for(game), header=header(game, number), only=battle)
+    if not protocols:
+        if battle is not None:
+            raise NoResults(_("Turn %(turn)s has no battle no. %(n)s.") % {"turn": number, "n": battle})
+        raise NoResults(_("No battles were fought in turn %(turn)s.") % {"turn": number})
+    return protocols
+
+
+def turn_results(game: Game, number: int) -> dict:
+    from larp.orders.messages import refusal_text
+
+    case, result, stored = _turn_case_and_result(game, number)
+    names = names_for(game)
+    return build.turn_results(case, result, names, header=header(game, number), news=stored.get("news", ""),
+                              raised=_raised(game, number),
+                              refusal_text=lambda r: refusal_text(game.pk, r))
+
+
+def _raised(game: Game, number: int) -> list[dict]:
+    """Armies raised anew (R2) between this turn's start and the next one's, from the audit log."""
+    turn = Turn.objects.filter(game=game, number=number).first()
+    if turn is None:
+        return []
+    entries = AuditEntry.objects.filter(game=game, action="army_raised", at__gte=turn.started_at)
+    following = Turn.objects.filter(game=game, number=number + 1).first()
+    if following is not None:
+        entries = entries.filter(at__lt=following.started_at)
+    armies = {a.code: a for a in Army.objects.filter(game=game).select_related("faction")}
+    provinces = {p.code: p.name for p in Province.objects.filter(game=game)}
+    raised = []
+    for entry in entries.order_by("at", "id"):
+        army = armies.get(entry.detail.get("army"))
+        if army is None:
+            continue
+        raised.append({"faction": army.faction.name, "unit": labels.army_label(army.roman),
+                       "province": provinces.get(entry.detail.get("province"), entry.detail.get("province"))})
+    return raised
