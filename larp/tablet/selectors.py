@@ -357,7 +357,7 @@ def _hostile_to_owner(owner_id: int | None, faction_id: int, alliances: set, pas
     return frozenset((owner_id, faction_id)) not in alliances and (owner_id, faction_id) not in passages
 
 
-def map_view(game: Game) -> dict:
+def map_view(game: Game, focus: Faction | None = None) -> dict:
     """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13)."""
     provinces = list(Province.objects.filter(game=game).select_related("owner"))
     if not provinces:
@@ -412,12 +412,13 @@ def map_view(game: Game) -> dict:
         links.append({"x1": round(x1 + pad, 1), "y1": round(y1 + pad, 1), "x2": round(x2 + pad, 1),
                       "y2": round(y2 + pad, 1), "kind": kind})
     scale = r / 10  # symbols are drawn for a node of radius 10
+    marker = scale * 1.3  # flags and ships a little larger than the nodes' symbols, to read at a glance
     flags = []
     offset = defaultdict(float)
     for a in armies:
         x, y = pts[a.province_id]
         w = max(12, 5 * len(a.roman) + 5)
-        flags.append({"x": round(x + pad + r * 1.05 + offset[a.province_id] * scale, 1), "y": round(y + pad - r * 0.2, 1),
+        flags.append({"x": round(x + pad + r * 1.05 + offset[a.province_id] * marker, 1), "y": round(y + pad - r * 0.2, 1),
                       "width": w, "mid": w / 2, "colour": a.faction.colour, "roman": a.roman,
                       "faction": a.faction.name, "faction_code": a.faction.code, "label": unit_label("army", a.roman),
                       "place": by_pk[a.province_id].name, "code": a.code})
@@ -426,14 +427,28 @@ def map_view(game: Game) -> dict:
     offset = defaultdict(float)
     for f in fleets:
         x, y = pts[f.sea_id]
-        ships.append({"x": round(x + pad + r * 2.6 + offset[f.sea_id] * scale, 1), "y": round(y + pad + r * 0.3, 1),
+        ships.append({"x": round(x + pad + r * 2.6 + offset[f.sea_id] * marker, 1), "y": round(y + pad + r * 0.3, 1),
                       "colour": f.faction.colour, "roman": f.roman, "faction": f.faction.name,
                       "faction_code": f.faction.code, "label": unit_label("fleet", f.roman),
                       "place": by_pk[f.sea_id].name, "code": f.code})
         offset[f.sea_id] += 24
     legend = [{"name": f.name, "colour": f.colour} for f in Faction.objects.filter(game=game).order_by("code")]
+    focus_box = ""
+    if focus is not None and len(provinces) > 20:
+        # The player's own corner of the map first (provinces, armies, fleets); the whole map is one tap away.
+        mine = [pts[p.pk] for p in provinces if p.owner_id == focus.pk]
+        mine += [pts[a.province_id] for a in armies if a.faction_id == focus.pk]
+        mine += [pts[f.sea_id] for f in fleets if f.faction_id == focus.pk]
+        if mine:
+            x0, x1 = min(x for x, _ in mine), max(x for x, _ in mine)
+            y0, y1 = min(y for _, y in mine), max(y for _, y in mine)
+            whole_w, whole_h = width + 2 * pad, height + 2 * pad
+            w, h = max(x1 - x0, whole_w * 0.3) + 2 * pad, max(y1 - y0, whole_h * 0.3) + 2 * pad
+            cx, cy = (x0 + x1) / 2 + pad, (y0 + y1) / 2 + pad
+            if w * h < 0.5 * whole_w * whole_h:  # a corner of a big map; a small map is shown whole
+                focus_box = f"{cx - w / 2:.1f} {cy - h / 2:.1f} {w:.1f} {h:.1f}"
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
-            "scale": round(scale, 3), "nodes": nodes, "links": links, "flags": flags, "ships": ships,
+            "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_box, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
             "legend": legend}
 
 
@@ -477,7 +492,7 @@ def clock_face(payload: dict) -> dict:
     """What the clock shows before the script's first tick: time text, note, css class (same rules as tablet.js)."""
     phase, state, left = payload.get("phase"), payload.get("state"), payload.get("remaining")
     if left is None:
-        text = "--:--"
+        text = "00:00" if phase == Phase.STRATEGY and state == Phase.CLOSED else "--:--"
     else:
         shown = max(0.0, left) if phase == Phase.STRATEGY else left
         s = math.ceil(abs(shown)) if shown >= 0 else math.floor(abs(shown))

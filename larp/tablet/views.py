@@ -63,7 +63,7 @@ def _page_context(request, faction: Faction) -> dict:
     board = selectors.faction_board(request.user, faction)
     return {**board, "clock": payload, "face": selectors.clock_face(payload),
             "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-            "map": selectors.map_view(faction.game), "is_moderator": is_moderator(request.user, faction.game_id)}
+            "map": selectors.map_view(faction.game, focus=faction), "is_moderator": is_moderator(request.user, faction.game_id)}
 
 
 @login_required
@@ -137,7 +137,7 @@ def map_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     membership = require_member(request.user, game)
     own = membership.faction if membership and membership.role == Membership.PLAYER else None
-    context = {"game": game, "map": selectors.map_view(game), "own_faction": own}
+    context = {"game": game, "map": selectors.map_view(game, focus=own), "own_faction": own}
     if request.htmx:
         return render(request, "tablet/map.html#map", context)
     return render(request, "tablet/map.html", context)

@@ -50,7 +50,8 @@
           var before = self.data;
           self.data = p;
           self.el.classList.remove("stale");
-          if (before && (before.turn !== p.turn || before.phase !== p.phase)) {
+          if (before && (before.turn !== p.turn || before.phase !== p.phase
+              || (before.state !== p.state && p.state === "closed"))) {
             document.dispatchEvent(new CustomEvent("tablet:phase-changed", { detail: p }));
           }
           self.render();
@@ -86,7 +87,7 @@
         phase.textContent = el.dataset.msgNotStarted;
       }
       if (left == null) {
-        time.textContent = "--:--";
+        time.textContent = p.phase === "strategy" && p.state === "closed" ? "00:00" : "--:--";
       } else {
         var shown = p.phase === "strategy" ? Math.max(0, left) : left;
         time.textContent = fmt(shown);
@@ -267,6 +268,14 @@
     var base = svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
     var vb = base.slice(), pointers = new Map(), last = null;
 
+    function fit(box) {
+      /* Widen or heighten a box to the svg's own proportions, so it fills the frame. */
+      var r = svg.getBoundingClientRect(), aspect = r.width / Math.max(1, r.height);
+      var x = box[0], y = box[1], w = box[2], h = box[3];
+      if (w / h < aspect) { var nw = h * aspect; x -= (nw - w) / 2; w = nw; }
+      else { var nh = w / aspect; y -= (nh - h) / 2; h = nh; }
+      return [x, y, w, h];
+    }
     function apply() { svg.setAttribute("viewBox", vb.map(function (v) { return v.toFixed(1); }).join(" ")); }
     function toSvg(x, y) {
       var r = svg.getBoundingClientRect();
@@ -323,6 +332,7 @@
       e.preventDefault();
       zoom(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX, e.clientY);
     }, { passive: false });
+    if (svg.dataset.focus) { vb = fit(svg.dataset.focus.split(/\s+/).map(Number)); apply(); }
     var fig = svg.closest("[data-map]");
     fig.querySelectorAll("[data-zoom]").forEach(function (b) {
       b.addEventListener("click", function () {

@@ -1,0 +1,92 @@
+"""Browser tests: Playwright driving Debian's headless Chromium (never a downloaded browser).
+
+`make test` installs Debian's chromium (scripts/services.sh chromium); without
+it (LARP_SKIP_BROWSER) these tests are skipped, not failed. Screenshots go to
+test-artifacts/ (git-ignored).
+"""
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM calls from the test are still sync.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+TABLET = {"width": 768, "height": 1024}
+PHONE = {"width": 390, "height": 844}
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    path = chromium_path()
+    if path is None:
+        pytest.skip("Debian's chromium is not installed (scripts/services.sh chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    """new_page(viewport=TABLET, **context options) -> a page in a fresh context (own cookies), Russian."""
+    contexts = []
+
+    def make(viewport=None, **options):
+        context = browser.new_context(viewport=viewport or TABLET, locale="ru-RU", base_url=live_server.url,
+                                      **options)
+        context.set_default_timeout(15000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for c in contexts:
+        c.close()
+
+
+@pytest.fixture
+def game_for(transactional_db):
+    """game_for(strategy_seconds) -> (game, moderator, north player, join path): tiny scenario, Strategy running."""
+    from django.urls import reverse
+
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.campaign.services.scenario import load_scenario
+    from larp.tablet import services as tablet
+    from larp.turns import services as turns
+
+    made = []
+
+    def make(strategy_seconds=300, start=True):
+        n = len(made) + 1
+        game = load_scenario("tiny", title=f"Browser game {n}", seed=7)
+        game.rules = {**game.rules, "phase_seconds": {**game.rules.get("phase_seconds", {}),
+                                                      "strategy": strategy_seconds}}
+        game.save(update_fields=["rules"])
+        mod, _ = add_moderator(game, f"mod{n}", password="mod-password-1")
+        player, _ = create_player(game.factions.get(code="north"), f"north{n}", password="north-password-1")
+        token = tablet.issue_code(mod, game, player)
+        if start:
+            turns.start_game(game, mod)
+        made.append(game)
+        return game, mod, player, reverse("tablet:join", args=[tablet.link(token)])
+
+    return make
