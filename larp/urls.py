@@ -13,6 +13,7 @@ urlpatterns = [
     path("g/<int:game_id>/", include("larp.turns.urls")),
     path("g/<int:game_id>/", include("larp.orders.urls")),
     path("g/<int:game_id>/", include("larp.battles.urls")),
+    path("g/<int:game_id>/print/", include("larp.sheets.urls")),
     path("", include("larp.tablet.urls")),
     path("admin/", admin.site.urls),
 ]
