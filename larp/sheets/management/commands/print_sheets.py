@@ -1,0 +1,42 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
+
+from larp.campaign.models import Game
+from larp.sheets import services
+
+
+class Command(BaseCommand):
+    help = ("Print a game's documents to a PDF file: battle sheets, battle protocols, turn results or blank order "
+            "forms (the same documents the print buttons make).")
+
+    def add_arguments(self, parser):
+        parser.add_argument("game", help="the game's title or id")
+        parser.add_argument("--kind", required=True, choices=services.KINDS, help="which document")
+        parser.add_argument("--faction", help="only this faction (its id or code): battle sheets, order forms")
+        parser.add_argument("--turn", help="the turn (protocols and turn results: default the current turn)")
+        parser.add_argument("--battle", help="only this battle of the turn (protocols)")
+        parser.add_argument("--paper", default="a4", choices=["a4", "a5"], help="paper size (default a4)")
+        parser.add_argument("--language", default=None, help="ru (default) or en")
+        parser.add_argument("-o", "--output", required=True, help="the PDF file to write")
+
+    def handle(self, *args, game, kind, faction, turn, battle, paper, language, output, **options):
+        found = Game.objects.filter(title=game).first()
+        if found is None and game.isdigit():
+            found = Game.objects.filter(pk=int(game)).first()
+        if found is None:
+            raise CommandError(f"No game titled or numbered {game!r}. Games: "
+                               + (", ".join(f"{g.pk} {g.title!r}" for g in Game.objects.order_by("pk")) or "none"))
+        params = {"paper": paper, "faction": faction, "turn": turn, "battle": battle}
+        with translation.override(language or "ru"):
+            try:
+                filename, _mimetype, content = services.render_document(found, kind, params)
+            except services.PrintError as exc:
+                raise CommandError(" ".join(exc.messages)) from None
+        path = Path(output)
+        try:
+            path.write_bytes(content)
+        except OSError as exc:
+            raise CommandError(f"Could not write {path}: {exc.strerror}") from None
+        self.stderr.write(self.style.SUCCESS(f"{path}: {kind}, {len(content):,} bytes ({filename})"))
