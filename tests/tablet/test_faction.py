@@ -226,3 +226,19 @@ def test_every_path_the_form_offers_is_legal(request, scenario, moderator):
                 else:
                     assert (otype, "|".join(path)) in groups, (unit, otype, path)  # a next step is offered
     assert checked > 3
+
+
+def test_english_on_request_and_russian_by_default(client_for, tiny_game, player, started):
+    c = client_for(player)
+    assert "Отдать приказ" in c.get(page_url(tiny_game)).content.decode()
+    c.cookies["django_language"] = "en"
+    text = c.get(page_url(tiny_game)).content.decode()
+    assert "File the order" in text and "Army I" in text and "Northgate" in text
+    response = c.post(file_url(tiny_game, "north-1"), {"type": "march", "s1": "northfield"}, **HTMX)
+    assert "Order saved" in response.content.decode()
+
+
+def test_unknown_faction_or_unit_is_404(client_for, tiny_game, moderator, started):
+    c = client_for(moderator)
+    assert c.get(page_url(tiny_game, "atlantis")).status_code == 404
+    assert c.post(file_url(tiny_game, "north-9"), {"type": "hold"}, **HTMX).status_code == 404
