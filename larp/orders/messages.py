@@ -23,6 +23,17 @@ _REASONS = {
 }
 
 
+def _unit_numeral(value: str) -> str | None:
+    """'north-f1' -> 'I', 'north-2' -> 'II': the texts already say "fleet"/"army" (larp.turns.situation ids)."""
+    from larp.forces.models import roman
+
+    _faction, sep, number = value.rpartition("-")
+    if not sep:
+        return None
+    number = number[1:] if number.startswith("f") else number
+    return roman(int(number)) if number.isdigit() and int(number) > 0 else None
+
+
 def _names(game_id: int, params: dict) -> dict:
     """Replace ids in the engine's params with the names a player reads."""
     ids = {str(v) for v in params.values() if isinstance(v, str)}
@@ -31,7 +42,7 @@ def _names(game_id: int, params: dict) -> dict:
     named = {}
     for key, value in params.items():
         if isinstance(value, str):
-            named[key] = provinces.get(value) or factions.get(value) or value
+            named[key] = provinces.get(value) or factions.get(value) or _unit_numeral(value) or value
         else:
             named[key] = value
     return named

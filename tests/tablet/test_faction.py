@@ -134,7 +134,7 @@ def test_refused_order_shows_the_engines_reason_and_keeps_the_picks(client_for, 
     response = c.post(file_url(tiny_game, "north-f1"), {"type": "fleet_move", "s1": "south_sea"}, **HTMX)
     text = response.content.decode()
     assert response.status_code == 422
-    assert "перевозит армию" in text and 'data-refused' in text
+    assert "Флот I перевозит армию II: действует приказ армии" in text and 'data-refused' in text
     # What was picked stays picked.
     assert re.search(r'value="fleet_move" checked', text) and re.search(r'value="south_sea"[^>]*checked', text)
     assert not Order.objects.filter(fleet__isnull=False).exists()
