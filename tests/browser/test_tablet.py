@@ -240,3 +240,23 @@ def test_touch_targets_at_tablet_size(new_page, game_for):
         .map(e => [e.textContent.trim(), e.getBoundingClientRect().height])
         .filter(([_, h]) => h < 44)""")
     assert small == []
+
+
+def test_moderator_prints_join_codes_and_a_scanned_code_signs_in(new_page, game_for, artifacts):
+    game, mod, player, join = game_for()
+    page = new_page()
+    page.goto("/login/")
+    page.fill("input[name=username]", mod.username)
+    page.fill("input[name=password]", "mod-password-1")
+    page.locator("form [type=submit]").last.click()
+    page.goto(reverse("tablet:players", args=[game.pk]))
+    card_ = page.locator(f'[data-player="{player.username}"]')
+    assert card_.locator("svg.segno").count() == 1
+    page.screenshot(path=artifacts / "players-768x1024.png", full_page=True)
+    link = card_.locator("a", has_text="ссылка для входа").get_attribute("href")
+    # The moderator revokes it: the tablet that scans it gets the Russian explanation.
+    card_.locator("button", has_text="Отозвать").click()
+    tablet = new_page()
+    tablet.goto(link)
+    assert "попросите у модератора новый код" in tablet.locator("main").inner_text().lower()
+    tablet.screenshot(path=artifacts / "join-revoked-768x1024.png")
