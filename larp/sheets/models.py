@@ -74,3 +74,11 @@ class PrintJob(models.Model):
     @property
     def finished(self) -> bool:
         return self.state in (self.DONE, self.FAILED)
+
+    @property
+    def faction(self):
+        """The one faction the document is for, if it was asked for one."""
+        from larp.campaign.models import Faction
+
+        pk = (self.params or {}).get("faction")
+        return Faction.objects.filter(pk=pk, game_id=self.game_id).first() if pk else None

@@ -78,6 +78,12 @@ def test_htmx_post_returns_the_polling_list(tiny_game, moderator, client_for):
     assert reverse("sheets:job", args=[tiny_game.pk, job.pk]) in html
 
 
+def test_the_status_names_the_faction_asked_for(tiny_game, moderator, client_for):
+    job, _ = services.request_print(tiny_game, "order-forms", {"faction": "south", "turn": 2}, moderator)
+    html = client_for(moderator).get(reverse("sheets:job", args=[tiny_game.pk, job.pk]), **HTMX).content.decode()
+    assert "Юг" in html and "ход 2" in html
+
+
 def test_htmx_post_of_a_bad_request_says_why(tiny_game, moderator, client_for):
     response = client_for(moderator).post(reverse("sheets:request", args=[tiny_game.pk]),
                                           {"kind": "turn-results"}, **HTMX)
