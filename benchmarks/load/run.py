@@ -1,0 +1,267 @@
+"""Game-night load test: 60 tablets on one game, then 300 tablets on five games, against the production setup.
+
+    .venv/bin/python benchmarks/load/run.py              # 60 s Strategy phase (about 5 minutes in all)
+    .venv/bin/python benchmarks/load/run.py --full       # the real 5-minute Strategy phase
+    .venv/bin/python benchmarks/load/run.py --quick      # 20 s phases, a smoke run
+
+What it does, all on 127.0.0.1:
+1. A fresh PostgreSQL database (`larp_load`), Redis database 13, its own var/ folder;
+   migrate, collectstatic, games from the default scenario (`load_scenario`),
+   one player account and join code per tablet (`create_player`, `issue_code`).
+2. `manage.py rungame` on a free port: gunicorn (3 workers x 4 threads), a Celery
+   worker and beat, DEBUG off, SECRET_KEY set.
+3. Ceiling: /healthz and the clock back to back for a few seconds each.
+4. Stage 1: 60 tablets sign in by join code; each polls the clock every second and
+   files or re-files an order every 2-6 s (some withdrawals, a few illegal orders,
+   reading the faction's orders), every 0.3-1.5 s in the last 10 s, once more in the
+   last second, and keeps pressing for 2 s after the deadline.
+5. Stage 2: 300 tablets across 5 games at once, the same way.
+6. After each stage, the orders are counted in the database (verify.py).
+Prints a table; writes var/load/last-run.json. Exit 1 if an order was lost,
+duplicated or saved late, or a target was missed (--no-targets: report only).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from server import App, environment, free_port, recreate_database  # noqa: E402
+
+DB_NAME = "larp_load"
+REDIS_DB = 13
+MAX_REQUESTS = 400_000  # a hard budget for the whole run, far above what the stages need
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))
+    return ordered[k]
+
+
+def table(samples, duration: float, title: str) -> tuple[list[dict], str]:
+    rows = []
+    groups: dict[str, list] = {}
+    for s in samples:
+        key = s.endpoint + (f" ({s.window})" if s.endpoint == "order" and s.window else "")
+        groups.setdefault(key, []).append(s)
+        if s.endpoint == "order":
+            groups.setdefault("order (all)", []).append(s)
+    for key in sorted(groups):
+        ss = groups[key]
+        lat = [s.latency * 1000 for s in ss]
+        statuses: dict[int, int] = {}
+        for s in ss:
+            statuses[s.status] = statuses.get(s.status, 0) + 1
+        rows.append({"endpoint": key, "requests": len(ss), "rps": round(len(ss) / duration, 1),
+                     "p50_ms": round(pct(lat, 50), 1), "p95_ms": round(pct(lat, 95), 1),
+                     "p99_ms": round(pct(lat, 99), 1), "max_ms": round(max(lat), 1),
+                     "errors": sum(1 for s in ss if not s.expected), "statuses": statuses})
+    lines = [f"\n{title}", f"{'endpoint':<18}{'requests':>9}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
+             f"{'max ms':>9}{'errors':>8}  statuses"]
+    for r in rows:
+        lines.append(f"{r['endpoint']:<18}{r['requests']:>9}{r['rps']:>8}{r['p50_ms']:>9}{r['p95_ms']:>9}"
+                     f"{r['p99_ms']:>9}{r['max_ms']:>9}{r['errors']:>8}  "
+                     + " ".join(f"{k}:{v}" for k, v in sorted(r["statuses"].items())))
+    return rows, "\n".join(lines)
+
+
+async def ceiling(base: str, game_id: int, concurrency: int, seconds: float, rec) -> dict:
+    from client import closed_loop
+
+    await closed_loop(base, "/healthz", "warmup", concurrency, 2, rec)
+    health = await closed_loop(base, "/healthz", "healthz", concurrency, seconds, rec)
+    clock = await closed_loop(base, f"/g/{game_id}/clock", "clock_max", concurrency, seconds, rec)
+    health2 = await closed_loop(base, "/healthz", "healthz", concurrency, seconds, rec)
+    best = max(health, health2)
+    return {"healthz_rps": round(best, 1), "healthz_rps_runs": [round(health, 1), round(health2, 1)],
+            "clock_rps": round(clock, 1), "clock_ratio": round(clock / best, 3), "concurrency": concurrency,
+            "seconds": seconds}
+
+
+async def run_stage(base: str, setups, deadline_of: dict, seed: int, rec, think, burst_think, after: float):
+    from client import TabletClient
+
+    rng = random.Random(seed)
+    clients = [TabletClient(base, t, s.variants, s.illegal, rec, random.Random(rng.random()))
+               for s in setups for t in s.tablets]
+    try:
+        sem = asyncio.Semaphore(8)
+
+        async def open_one(c):
+            async with sem:
+                await c.open()
+
+        await asyncio.gather(*(open_one(c) for c in clients))
+        return clients
+    except BaseException:
+        await asyncio.gather(*(c.close() for c in clients))
+        raise
+
+
+async def play_stage(clients, deadline_of: dict, think, burst_think, after: float):
+    tasks = []
+    for c in clients:
+        deadline = deadline_of[c.t.game_id]
+        tasks.append(c.poll_clock(deadline + after))
+        tasks.append(c.play(deadline, deadline + after, think, burst_think))
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        await asyncio.gather(*(c.close() for c in clients))
+
+
+def stage(name: str, base: str, n_games: int, tablets_per_game: int, strategy: float, args, rec, tag: str):
+    import setup_game
+    from verify import verify_game
+
+    print(f"\n== {name}: {tablets_per_game * n_games} tablets on {n_games} game(s), "
+          f"Strategy {strategy:.0f} s ==", flush=True)
+    setups = setup_game.create_games(n_games, strategy, tablets_per_game, tag)
+    loop = asyncio.new_event_loop()
+    first = len(rec.samples)
+    clients = loop.run_until_complete(run_stage(base, setups, {}, args.seed, rec, None, None, 0))
+    phases, deadline_of = {}, {}
+    for s in setups:
+        phase = setup_game.start(s)
+        setup_game.order_variants(s, phase)
+        phases[s.game.pk] = phase.pk
+        deadline_of[s.game.pk] = phase.deadline.timestamp()
+    t0 = time.time()
+    print(f"   Strategy phase running; deadline in {strategy:.0f} s", flush=True)
+    loop.run_until_complete(play_stage(clients, deadline_of, (2.0, 6.0), (0.3, 1.5), args.after))
+    duration = time.time() - t0
+    loop.close()
+    time.sleep(3)  # let the close (worker or a request) finish its transaction
+    samples = [s for s in rec.samples[first:] if s.endpoint not in ("join", "faction_page")]
+    unknown = [u for c in clients for u in c.unknown]
+    reports = [verify_game(s.game, phases[s.game.pk], samples, unknown) for s in setups]
+    rows, text = table(samples, duration, f"{name}: {duration:.0f} s, {len(samples)} requests")
+    print(text)
+    for r in reports:
+        print(f"   game {r['game']}: saves acknowledged {r.get('acknowledged_saves')}, withdrawals "
+              f"{r.get('acknowledged_withdrawals')}, late refused {r.get('late_refused')}, unknown outcome "
+              f"{r.get('unknown_outcome')}; LOST {r.get('lost')}, DUPLICATED {r.get('duplicated')}, "
+              f"unacknowledged {r.get('unacknowledged_in_history')}, wrong content {r.get('wrong_content')}; "
+              f"closed by {r['closed_how']} {r['close_late_ms']} ms after the deadline; "
+              f"{r.get('orders_after_close')} orders ({r.get('implicit_holds')} implicit holds)")
+        for p in r["problems"][:20]:
+            print("     PROBLEM:", p)
+    return {"name": name, "tablets": tablets_per_game * n_games, "games": n_games, "strategy_seconds": strategy,
+            "duration_s": round(duration, 1), "endpoints": rows, "games_verified": reports}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--full", action="store_true", help="the real 5-minute Strategy phase")
+    parser.add_argument("--quick", action="store_true", help="20 s phases (smoke run)")
+    parser.add_argument("--strategy-seconds", type=float, default=None)
+    parser.add_argument("--tablets", type=int, default=60, help="stage 1: tablets on one game")
+    parser.add_argument("--games", type=int, default=5, help="stage 2: games (60 tablets each)")
+    parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument("--after", type=float, default=2.0, help="seconds tablets keep pressing after the deadline")
+    parser.add_argument("--ceiling-seconds", type=float, default=6.0)
+    parser.add_argument("--ceiling-concurrency", type=int, default=16)
+    parser.add_argument("--skip-stage2", action="store_true")
+    parser.add_argument("--seed", type=int, default=20260512)
+    parser.add_argument("--no-targets", action="store_true", help="report only; exit 0 unless orders were lost")
+    args = parser.parse_args()
+    strategy = args.strategy_seconds or (300.0 if args.full else 20.0 if args.quick else 60.0)
+    if strategy < 15:
+        parser.error("the Strategy phase must be at least 15 s (10 s of burst plus a steady part)")
+
+    subprocess.run([str(ROOT / "scripts" / "services.sh"), "redis"], check=True)
+    subprocess.run([str(ROOT / "scripts" / "services.sh"), "postgres", "postgres"], check=True)
+    var_dir = ROOT / "var" / "load"
+    redis_url = f"redis://127.0.0.1:6379/{REDIS_DB}"
+    env = environment(recreate_database(DB_NAME), redis_url, var_dir)
+    os.environ.update(env)
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    print("migrating and collecting static files ...", flush=True)
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+    from client import Recorder
+
+    rec = Recorder(MAX_REQUESTS)
+    port = free_port()
+    app = App(env, port, args.web_workers, var_dir / "app.log")
+    results = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "machine": {"cpus": os.cpu_count()},
+               "web_workers": args.web_workers, "threads_per_worker": 4, "strategy_seconds": strategy}
+    try:
+        app.wait_ready()
+        print(f"app up at {app.base} (gunicorn {args.web_workers} workers x 4 threads, Celery worker + beat)")
+        import setup_game
+
+        probe = setup_game.create_games(1, strategy, 0, "ceiling")[0]
+        setup_game.start(probe)
+        loop = asyncio.new_event_loop()
+        results["ceiling"] = loop.run_until_complete(
+            ceiling(app.base, probe.game.pk, args.ceiling_concurrency, args.ceiling_seconds, rec))
+        loop.close()
+        c = results["ceiling"]
+        print(f"\nceiling: /healthz {c['healthz_rps']} req/s, clock {c['clock_rps']} req/s "
+              f"({c['concurrency']} connections back to back) -> clock/ceiling {c['clock_ratio']:.0%} (target >= 70%)")
+        results["stage1"] = stage("stage 1", app.base, 1, args.tablets, strategy, args, rec, "s1")
+        if not args.skip_stage2:
+            results["stage2"] = stage("stage 2", app.base, args.games, 60, strategy, args, rec, "s2")
+    finally:
+        app.stop()
+    server_errors = [line for line in (var_dir / "app.log").read_text(errors="replace").splitlines()
+                     if "Traceback" in line or "Internal Server Error" in line]
+    results["server_tracebacks"] = len(server_errors)
+
+    verdicts = []
+    ratio = results["ceiling"]["clock_ratio"]
+    verdicts.append(("clock >= 70% of the /healthz ceiling", ratio >= 0.70, f"{ratio:.0%}"))
+    s1 = {r["endpoint"]: r for r in results["stage1"]["endpoints"]}
+    p95 = s1["order (all)"]["p95_ms"]
+    verdicts.append(("order filing p95 <= 100 ms at 60 tablets", p95 <= 100, f"{p95} ms"))
+    lost = sum(g.get("lost", 0) + g.get("wrong_content", 0) for st in ("stage1", "stage2") if st in results
+               for g in results[st]["games_verified"])
+    dup = sum(g.get("duplicated", 0) + g.get("unacknowledged_in_history", 0) for st in ("stage1", "stage2")
+              if st in results for g in results[st]["games_verified"])
+    problems = sum(len(g["problems"]) for st in ("stage1", "stage2") if st in results
+                   for g in results[st]["games_verified"])
+    verdicts.append(("orders lost = 0", lost == 0, str(lost)))
+    verdicts.append(("orders duplicated = 0", dup == 0, str(dup)))
+    verdicts.append(("no other order problem (late saves, history)", problems == 0, str(problems)))
+    errors = sum(r["errors"] for st in ("stage1", "stage2") if st in results for r in results[st]["endpoints"])
+    verdicts.append(("unexpected responses = 0", errors == 0, str(errors)))
+    verdicts.append(("server tracebacks = 0", not server_errors, str(len(server_errors))))
+    print("\nverdicts")
+    for text, ok, value in verdicts:
+        print(f"  {'ok  ' if ok else 'MISS'} {text}: {value}")
+    results["verdicts"] = [{"target": t, "ok": ok, "value": v} for t, ok, v in verdicts]
+    (var_dir / "last-run.json").write_text(json.dumps(results, indent=1, default=str))
+    print(f"\nfigures: {var_dir / 'last-run.json'}; server log: {var_dir / 'app.log'}")
+    integrity = lost == 0 and dup == 0 and problems == 0
+    if args.no_targets:
+        return 0 if integrity else 1
+    return 0 if all(ok for _t, ok, _v in verdicts) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""The app under test, started the production way: `manage.py rungame` (gunicorn + Celery worker + beat).
+
+Everything it uses is its own: a PostgreSQL database, a Redis database
+number, a var/ folder (static files, beat schedule) and a free port on
+127.0.0.1. DEBUG is off and SECRET_KEY is set, as on a game night.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_ADMIN = "postgres://postgres:postgres@127.0.0.1:5432/postgres"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def recreate_database(name: str) -> str:
+    """A fresh PostgreSQL database (dropped first if a previous run left it); returns its URL."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"postgres://postgres:postgres@127.0.0.1:5432/{name}"
+
+
+def environment(db_url: str, redis_url: str, var_dir: Path) -> dict:
+    var_dir.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_", "CACHE_"))}
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "larp.settings",
+        "DATABASE_URL": db_url,
+        "REDIS_URL": redis_url,
+        "CELERY_BROKER_URL": redis_url,
+        "CACHE_KEY_PREFIX": "larp-load",
+        "LARP_VAR_DIR": str(var_dir),
+        "SECRET_KEY": "load-test-" + secrets.token_urlsafe(40),
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
+class App:
+    """`manage.py rungame` in its own process group; stop() ends it (and only it)."""
+
+    def __init__(self, env: dict, port: int, web_workers: int, log: Path):
+        self.port, self.log = port, log
+        self.base = f"http://127.0.0.1:{port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "manage.py", "rungame", "--host", "127.0.0.1", "--port", str(port),
+             "--web-workers", str(web_workers)],
+            cwd=ROOT, env=env, stdout=open(log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the app stopped:\n{self.log.read_text(errors='replace')[-3000:]}")
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise RuntimeError(f"the app did not answer in {timeout} s:\n{self.log.read_text(errors='replace')[-3000:]}")
+        # The worker and beat log "ready" / "beat: Starting" a moment after gunicorn answers.
+        while time.monotonic() < end and "ready." not in self.log.read_text(errors="replace"):
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # rungame terminates gunicorn, the worker and beat
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)  # the group this script started, by its id
+                self.proc.wait()
