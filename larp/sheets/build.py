@@ -166,9 +166,7 @@ def protocol(battle: dict, result: dict, case: dict, names: Names, *, number: in
         "band_range": _band_range(rules, result["band"]),
         "weaker_total": weaker,
         "outcome": outcome,
-        "outcome_text": labels.outcome(outcome),
         "winner": winner if winner in ("attacker", "defender") else None,
-        "winner_name": sides[0 if winner == "attacker" else 1]["name"] if winner in ("attacker", "defender") else None,
     }
 
 
@@ -180,8 +178,10 @@ def _side(role, faction, stack_ids, res, result, battle, province, rules, units,
     pid = battle["province"]
     stacks = []
     commanders = []
+    codes_in = []
     for sid in stack_ids:
-        before = cards(held.get(_stack_key(sid, pid), []), names)
+        codes = held.get(_stack_key(sid, pid), [])
+        before = cards(codes, names)
         if sid == "garrison" and not before:
             continue  # an empty garrison behind the walls: nothing to list
         after_codes = (res.get("remaining") or {}).get(sid)
@@ -192,6 +192,7 @@ def _side(role, faction, stack_ids, res, result, battle, province, rules, units,
             kind = units.get(sid, {}).get("kind", "army")
             label = units.get(sid, {}).get("label", sid)
             commanders += units.get(sid, {}).get("commanders", [])
+        codes_in += codes
         stacks.append({"id": sid, "kind": kind, "label": label, "before": before, "before_text": cards_text(before),
                        "after": after, "after_text": cards_text(after),
                        "destroyed": sid in (res.get("destroyed") or [])})
@@ -201,11 +202,11 @@ def _side(role, faction, stack_ids, res, result, battle, province, rules, units,
         source, value = item["source"], item["value"]
         detail = ""
         if source == "troops":
-            grouped = [c for s in stacks for c in s["before"]]
-            detail = cards_text(_merge(grouped)) if grouped else ""
-            powers = [str(c["power"]) for c in _merge(grouped) for _i in range(c["count"])]
-            if len(powers) > 1 and sum(int(p) for p in powers) == value:
-                detail += f" ({' + '.join(powers)})"
+            grouped = cards(codes_in, names)
+            detail = cards_text(grouped) if grouped else ""
+            powers = [c["power"] for c in grouped for _i in range(c["count"])]
+            if len(powers) > 1 and sum(powers) == value:  # the original's "10+10=20"
+                detail += f" ({' + '.join(map(str, powers))})"
         elif source == "commanders":
             detail = ", ".join(f"{c['name']} ({c['power']})" for c in commanders)
         elif source == "dice" and len(res.get("dice") or []) > 1:
@@ -225,7 +226,6 @@ def _side(role, faction, stack_ids, res, result, battle, province, rules, units,
         "name": names.faction(faction) if faction else _("neutral garrison"),
         "colour": names.colour(faction),
         "stacks": stacks,
-        "units_text": ", ".join(s["label"] for s in stacks) or "—",
         "items": items,
         "dice": list(res.get("dice") or []),
         "total": res["total"],
@@ -233,16 +233,6 @@ def _side(role, faction, stack_ids, res, result, battle, province, rules, units,
         "losses": res.get("losses", 0),
         "fate": _fate(role, lost, stacks, battle, retreats, names),
     }
-
-
-def _merge(grouped: list[dict]) -> list[dict]:
-    merged: dict[str, dict] = {}
-    for c in grouped:
-        if c["code"] in merged:
-            merged[c["code"]] = {**merged[c["code"]], "count": merged[c["code"]]["count"] + c["count"]}
-        else:
-            merged[c["code"]] = dict(c)
-    return sorted(merged.values(), key=lambda c: (-c["power"], c["name"]))
 
 
 def _fate(role, lost, stacks, battle, retreats, names) -> str:

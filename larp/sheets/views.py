@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from larp.campaign.access import require_moderator
 from larp.campaign.models import Game
-from larp.sheets import services
+from larp.sheets import selectors, services
 from larp.sheets.models import PrintJob
 
 
@@ -22,7 +22,7 @@ def _moderated_game(request: HttpRequest, game_id: int) -> Game:
 @require_GET
 def index(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _moderated_game(request, game_id)
-    turn = services.selectors.current_turn_number(game)
+    turn = selectors.current_turn_number(game)
     return render(request, "sheets/index.html", {"game": game, "turn": turn, "jobs": services.recent_jobs(game)})
 
 

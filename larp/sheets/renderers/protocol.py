@@ -92,14 +92,12 @@ class ProtocolRenderer(Renderer):
         return "; ".join(f"{s['label']}: {s['before_text']}" for s in side["stacks"]) or "—"
 
     def result_table(self, data: dict):
-        a, d = data["sides"]
         if data["winner"]:
             winner = data["sides"][0 if data["winner"] == "attacker" else 1]
             verdict = _("%(name)s (%(role)s) wins") % {"name": winner["name"], "role": winner["role_label"]}
         else:
             verdict = _("A tie: the attack is repelled, both sides take losses")
         rows = [
-            [self.p(_("Totals"), "cell_bold"), self.p(f"{a['total']} : {d['total']}", "cell_bold")],
             [self.p(_("Difference"), "cell_bold"), self.p(data["difference"], "cell_bold")],
             [self.p(_("Strength of the sides (by the weaker side, %(total)s)") % {"total": data["weaker_total"]},
                     "cell_bold"),
