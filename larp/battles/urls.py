@@ -10,6 +10,7 @@ urlpatterns = [
     path("console/battles/<slug:action>", views.battle_action, name="battle_action"),
     path("console/regroup/", views.regroup, name="regroup"),
     path("console/regroup/<slug:action>", views.regroup_action, name="regroup_action"),
+    path("projector/", views.projector, name="projector"),
     path("history/", views.history, name="history"),
     path("history/<int:number>/", views.history_turn, name="history_turn"),
 ]

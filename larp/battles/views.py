@@ -176,3 +176,22 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
         orders=turn.orders.select_related("filed_by").order_by("faction__code", "army__number", "fleet__number"),
         rolls=DiceRoll.objects.filter(resolution=resolution).select_related("by") if resolution else [],
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
+
+
+@moderator_page
+def projector(request: HttpRequest, game: Game) -> HttpResponse:
+    """Full-screen map, phase, turn and clock for the hall's projector: readable from 10 m, updates itself."""
+    import json
+
+    from larp.tablet import selectors as tablet
+    from larp.turns import clock
+    from larp.turns.models import Phase
+
+    payload = clock.payload(game.pk)
+    context = {"game": game, "map": tablet.map_view(game), "clock": payload, "face": tablet.clock_face(payload),
+               "phase": current_phase(game), "own_faction": None,
+               "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
+               "draw": selectors.names(game)}
+    if request.htmx:
+        return render(request, "battles/projector.html#stage", context)
+    return render(request, "battles/projector.html", context)

@@ -8,7 +8,7 @@ from larp.campaign.services.members import add_moderator, create_player
 from larp.orders.services import file_order
 from larp.turns import services as turns
 
-PAGES = ["battles:movement", "battles:battles", "battles:regroup", "battles:history"]
+PAGES = ["battles:movement", "battles:battles", "battles:regroup", "battles:history", "battles:projector"]
 
 
 @pytest.fixture
@@ -68,3 +68,12 @@ def test_console_post_needs_csrf(in_movement):
     c.force_login(mod)
     assert c.post(reverse("battles:battle_action", args=[game.pk, "undo"])).status_code == 403
     assert c.post(reverse("battles:regroup_action", args=[game.pk, "apply"])).status_code == 403
+
+
+def test_projector_shows_clock_draw_and_map_without_stacks(in_movement, client_for):
+    game, mod, _ = in_movement
+    page = client_for(mod).get(reverse("battles:projector", args=[game.pk])).content.decode()
+    assert "data-clock" in page and "<svg" in page and "Афины" in page
+    assert "Среднее войско" not in page  # positions and flags only, never what a stack holds (R13)
+    fragment = client_for(mod).get(reverse("battles:projector", args=[game.pk]), HTTP_HX_REQUEST="true")
+    assert fragment.status_code == 200 and "<html" not in fragment.content.decode()
