@@ -12,10 +12,10 @@ class TurnResultsRenderer(Renderer):
 
     document = gettext_lazy("Turn results")
     filename_stem = "turn-results"
-    move_columns_mm = (9, 30, 20, 26, 58, 43)
-    refused_columns_mm = (30, 22, 134)
-    battle_columns_mm = (8, 30, 52, 52, 44)
-    retreat_columns_mm = (30, 22, 38, 38, 58)
+    move_columns_mm = (8, 34, 19, 26, 56, 43)
+    refused_columns_mm = (34, 20, 132)
+    battle_columns_mm = (7, 34, 50, 50, 45)
+    retreat_columns_mm = (34, 20, 38, 38, 56)
     recolour_columns_mm = (40, 38, 38, 70)
     destroyed_columns_mm = (60, 126)
 
