@@ -1,0 +1,59 @@
+"""The moderators' console in a real browser: dice entered and confirmed, regroup applied, the map recoloured."""
+import pytest
+
+from tests.browser.conftest import TABLET
+
+
+@pytest.fixture
+def storm_ready(transactional_db):
+    """Tiny scenario: North I ordered to storm neutral Midtown; the Strategy phase closed, Movement running."""
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.campaign.services.scenario import load_scenario
+    from larp.orders.services import file_order
+    from larp.turns import services as turns
+
+    game = load_scenario("tiny", title="Console browser game", seed=3)
+    mod, _ = add_moderator(game, "console-browser-mod", password="console-pass-123")
+    turns.start_game(game, mod)
+    player, _ = create_player(game.factions.get(code="north"), "north-browser")
+    file_order(player, game, "north-1", {"type": "attack", "path": ["midtown"]})
+    turns.next_phase(game, mod)
+    return game
+
+
+def sign_in(page, username, password):
+    page.goto("/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click(".stack-form button.primary")
+    page.wait_for_load_state()
+
+
+@pytest.mark.browser
+def test_moderator_confirms_dice_and_the_map_shows_the_new_owner(storm_ready, new_page, artifacts):
+    game = storm_ready
+    page = new_page(viewport={"width": 1280, "height": 900})
+    sign_in(page, "console-browser-mod", "console-pass-123")
+
+    page.goto(f"/g/{game.pk}/console/battles/")
+    assert page.locator(".awaiting h2").inner_text().startswith("Сражение 1")
+    assert "Шансы до броска" in page.locator(".odds").inner_text()
+    page.fill("input[name=attacker]", "6")
+    page.fill("input[name=defender]", "1")
+    page.screenshot(path=str(artifacts / "console-battle-1280.png"), full_page=True)
+    page.click("text=Подтвердить сражение")
+    page.wait_for_load_state()
+    row = page.locator("table.fought tbody tr").first.inner_text()
+    assert "Серединград" in row and "6 : 1" in row
+    assert "Все сражения проведены" in page.content()
+
+    page.goto(f"/g/{game.pk}/console/regroup/")
+    assert "Серединград" in page.locator("text=Провинции, сменившие владельца").locator("xpath=following::ul[1]").inner_text()
+    page.click("text=Применить перегруппировку")
+    page.wait_for_load_state()
+    assert "Перегруппировка применена" in page.content()
+
+    page.goto(f"/g/{game.pk}/map/")
+    fill = page.locator("[data-province=midtown] circle.land").get_attribute("fill")
+    assert fill.lower() == game.factions.get(code="north").colour.lower()
+    page.screenshot(path=str(artifacts / "console-map-after-regroup.png"), full_page=True)
