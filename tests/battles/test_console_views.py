@@ -77,3 +77,10 @@ def test_projector_shows_clock_draw_and_map_without_stacks(in_movement, client_f
     assert "Среднее войско" not in page  # positions and flags only, never what a stack holds (R13)
     fragment = client_for(mod).get(reverse("battles:projector", args=[game.pk]), HTTP_HX_REQUEST="true")
     assert fragment.status_code == 200 and "<html" not in fragment.content.decode()
+
+
+def test_console_offers_printing(in_movement, client_for):
+    game, mod, _ = in_movement
+    page = client_for(mod).get(reverse("turns:console", args=[game.pk])).content.decode()
+    assert reverse("sheets:request", args=[game.pk]) in page and "Боевые листы" in page
+    assert 'value="protocols"' in page  # the turn's protocols and results are offered
