@@ -80,7 +80,7 @@ def regroup(request: HttpRequest, game: Game) -> HttpResponse:
         land=Province.objects.filter(game=game, domain=Province.LAND)))
 
 
-def _act(request, game, action, *, success=None):
+def _act(request, game, action, success=None):
     try:
         action()
     except ValidationError as exc:

@@ -57,3 +57,65 @@ def test_moderator_confirms_dice_and_the_map_shows_the_new_owner(storm_ready, ne
     fill = page.locator("[data-province=midtown] circle.land").get_attribute("fill")
     assert fill.lower() == game.factions.get(code="north").colour.lower()
     page.screenshot(path=str(artifacts / "console-map-after-regroup.png"), full_page=True)
+
+
+@pytest.fixture
+def latin_with_moderator(transactional_db):
+    from larp.campaign.services.members import add_moderator
+    from larp.campaign.services.scenario import load_scenario
+
+    game = load_scenario("latin-east-1204", title="Whole turn in the browser", seed=11)
+    add_moderator(game, "whole-turn-mod", password="whole-turn-123")
+    return game
+
+
+@pytest.mark.browser
+def test_a_whole_turn_of_the_default_scenario_by_one_moderator(latin_with_moderator, new_page, artifacts):
+    """Start, orders written by the moderator (R14), movement, every battle with server dice, regroup, next turn."""
+    from larp.campaign.models import Province
+    from larp.turns.models import Turn
+
+    game = latin_with_moderator
+    page = new_page(viewport={"width": 1280, "height": 900})
+    sign_in(page, "whole-turn-mod", "whole-turn-123")
+    page.goto(f"/g/{game.pk}/console/")
+    page.click("text=Начать игру")
+    assert "Стратегия" in page.locator(".clock-panel").inner_text()
+
+    for unit, order_type, path in (("bulgaria-4", "attack", "serres"), ("epirus-2", "attack", "bodonitsa"),
+                                   ("rum-2", "attack", "attalia")):
+        page.click("text=Записать или исправить приказ (R14)") if not page.locator(
+            "select[name=unit]").is_visible() else None
+        page.select_option("select[name=unit]", unit)
+        page.select_option("select[name=type]", order_type)
+        page.fill("input[name=path]", path)
+        page.fill("form[action$='console/order'] input[name=reason]", "written for the player at the table")
+        page.click("text=Сохранить приказ")
+        assert "Приказ сохранён" in page.content(), page.locator(".messages").inner_text()
+
+    page.click("text=Следующая фаза")  # Strategy closes, Movement starts
+    page.goto(f"/g/{game.pk}/console/movement/")
+    page.click("text=Переставить флажки на карте")
+    assert "переставлены" in page.content()
+
+    page.goto(f"/g/{game.pk}/console/battles/")
+    for _ in range(20):
+        if page.locator(".awaiting").count() == 0:
+            break
+        page.click("text=Бросить на сервере")
+        page.click("text=Подтвердить сражение")
+    assert "Все сражения проведены" in page.content()
+    page.screenshot(path=str(artifacts / "console-battles-done-1280.png"), full_page=True)
+
+    page.goto(f"/g/{game.pk}/console/regroup/")
+    page.click("text=Применить перегруппировку")
+    assert "Перегруппировка применена" in page.content()
+    assert Province.objects.get(game=game, code="bodonitsa").owner.code in ("epirus", "athens")
+
+    page.goto(f"/g/{game.pk}/console/")
+    for _ in range(3):  # Movement -> Tactics -> Regroup -> turn 2
+        page.click("text=Следующая фаза")
+    assert Turn.objects.filter(game=game).count() == 2
+    assert "Ход 2" in page.locator(".clock-panel").inner_text()
+    page.goto(f"/g/{game.pk}/history/1/")
+    assert "Бодоница" in page.content()
