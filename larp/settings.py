@@ -140,6 +140,12 @@ LOGOUT_REDIRECT_URL = "login"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
+# Players' tablets: the address printed in join QR codes (the laptop on the
+# hall's Wi-Fi, e.g. http://192.168.1.10:8000; empty: the address the
+# moderator's browser used) and how long a join code works.
+TABLET_BASE_URL = os.environ.get("TABLET_BASE_URL", "")
+TABLET_JOIN_MAX_AGE = int(os.environ.get("TABLET_JOIN_MAX_AGE", str(3 * 24 * 3600)))
+
 # Celery: tasks are small and write their results to the database.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
