@@ -6,14 +6,15 @@ shows, and closing the phase waits for an order being saved.
 """
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from larp.campaign.access import can_see_faction, is_moderator
-from larp.campaign.models import Game
-from larp.engine.case import parse_case
+from larp.campaign.models import Faction, Game
+from larp.engine.case import parse_case, parse_order
 from larp.engine.errors import CaseError
+from larp.engine.model import Case
 from larp.engine.orders import check_order
 from larp.forces.models import Army, Fleet
 from larp.orders.messages import refusal_text
@@ -45,13 +46,42 @@ def find_unit(game: Game, unit_code: str) -> Army | Fleet | None:
     return None
 
 
-def _open_strategy(game: Game) -> tuple[Phase, Turn]:
-    """The running Strategy phase, locked; refuse if there is none or its deadline has passed."""
+def _lock_phase(phase_id: int) -> Phase:
+    """The phase row, locked against closing for the rest of the transaction.
+
+    On PostgreSQL a shared lock: filers of different factions go on side by
+    side, while closing (an UPDATE of the row) waits for every filer holding
+    it, and a filer that comes after the close waits for it and then sees it
+    closed. Elsewhere (SQLite writes one at a time anyway) the row lock.
+    """
+    if connection.vendor == "postgresql":
+        phase = next(iter(Phase.objects.raw(f"SELECT * FROM {Phase._meta.db_table} WHERE id = %s FOR SHARE",
+                                            [phase_id])))
+        phase.turn = Turn.objects.defer("start_state").get(pk=phase.turn_id)
+        return phase
+    return Phase.objects.select_for_update().select_related("turn").defer("turn__start_state").get(pk=phase_id)
+
+
+def _lock_faction(faction_id: int) -> None:
+    """One faction's orders are saved one at a time: they are checked against each other (R5 fleet rules)."""
+    # Only this row (no join to the game through Meta.ordering), and NO KEY: inserts that merely
+    # reference the faction (their foreign-key checks) are not blocked by it.
+    list(Faction.objects.select_for_update(no_key=True, of=("self",)).filter(pk=faction_id).order_by().only("pk"))
+
+
+def _open_strategy(game: Game, faction_id: int | None = None) -> tuple[Phase, Turn, object]:
+    """The running Strategy phase, locked; refuse if there is none or its deadline has passed.
+
+    Returns the phase, its turn and the moment of saving (the server's clock
+    after the lock), which is also the order's recorded time.
+    """
     ts = TurnSettings.objects.filter(game=game).first()
     if ts is None or ts.current_phase_id is None:
         raise OrderRefused(_("The game has not started yet: orders are filed in the Strategy phase."), code="closed")
-    phase = Phase.objects.select_for_update().select_related("turn").get(pk=ts.current_phase_id)
-    now = timezone.now()  # read after the lock: the server's clock at the moment of saving decides
+    phase = _lock_phase(ts.current_phase_id)
+    if faction_id is not None:
+        _lock_faction(faction_id)
+    now = timezone.now()  # read after the locks: the server's clock at the moment of saving decides
     if phase.kind != Phase.STRATEGY or phase.state == Phase.CLOSED:
         raise OrderRefused(_("The Strategy phase is over: orders are closed until the next turn."), code="closed")
     if phase.state == Phase.RUNNING and now >= phase.deadline:
@@ -60,15 +90,30 @@ def _open_strategy(game: Game) -> tuple[Phase, Turn]:
             _("Too late: the deadline passed %(seconds)s s ago. The order was not saved.") % {"seconds": f"{late:.1f}"},
             code="late",
         )
-    return phase, phase.turn
+    return phase, phase.turn, now
 
 
-def _case_with_orders(turn: Turn, faction_id: int, except_unit: str) -> dict:
+_situations: dict[tuple[int, str], object] = {}
+
+
+def start_situation(turn: Turn):
+    """The engine's Situation at the turn's start, parsed once per process (the start state never changes)."""
+    key = (turn.pk, turn.started_at.isoformat())
+    sit = _situations.get(key)
+    if sit is None:
+        sit = parse_case(turn.start_state).situation
+        if len(_situations) > 32:
+            _situations.clear()
+        _situations[key] = sit
+    return sit
+
+
+def _case_with_orders(turn: Turn, faction_id: int, except_unit: str) -> Case:
     """The turn-start situation with this faction's other orders, in filing order (for the fleet rules)."""
-    case = dict(turn.start_state)
+    sit = start_situation(turn)
     others = Order.objects.filter(turn=turn, faction_id=faction_id).order_by("filed_at", "id")
-    case["orders"] = [o.payload for o in others if o.payload.get("unit") != except_unit]
-    return case
+    payloads = [o.payload for o in others if o.payload.get("unit") != except_unit]
+    return Case(situation=sit, orders=tuple(parse_order(sit, raw, i) for i, raw in enumerate(payloads)))
 
 
 def _closing_late(func):
@@ -102,9 +147,8 @@ def _order_data(unit: Army | Fleet, unit_code: str, payload: dict) -> dict:
 
 def _check(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict) -> None:
     """R5 by the rules engine, against the turn-start map and the faction's other orders."""
-    case = _case_with_orders(turn, unit.faction_id, order_data["unit"])
     try:
-        refusal = check_order(parse_case(case), order_data)
+        refusal = check_order(_case_with_orders(turn, unit.faction_id, order_data["unit"]), order_data)
     except CaseError as exc:
         raise OrderRefused(_("The order is incomplete or names an unknown place (%(field)s).")
                            % {"field": exc.args[0] if exc.args else "?"}, code="malformed") from None
@@ -113,19 +157,21 @@ def _check(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict) -> None
         raise OrderRefused(refusal_text(game.pk, refusal), refusal=refusal, code=refusal["code"])
 
 
-def _save(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict, user, action: str | None = None) -> Order:
+def _save(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict, user, action: str | None = None,
+          at=None) -> Order:
+    """Save the order and its history entry, both stamped `at` (the moment the deadline was checked)."""
     owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
     by = user if user.is_authenticated else None
-    existed = Order.objects.filter(turn=turn, **owner).exists()
-    order, _created = Order.objects.update_or_create(
+    at = at or timezone.now()
+    order, created = Order.objects.update_or_create(
         turn=turn, **owner,
         defaults={"game": game, "faction": unit.faction, "type": order_data["type"], "payload": order_data,
-                  "implicit": False, "filed_by": by, "filed_at": timezone.now()},
+                  "implicit": False, "filed_by": by, "filed_at": at},
     )
-    action = action or (OrderEvent.REPLACED if existed else OrderEvent.FILED)
+    action = action or (OrderEvent.FILED if created else OrderEvent.REPLACED)
     OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=order_data["unit"], action=action,
-                              payload=order_data, by=by)
-    order.dropped_fleet_order = _drop_carrying_fleet_order(turn, order_data, user)
+                              payload=order_data, by=by, at=at)
+    order.dropped_fleet_order = _drop_carrying_fleet_order(turn, order_data, user, at)
     return order
 
 
@@ -139,12 +185,12 @@ def file_order(user, game: Game, unit_code: str, payload: dict) -> Order:
         raise OrderRefused(_("You may give orders only to your own faction's armies and fleets."), code="forbidden")
     order_data = _order_data(unit, unit_code, payload)
     with transaction.atomic():
-        _phase, turn = _open_strategy(game)
+        _phase, turn, now = _open_strategy(game, unit.faction_id)
         _check(game, turn, unit, order_data)
-        return _save(game, turn, unit, order_data, user)
+        return _save(game, turn, unit, order_data, user, at=now)
 
 
-def _drop_carrying_fleet_order(turn: Turn, order_data: dict, user) -> str | None:
+def _drop_carrying_fleet_order(turn: Turn, order_data: dict, user, at=None) -> str | None:
     """A fleet carrying an army takes no order of its own (R5): the army's order counts, the fleet's goes."""
     fleet_code = order_data.get("fleet")
     if order_data.get("type") not in (Order.SEA_ATTACK, Order.LANDING) or not fleet_code:
@@ -156,7 +202,8 @@ def _drop_carrying_fleet_order(turn: Turn, order_data: dict, user) -> str | None
     if own is None:
         return None
     OrderEvent.objects.create(game=turn.game, turn=turn, faction=fleet.faction, unit=fleet_code,
-                              action=OrderEvent.DROPPED, payload=own.payload, by=user if user.is_authenticated else None)
+                              action=OrderEvent.DROPPED, payload=own.payload, by=user if user.is_authenticated else None,
+                              at=at or timezone.now())
     own.delete()
     return fleet_code
 
@@ -168,14 +215,14 @@ def withdraw_order(user, game: Game, unit_code: str) -> bool:
     if unit is None or not can_see_faction(user, unit.faction):
         raise OrderRefused(_("You may give orders only to your own faction's armies and fleets."), code="forbidden")
     with transaction.atomic():
-        _phase, turn = _open_strategy(game)
+        _phase, turn, now = _open_strategy(game, unit.faction_id)
         owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
         order = Order.objects.filter(turn=turn, **owner).first()
         if order is None:
             return False
         OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=unit_code,
                                   action=OrderEvent.WITHDRAWN, payload=order.payload,
-                                  by=user if user.is_authenticated else None)
+                                  by=user if user.is_authenticated else None, at=now)
         order.delete()
         return True
 
@@ -246,6 +293,7 @@ def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason:
             raise OrderRefused(_("The game has not started yet: orders are filed in the Strategy phase."),
                                code="closed")
         turn = Phase.objects.select_related("turn").get(pk=ts.current_phase_id).turn
+        _lock_faction(unit.faction_id)  # a player of the faction may be filing for the same unit
         resolution = TurnResolution.objects.select_for_update().filter(turn=turn).first()
         if resolution is not None and (resolution.dice or resolution.applied_at):
             raise OrderRefused(_("Battles of this turn are already confirmed: undo them before changing orders."),
