@@ -4,18 +4,35 @@ The cached part (phase, turn, deadline) changes only when a moderator acts or
 a phase closes, and is invalidated then; the seconds left are computed per
 request from the server's clock. A cache that is down (Redis stopped) only
 costs a database query: the clock keeps answering.
+
+With a shared cache (Redis), each web process also keeps what it read for
+LOCAL_TTL seconds, so most polls touch neither Redis nor the database (sixty
+tablets poll every second). A change made in another process shows there at
+most LOCAL_TTL later; the seconds left never go stale (computed per request),
+and a deadline that looks passed is always checked against the database
+before closing. A per-process cache (locmem, when there is no Redis) cannot
+be invalidated from other processes, so entries live only a second there.
 """
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 log = logging.getLogger(__name__)
 TTL = 30  # seconds; changes invalidate it at once, this only bounds a missed invalidation
+LOCAL_TTL = 0.5  # seconds a web process reuses what it read (see the module's docstring)
+UNSHARED_TTL = 1  # seconds, when the cache is each process's own
+_local: dict[int, tuple[float, dict]] = {}
+
+
+def _shared() -> bool:
+    return "redis" in settings.CACHES["default"]["BACKEND"].lower()
 
 
 def _key(game_id: int) -> str:
@@ -23,6 +40,7 @@ def _key(game_id: int) -> str:
 
 
 def invalidate(game_id: int) -> None:
+    _local.pop(game_id, None)
     try:
         cache.delete(_key(game_id))
     except Exception:  # noqa: BLE001
@@ -51,18 +69,25 @@ def _from_db(game_id: int) -> dict:
 
 
 def state(game_id: int) -> dict:
+    now, shared = time.monotonic(), _shared()
+    local = _local.get(game_id) if shared else None
+    if local is not None and now - local[0] < LOCAL_TTL:
+        return local[1]
     try:
         cached = cache.get(_key(game_id))
     except Exception:  # noqa: BLE001
         cached = None
-    if cached is not None:
-        return cached
-    fresh = _from_db(game_id)
-    try:
-        cache.set(_key(game_id), fresh, TTL)
-    except Exception:  # noqa: BLE001
-        pass
-    return fresh
+    if cached is None:
+        cached = _from_db(game_id)
+        try:
+            cache.set(_key(game_id), cached, TTL if shared else UNSHARED_TTL)
+        except Exception:  # noqa: BLE001
+            pass
+    if shared:
+        if len(_local) > 1000:
+            _local.clear()
+        _local[game_id] = (now, cached)
+    return cached
 
 
 def payload(game_id: int, now: datetime | None = None) -> dict:
