@@ -68,6 +68,8 @@ def main(argv: list[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> i
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             return fail(2, f"case: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+        except RecursionError:  # e.g. "[[[[..." a hundred thousand deep: malformed, not a bug of the engine
+            return fail(2, "case: invalid JSON: nested too deeply")
         try:
             result = MODES[mode](parse_case(data))
         except CaseError as exc:
