@@ -50,7 +50,7 @@ async def _request(session, rec: Recorder, method: str, url: str, endpoint: str,
             raw = await resp.read()
             if resp.content_type == "application/json":
                 body = json.loads(raw)
-    except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+    except (TimeoutError, aiohttp.ClientError) as exc:
         body = {"client_error": type(exc).__name__}
     sample = Sample(endpoint, wall, time.perf_counter() - t0, status)
     rec.samples.append(sample)

@@ -13,8 +13,9 @@ What it does, all on 127.0.0.1:
 3. Ceiling: /healthz and the clock back to back for a few seconds each.
 4. Stage 1: 60 tablets sign in by join code; each polls the clock every second and
    files or re-files an order every 2-6 s (some withdrawals, a few illegal orders,
-   reading the faction's orders), every 0.3-1.5 s in the last 10 s, once more in the
-   last second, and keeps pressing for 2 s after the deadline.
+   reading the faction's orders), every 0.5-2.5 s in the last 10 s (--burst-think),
+   once more in the last second (all sixty), and keeps pressing for 2 s after the
+   deadline (those must be refused).
 5. Stage 2: 300 tablets across 5 games at once, the same way.
 6. After each stage, the orders are counted in the database (verify.py).
 Prints a table; writes var/load/last-run.json. Exit 1 if an order was lost,
@@ -27,11 +28,9 @@ import asyncio
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -39,7 +38,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from server import App, environment, free_port, recreate_database  # noqa: E402
+from server import App, environment, free_port, recreate_database, server_times
 
 DB_NAME = "larp_load"
 REDIS_DB = 13
@@ -50,7 +49,7 @@ def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))
+    k = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
     return ordered[k]
 
 
@@ -72,8 +71,9 @@ def table(samples, duration: float, title: str) -> tuple[list[dict], str]:
                      "p50_ms": round(pct(lat, 50), 1), "p95_ms": round(pct(lat, 95), 1),
                      "p99_ms": round(pct(lat, 99), 1), "max_ms": round(max(lat), 1),
                      "errors": sum(1 for s in ss if not s.expected), "statuses": statuses})
-    lines = [f"\n{title}", f"{'endpoint':<18}{'requests':>9}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
-             f"{'max ms':>9}{'errors':>8}  statuses"]
+    header = (f"{'endpoint':<18}{'requests':>9}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
+              f"{'max ms':>9}{'errors':>8}  statuses")
+    lines = [f"\n{title}", header]
     for r in rows:
         lines.append(f"{r['endpoint']:<18}{r['requests']:>9}{r['rps']:>8}{r['p50_ms']:>9}{r['p95_ms']:>9}"
                      f"{r['p99_ms']:>9}{r['max_ms']:>9}{r['errors']:>8}  "
@@ -126,7 +126,8 @@ async def play_stage(clients, deadline_of: dict, think, burst_think, after: floa
         await asyncio.gather(*(c.close() for c in clients))
 
 
-def stage(name: str, base: str, n_games: int, tablets_per_game: int, strategy: float, args, rec, tag: str):
+def stage(name: str, base: str, n_games: int, tablets_per_game: int, strategy: float, args, rec, tag: str,
+          app_log: Path):
     import setup_game
     from verify import verify_game
 
@@ -144,7 +145,7 @@ def stage(name: str, base: str, n_games: int, tablets_per_game: int, strategy: f
         deadline_of[s.game.pk] = phase.deadline.timestamp()
     t0 = time.time()
     print(f"   Strategy phase running; deadline in {strategy:.0f} s", flush=True)
-    loop.run_until_complete(play_stage(clients, deadline_of, (2.0, 6.0), (0.3, 1.5), args.after))
+    loop.run_until_complete(play_stage(clients, deadline_of, args.think, args.burst_think, args.after))
     duration = time.time() - t0
     loop.close()
     time.sleep(3)  # let the close (worker or a request) finish its transaction
@@ -153,6 +154,11 @@ def stage(name: str, base: str, n_games: int, tablets_per_game: int, strategy: f
     reports = [verify_game(s.game, phases[s.game.pk], samples, unknown) for s in setups]
     rows, text = table(samples, duration, f"{name}: {duration:.0f} s, {len(samples)} requests")
     print(text)
+    server = {k: {"requests": len(v), "p50_ms": round(pct(v, 50), 1), "p95_ms": round(pct(v, 95), 1),
+                  "p99_ms": round(pct(v, 99), 1)}
+              for k, v in sorted(server_times(app_log, since=t0 - 1).items()) if k != "other"}
+    print("   time inside the server (gunicorn access log): " + "; ".join(
+        f"{k} p50 {v['p50_ms']} / p95 {v['p95_ms']} / p99 {v['p99_ms']} ms" for k, v in server.items()))
     for r in reports:
         print(f"   game {r['game']}: saves acknowledged {r.get('acknowledged_saves')}, withdrawals "
               f"{r.get('acknowledged_withdrawals')}, late refused {r.get('late_refused')}, unknown outcome "
@@ -163,7 +169,7 @@ def stage(name: str, base: str, n_games: int, tablets_per_game: int, strategy: f
         for p in r["problems"][:20]:
             print("     PROBLEM:", p)
     return {"name": name, "tablets": tablets_per_game * n_games, "games": n_games, "strategy_seconds": strategy,
-            "duration_s": round(duration, 1), "endpoints": rows, "games_verified": reports}
+            "duration_s": round(duration, 1), "endpoints": rows, "server_side": server, "games_verified": reports}
 
 
 def main() -> int:
@@ -175,6 +181,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=5, help="stage 2: games (60 tablets each)")
     parser.add_argument("--web-workers", type=int, default=3)
     parser.add_argument("--after", type=float, default=2.0, help="seconds tablets keep pressing after the deadline")
+    pair = lambda text: tuple(float(x) for x in text.split(","))
+    parser.add_argument("--think", type=pair, default=(2.0, 6.0), metavar="MIN,MAX",
+                        help="seconds between a tablet's presses before the last 10 s (default 2,6)")
+    parser.add_argument("--burst-think", type=pair, default=(0.5, 2.5), metavar="MIN,MAX",
+                        help="seconds between presses in the last 10 s (default 0.5,2.5; 0.3,1.5 for a harsher night)")
     parser.add_argument("--ceiling-seconds", type=float, default=6.0)
     parser.add_argument("--ceiling-concurrency", type=int, default=16)
     parser.add_argument("--skip-stage2", action="store_true")
@@ -197,7 +208,13 @@ def main() -> int:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
+
+    # Tablets sign in by join code; their accounts' passwords are never used, so this process
+    # stores them with a fast hasher (PBKDF2 would take minutes for 360 accounts). The server
+    # keeps its own settings.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
     print("migrating and collecting static files ...", flush=True)
     call_command("migrate", verbosity=0)
@@ -209,13 +226,14 @@ def main() -> int:
     port = free_port()
     app = App(env, port, args.web_workers, var_dir / "app.log")
     results = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "machine": {"cpus": os.cpu_count()},
+               "think": args.think, "burst_think": args.burst_think,
                "web_workers": args.web_workers, "threads_per_worker": 4, "strategy_seconds": strategy}
     try:
         app.wait_ready()
         print(f"app up at {app.base} (gunicorn {args.web_workers} workers x 4 threads, Celery worker + beat)")
         import setup_game
 
-        probe = setup_game.create_games(1, strategy, 0, "ceiling")[0]
+        probe = setup_game.create_games(1, 3600, 0, "ceiling")[0]  # a deadline far away
         setup_game.start(probe)
         loop = asyncio.new_event_loop()
         results["ceiling"] = loop.run_until_complete(
@@ -224,9 +242,9 @@ def main() -> int:
         c = results["ceiling"]
         print(f"\nceiling: /healthz {c['healthz_rps']} req/s, clock {c['clock_rps']} req/s "
               f"({c['concurrency']} connections back to back) -> clock/ceiling {c['clock_ratio']:.0%} (target >= 70%)")
-        results["stage1"] = stage("stage 1", app.base, 1, args.tablets, strategy, args, rec, "s1")
+        results["stage1"] = stage("stage 1", app.base, 1, args.tablets, strategy, args, rec, "s1", app.log)
         if not args.skip_stage2:
-            results["stage2"] = stage("stage 2", app.base, args.games, 60, strategy, args, rec, "s2")
+            results["stage2"] = stage("stage 2", app.base, args.games, 60, strategy, args, rec, "s2", app.log)
     finally:
         app.stop()
     server_errors = [line for line in (var_dir / "app.log").read_text(errors="replace").splitlines()

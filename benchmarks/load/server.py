@@ -52,6 +52,8 @@ def environment(db_url: str, redis_url: str, var_dir: Path) -> dict:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
+        # The access log also says how long the server took (%(M)s ms), to tell server time from client time.
+        "GUNICORN_CMD_ARGS": "--access-logformat 'ACCESS %(t)s \"%(r)s\" %(s)s %(M)s'",
     })
     return env
 
@@ -62,10 +64,11 @@ class App:
     def __init__(self, env: dict, port: int, web_workers: int, log: Path):
         self.port, self.log = port, log
         self.base = f"http://127.0.0.1:{port}"
+        self._log_file = open(log, "w")  # noqa: SIM115 - open for the app's whole life, closed in stop()
         self.proc = subprocess.Popen(
             [sys.executable, "manage.py", "rungame", "--host", "127.0.0.1", "--port", str(port),
              "--web-workers", str(web_workers)],
-            cwd=ROOT, env=env, stdout=open(log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
+            cwd=ROOT, env=env, stdout=self._log_file, stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait_ready(self, timeout: float = 60) -> None:
         end = time.monotonic() + timeout
@@ -92,3 +95,26 @@ class App:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)  # the group this script started, by its id
                 self.proc.wait()
+        self._log_file.close()
+
+
+def server_times(log: Path, since: float = 0.0) -> dict[str, list[float]]:
+    """Milliseconds the server spent per request, by endpoint, from the access log (lines after `since`)."""
+    import re
+    from datetime import datetime
+
+    pattern = re.compile(r'ACCESS \[([^\]]+)\] "(\w+) (\S+) [^"]*" (\d+) (\d+)')
+    out: dict[str, list[float]] = {}
+    for line in log.read_text(errors="replace").splitlines():
+        m = pattern.search(line)
+        if not m:
+            continue
+        at = datetime.strptime(m.group(1), "%d/%b/%Y:%H:%M:%S %z").timestamp()
+        if at < since:
+            continue
+        path = m.group(3)
+        kind = ("clock" if path.endswith("/clock") else "order" if path.endswith("/order") else
+                "withdraw" if path.endswith("/withdraw") else "orders_list" if path.endswith("/orders") else
+                "healthz" if path == "/healthz" else "other")
+        out.setdefault(kind, []).append(float(m.group(5)))
+    return out

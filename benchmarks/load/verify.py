@@ -6,7 +6,7 @@ the server's `filed_at` orders the saves of one unit; the history
 """
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from datetime import datetime
 
 from django.db.models import Count
