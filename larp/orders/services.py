@@ -134,14 +134,21 @@ def _closing_late(func):
 
 
 ORDER_KEYS = ("type", "path", "fleet", "sea", "target", "target_faction")
+# The keys each order type reads (larp.engine.case.parse_order): the engine checks exactly these,
+# so nothing unchecked (a NaN, a NUL, a megabyte of text under an unused key) is ever stored.
+KEYS_OF_TYPE = {Order.HOLD: (), Order.MARCH: ("path",), Order.ATTACK: ("path",),
+                Order.SEA_ATTACK: ("fleet", "sea", "target"), Order.LANDING: ("fleet", "sea", "target"),
+                Order.FLEET_MOVE: ("sea",), Order.FLEET_ATTACK: ("sea", "target_faction")}
 
 
 def _order_data(unit: Army | Fleet, unit_code: str, payload: dict) -> dict:
-    """The engine's order document from what the client sent; only the order's own keys are kept."""
-    data = {k: v for k, v in (payload or {}).items() if k in ORDER_KEYS} if isinstance(payload, dict) else {}
-    data["unit"] = unit_code
-    if data.get("type") not in (Order.FLEET_TYPES if isinstance(unit, Fleet) else Order.ARMY_TYPES):
+    """The engine's order document from what the client sent; only the keys its type reads are kept."""
+    payload = payload if isinstance(payload, dict) else {}
+    kind = payload.get("type")
+    if not isinstance(kind, str) or kind not in (Order.FLEET_TYPES if isinstance(unit, Fleet) else Order.ARMY_TYPES):
         raise OrderRefused(_("Choose an order type."), code="bad_type")
+    data = {k: v for k, v in payload.items() if k == "type" or k in KEYS_OF_TYPE[kind]}
+    data["unit"] = unit_code
     return data
 
 

@@ -1,8 +1,10 @@
 """Orders over HTTP: file, withdraw, list. Secret per faction until revealed (R3, R13)."""
 import json
+from functools import wraps
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, JsonResponse
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -16,12 +18,17 @@ from larp.turns.services import current_phase
 STATUS = {"forbidden": 403, "unknown_unit": 404, "late": 409, "closed": 409}
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number an order can hold")
+
+
 def _payload(request: HttpRequest) -> dict:
     if request.content_type == "application/json":
         try:
-            data = json.loads(request.body or b"{}")
-        except (ValueError, UnicodeDecodeError):
-            return {}
+            data = json.loads(request.body or b"{}", parse_constant=_no_constant)
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: "[[[[..." nested too deep
+            raise services.OrderRefused(_("The order could not be read: send it again from the order form."),
+                                        code="malformed") from None
         return data if isinstance(data, dict) else {}
     data = {"type": request.POST.get("type", "")}
     for key in ("path", "sea"):
@@ -36,6 +43,23 @@ def _payload(request: HttpRequest) -> dict:
     return data
 
 
+def json_errors(view):
+    """Unknown ids and refused access answer in JSON too, in the user's language (tablets show `message`)."""
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except (Http404, OverflowError):  # OverflowError: an id too large for SQLite names nothing
+            return JsonResponse({"ok": False, "code": "not_found",
+                                 "message": _("No such game, faction, army or fleet.")}, status=404)
+        except PermissionDenied:
+            return JsonResponse({"ok": False, "code": "forbidden",
+                                 "message": _("This belongs to another faction: you may not see or change it.")},
+                                status=403)
+
+    return wrapper
+
+
 def order_json(order: Order) -> dict:
     return {"unit": order.payload.get("unit"), "order": order.payload, "implicit": order.implicit,
             "filed_by": order.filed_by.username if order.filed_by else None,
@@ -44,6 +68,7 @@ def order_json(order: Order) -> dict:
 
 @login_required
 @require_POST
+@json_errors
 def file_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
     game = get_object_or_404(Game, pk=game_id)
     try:
@@ -56,6 +81,7 @@ def file_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
 
 @login_required
 @require_POST
+@json_errors
 def withdraw_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
     game = get_object_or_404(Game, pk=game_id)
     try:
@@ -68,6 +94,7 @@ def withdraw_order(request: HttpRequest, game_id: int, unit: str) -> JsonRespons
 
 @login_required
 @require_GET
+@json_errors
 def faction_orders(request: HttpRequest, game_id: int, faction: str) -> JsonResponse:
     faction = get_object_or_404(Faction, game_id=game_id, code=faction)
     require_faction(request.user, faction)
