@@ -9,8 +9,10 @@ SECRET_KEY     required to serve pages when DEBUG is off
 DEBUG          off unless set to 1/true/yes
 ALLOWED_HOSTS  comma-separated, default "localhost,127.0.0.1"
 TIME_ZONE      default Europe/Moscow
+LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES  login throttling, default 5 failures, 5 minutes
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -56,6 +58,7 @@ INSTALLED_APPS = [
     "larp.battles",
     "larp.sheets",
     "larp.tablet",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -66,9 +69,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "larp.tablet.middleware.JoinCodeSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "larp.middleware.OutOfRangeIdMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "larp.urls"
@@ -133,6 +139,22 @@ STORAGES = {
     },
 }
 MEDIA_ROOT = VAR_DIR / "media"
+
+# Login throttling (django-axes): failed sign-ins are counted per client address in the database,
+# so every gunicorn worker sees the same count and it holds when Redis is down; after
+# LOGIN_FAILURE_LIMIT failures that address is refused for LOGIN_COOLOFF_MINUTES, with a
+# message in the user's language (templates/registration/locked_out.html). A successful
+# sign-in resets the count; `manage.py axes_reset` lifts a block at once.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_COOLOFF_MINUTES", "5")))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -24,6 +24,7 @@ from larp.campaign.access import is_moderator, player_faction, require_faction, 
 from larp.campaign.models import Faction, Game, Membership
 from larp.orders.services import OrderRefused
 from larp.tablet import selectors, services, tokens
+from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY
 from larp.tablet.models import JoinToken
 from larp.turns import clock
 from larp.turns.models import Phase
@@ -43,6 +44,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     except tokens.TokenProblem as problem:
         return render(request, "tablet/join_refused.html", {"problem": problem.kind}, status=403)
     login(request, joined.user, backend="django.contrib.auth.backends.ModelBackend")
+    request.session[JOIN_SESSION_KEY] = joined.pk  # revoking this code signs the tablet out (middleware)
     faction = player_faction(joined.user, joined.game)
     if faction is None:
         return redirect("home")

@@ -1,0 +1,216 @@
+"""Every URL of the project (from the resolver, so new ones are covered automatically) against every role.
+
+Each named pattern gets a policy. A pattern not listed is taken to be for the
+game's moderators only, so a new page that forgets its access check fails
+here until someone decides who may use it. For each URL, GET and POST:
+- anonymous: 302 to the login page (or 403/404/405), never the page;
+- a user with no part in the game, another faction's player, and a tablet
+  whose join code was revoked: refused (403/404/405, or signed out: 302 to
+  login) wherever they have no right, and where they may look, never a
+  word of the north faction's secrets;
+- and nothing is written by a refused request.
+Every POST without a CSRF token is refused (403), whoever sends it.
+"""
+import json
+
+import pytest
+from django.conf import settings
+from django.contrib.admin.sites import site as admin_site
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
+
+from larp.campaign.models import Membership
+from larp.campaign.services.members import create_player
+from larp.forces.models import Commander, TroopCard, TroopType
+from larp.orders.models import Order, OrderEvent
+from larp.orders.services import file_order
+from larp.tablet import services as tablet
+from larp.tablet.models import JoinToken, SpyReport
+from larp.turns import services as turns
+from larp.turns.models import AuditEntry
+
+PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:join"}
+AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
+MEMBER = {"tablet:map"}                        # anyone with a role in the game (positions, no stack contents)
+FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdraw", "orders:faction_orders"}
+# Everything else: the game's moderators only.
+
+NORTH_SECRET_TROOP = "Северная тайная гвардия"
+NORTH_SECRET_COMMANDER = "Ярополк Тайный"
+ACTIONS = {"turns:control": "pause", "battles:battle_action": "confirm", "battles:regroup_action": "apply",
+           "sheets:request_kind": "battle_sheet"}
+
+
+def patterns(resolver=None, prefix="", namespace=""):
+    """(name with namespaces, kwarg names) of every named pattern, admin excluded."""
+    resolver = resolver or get_resolver()
+    for p in resolver.url_patterns:
+        if isinstance(p, URLResolver):
+            if p.app_name == admin_site.name or (p.namespace or "") == "admin":
+                continue
+            ns = f"{namespace}{p.namespace}:" if p.namespace else namespace
+            yield from patterns(p, prefix + str(p.pattern), ns)
+        elif isinstance(p, URLPattern) and p.name:
+            yield namespace + p.name, tuple(_kwargs_of(prefix + str(p.pattern)))
+
+
+def _kwargs_of(route: str) -> list[str]:
+    import re
+
+    return re.findall(r"<(?:\w+:)?(\w+)>", route)
+
+
+ALL = sorted(set(patterns()))
+
+
+def policy(name: str) -> str:
+    if name in PUBLIC:
+        return "public"
+    if name in AUTHENTICATED:
+        return "authenticated"
+    if name in MEMBER:
+        return "member"
+    if name in FACTION:
+        return "faction"
+    return "moderator"
+
+
+@pytest.fixture
+def world(tiny_game, moderator, player, other_player, stranger):
+    """A started game; north has secrets (a troop type, a commander) and an order; a revoked tablet."""
+    game = tiny_game
+    army = game.armies.get(faction__code="north", number=1)
+    guard = TroopType.objects.create(game=game, code="north_guard", name_ru=NORTH_SECRET_TROOP,
+                                     name_en="North Secret Guard", domain="land", power=6, men=2000)
+    TroopCard.objects.create(game=game, troop_type=guard, army=army)
+    Commander.objects.create(game=game, faction=army.faction, army=army, name_ru=NORTH_SECRET_COMMANDER,
+                             name_en="Yaropolk", power=1)
+    turns.start_game(game, moderator)
+    file_order(player, game, "north-1", {"type": "march", "path": ["northfield"]})
+
+    lost, _ = create_player(game.factions.get(code="north"), "north-lost-tablet")
+    code = tablet.issue_code(moderator, game, lost)
+    revoked = Client()
+    assert revoked.get(reverse("tablet:join", args=[tablet.link(code)])).status_code == 302
+    assert revoked.get(reverse("tablet:faction", args=[game.pk, "north"])).status_code == 200
+    tablet.revoke_code(moderator, code)
+    own_code = tablet.issue_code(moderator, game, player)
+
+    def signed_in(user):
+        c = Client()
+        c.force_login(user)
+        return c
+
+    return {
+        "game": game, "code": own_code,
+        "sample": {"game_id": game.pk, "faction": "north", "unit": "north-1", "user_id": player.pk,
+                   "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1},
+        "clients": {"anonymous": Client(), "stranger": signed_in(stranger), "other_faction": signed_in(other_player),
+                    "revoked_tablet": revoked},
+        "moderator": signed_in(moderator),
+    }
+
+
+def url_for(name, kwargs, sample):
+    values = {k: ACTIONS.get(name, "x") if k in ("action", "kind") else sample[k] for k in kwargs}
+    return reverse(name, kwargs=values)
+
+
+def state():
+    return (Order.objects.count(), OrderEvent.objects.count(), AuditEntry.objects.count(),
+            JoinToken.objects.filter(revoked_at__isnull=True).count(), Membership.objects.count(),
+            SpyReport.objects.count(), list(Order.objects.values_list("payload", flat=True).order_by("id")))
+
+
+def test_every_url_is_covered():
+    names = {n for n, _k in ALL}
+    assert {"orders:file", "turns:console", "tablet:faction", "battles:regroup_action"} <= names
+    assert not any(n.startswith("admin:") for n in names)
+
+
+@pytest.mark.parametrize("who", ["anonymous", "stranger", "other_faction", "revoked_tablet"])
+def test_roles_without_rights_are_refused_everywhere(world, who):
+    client, sample = world["clients"][who], world["sample"]
+    before = state()
+    login = reverse(settings.LOGIN_URL)
+    checked = 0
+    for name, kwargs in ALL:
+        rule = policy(name)
+        if rule == "public":
+            continue
+        allowed = (rule == "authenticated" and who in ("stranger", "other_faction")) or \
+                  (rule == "member" and who == "other_faction")
+        url = url_for(name, kwargs, sample)
+        for method in ("get", "post"):
+            response = getattr(client, method)(url)
+            status = response.status_code
+            assert status < 500, f"{who} {method.upper()} {url}: {status}"
+            if allowed:
+                if status == 200:
+                    text = response.content.decode()
+                    assert NORTH_SECRET_TROOP not in text and NORTH_SECRET_COMMANDER not in text, \
+                        f"{who} sees north's secrets at {url}"
+                continue
+            if status == 302:
+                assert response["Location"].startswith(login), \
+                    f"{who} {method.upper()} {url}: redirected to {response['Location']}, not to login"
+                assert who in ("anonymous", "revoked_tablet"), f"{who} {method.upper()} {url}: 302"
+            else:
+                assert status in (403, 404, 405), f"{who} {method.upper()} {url}: {status} ({rule})"
+            checked += 1
+    assert checked > 40
+    assert state() == before, f"{who}: a refused request changed something"
+
+
+def test_other_faction_gets_nothing_of_north_through_json(world):
+    spy = world["clients"]["other_faction"]
+    game = world["game"]
+    assert spy.get(reverse("orders:faction_orders", args=[game.pk, "north"])).status_code == 403
+    own = spy.get(reverse("orders:faction_orders", args=[game.pk, "south"])).json()
+    assert all(o["unit"].startswith("south-") for o in own["orders"])  # north's march stays secret (R3)
+    response = spy.post(reverse("orders:file", args=[game.pk, "north-1"]), json.dumps({"type": "hold"}),
+                        content_type="application/json")
+    assert response.status_code == 403 and "фракци" in response.json()["message"]
+
+
+def test_public_urls_leak_nothing(world):
+    anon = Client()
+    game = world["game"]
+    clock = anon.get(reverse("turns:clock", args=[game.pk]))
+    assert clock.status_code == 200 and set(clock.json()) >= {"phase", "remaining"}
+    assert NORTH_SECRET_COMMANDER not in clock.content.decode()
+    assert anon.get(reverse("healthz")).json() == {"ok": True}
+
+
+def test_revoked_tablet_is_signed_out_and_the_moderator_keeps_everything(world):
+    revoked = world["clients"]["revoked_tablet"]
+    game = world["game"]
+    response = revoked.get(reverse("tablet:faction", args=[game.pk, "north"]))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert "_auth_user_id" not in revoked.session
+    assert world["moderator"].get(reverse("turns:console", args=[game.pk])).status_code == 200
+
+
+def test_a_new_code_signs_out_the_tablet_that_used_the_old_one(world, moderator, player):
+    game = world["game"]
+    c = Client()
+    assert c.get(reverse("tablet:join", args=[tablet.link(world["code"])])).status_code == 302
+    assert c.get(reverse("tablet:faction", args=[game.pk, "north"])).status_code == 200
+    tablet.issue_code(moderator, game, player)  # the printed code was lost: a new one revokes the old
+    assert c.get(reverse("tablet:faction", args=[game.pk, "north"])).status_code == 302
+
+
+@pytest.mark.parametrize("who", ["moderator", "player", "anonymous"])
+def test_every_post_is_refused_without_a_csrf_token(world, who, player, moderator):
+    client = Client(enforce_csrf_checks=True)
+    if who == "moderator":
+        client.force_login(moderator)
+    elif who == "player":
+        client.force_login(player)
+    before = state()
+    for name, kwargs in ALL:
+        url = url_for(name, kwargs, world["sample"])
+        response = client.post(url, {"type": "hold", "reason": "csrf", "battle": 1})
+        assert response.status_code == 403, f"{who}: POST {url} without CSRF: {response.status_code}"
+        assert resolve(url)  # the URL exists: the refusal is the CSRF check, not a missing page
+    assert state() == before
