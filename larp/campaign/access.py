@@ -8,7 +8,7 @@ Helpers raise PermissionDenied (403) so views stay one line.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from larp.campaign.models import Faction, Game, Membership
 
@@ -45,10 +45,13 @@ def player_faction(user, game: Game | int) -> Faction | None:
 
 def can_see_faction(user, faction: Faction) -> bool:
     """Stacks and orders of a faction: its own players and the game's moderators (R13)."""
-    if is_moderator(user, faction.game_id):
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
         return True
-    own = player_faction(user, faction.game_id)
-    return own is not None and own.pk == faction.pk
+    # One query (every order a tablet files asks this): a moderator of the game, or this faction's player.
+    return Membership.objects.filter(user=user, game_id=faction.game_id).filter(
+        Q(role=Membership.MODERATOR) | Q(role=Membership.PLAYER, faction_id=faction.pk)).exists()
 
 
 def require_moderator(user, game: Game | int) -> None:

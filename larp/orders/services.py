@@ -46,8 +46,8 @@ def find_unit(game: Game, unit_code: str) -> Army | Fleet | None:
     return None
 
 
-def _lock_phase(phase_id: int) -> Phase:
-    """The phase row, locked against closing for the rest of the transaction.
+def _lock_current_phase(game: Game) -> Phase | None:
+    """The game's current phase row, locked against closing for the rest of the transaction (None: not started).
 
     On PostgreSQL a shared lock: filers of different factions go on side by
     side, while closing (an UPDATE of the row) waits for every filer holding
@@ -55,11 +55,19 @@ def _lock_phase(phase_id: int) -> Phase:
     closed. Elsewhere (SQLite writes one at a time anyway) the row lock.
     """
     if connection.vendor == "postgresql":
-        phase = next(iter(Phase.objects.raw(f"SELECT * FROM {Phase._meta.db_table} WHERE id = %s FOR SHARE",
-                                            [phase_id])))
+        found = list(Phase.objects.raw(
+            f"SELECT p.* FROM {Phase._meta.db_table} p JOIN {TurnSettings._meta.db_table} ts "
+            f"ON ts.current_phase_id = p.id WHERE ts.game_id = %s FOR SHARE OF p", [game.pk]))
+        if not found:
+            return None
+        phase = found[0]
         phase.turn = Turn.objects.defer("start_state").get(pk=phase.turn_id)
         return phase
-    return Phase.objects.select_for_update().select_related("turn").defer("turn__start_state").get(pk=phase_id)
+    ts = TurnSettings.objects.filter(game=game).first()
+    if ts is None or ts.current_phase_id is None:
+        return None
+    return Phase.objects.select_for_update().select_related("turn").defer("turn__start_state").get(
+        pk=ts.current_phase_id)
 
 
 def _lock_faction(faction_id: int) -> None:
@@ -75,10 +83,9 @@ def _open_strategy(game: Game, faction_id: int | None = None) -> tuple[Phase, Tu
     Returns the phase, its turn and the moment of saving (the server's clock
     after the lock), which is also the order's recorded time.
     """
-    ts = TurnSettings.objects.filter(game=game).first()
-    if ts is None or ts.current_phase_id is None:
+    phase = _lock_current_phase(game)
+    if phase is None:
         raise OrderRefused(_("The game has not started yet: orders are filed in the Strategy phase."), code="closed")
-    phase = _lock_phase(ts.current_phase_id)
     if faction_id is not None:
         _lock_faction(faction_id)
     now = timezone.now()  # read after the locks: the server's clock at the moment of saving decides
@@ -170,11 +177,13 @@ def _save(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict, user, ac
     owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
     by = user if user.is_authenticated else None
     at = at or timezone.now()
-    order, created = Order.objects.update_or_create(
-        turn=turn, **owner,
-        defaults={"game": game, "faction": unit.faction, "type": order_data["type"], "payload": order_data,
-                  "implicit": False, "filed_by": by, "filed_at": at},
-    )
+    # The faction's row lock (PostgreSQL) or the one writer (SQLite) is held: nobody else saves this unit now,
+    # so a plain look-up and update or insert will do (update_or_create costs a savepoint and two more trips).
+    existing = Order.objects.filter(turn=turn, **owner).values_list("pk", flat=True).first()
+    order = Order(pk=existing, turn=turn, **owner, game=game, faction=unit.faction, type=order_data["type"],
+                  payload=order_data, implicit=False, filed_by=by, filed_at=at)
+    order.save(force_update=existing is not None, force_insert=existing is None)
+    created = existing is None
     action = action or (OrderEvent.FILED if created else OrderEvent.REPLACED)
     OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=order_data["unit"], action=action,
                               payload=order_data, by=by, at=at)
