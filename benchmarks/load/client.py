@@ -53,6 +53,8 @@ async def _request(session, rec: Recorder, method: str, url: str, endpoint: str,
     except (TimeoutError, aiohttp.ClientError) as exc:
         body = {"client_error": type(exc).__name__}
     sample = Sample(endpoint, wall, time.perf_counter() - t0, status)
+    if status == 0:
+        sample.detail = {"client_error": body["client_error"]}
     rec.samples.append(sample)
     return status, body, sample
 
@@ -67,8 +69,10 @@ class TabletClient:
 
     async def open(self) -> None:
         # unsafe=True: aiohttp keeps no cookies for bare IP addresses otherwise.
+        # keepalive_timeout below gunicorn's 2 s: like a browser, never send on a connection the server
+        # may be closing (else a POST can fail on a stale connection with no answer, through no fault of the app).
         self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), timeout=TIMEOUT,
-                                             connector=aiohttp.TCPConnector(limit=2))
+                                             connector=aiohttp.TCPConnector(limit=2, keepalive_timeout=1.5))
         status, _body, _s = await _request(self.session, self.rec, "GET", self.base + self.t.join_path, "join")
         if status != 302:
             raise RuntimeError(f"{self.t.username}: join code refused ({status})")
@@ -109,7 +113,8 @@ class TabletClient:
             self.session, self.rec, "POST", url, "order", data=json.dumps(payload),
             headers={"Content-Type": "application/json", "X-CSRFToken": self.csrf})
         sample.window = self._window(deadline, sample.started)
-        sample.detail = {"unit": unit, "payload": payload, "user": self.t.username, "game": self.t.game_id,
+        sample.detail = {**sample.detail, "unit": unit, "payload": payload, "user": self.t.username,
+                         "game": self.t.game_id,
                          "ok": bool(body and body.get("ok")), "filed_at": (body or {}).get("filed_at"),
                          "code": (body or {}).get("code"), "illegal": illegal}
         if status == 200:
@@ -131,7 +136,7 @@ class TabletClient:
         status, body, sample = await _request(self.session, self.rec, "POST", url, "withdraw",
                                               headers={"X-CSRFToken": self.csrf})
         sample.window = self._window(deadline, sample.started)
-        sample.detail = {"unit": unit, "user": self.t.username, "game": self.t.game_id,
+        sample.detail = {**sample.detail, "unit": unit, "user": self.t.username, "game": self.t.game_id,
                          "ok": bool(body and body.get("ok")), "withdrawn": (body or {}).get("withdrawn")}
         sample.expected = status == 200 or (status == 409 and sample.started + sample.latency >= deadline)
         if status == 0:
@@ -143,10 +148,10 @@ class TabletClient:
         sample.expected = status == 200
 
     async def play(self, deadline: float, stop_after: float, think: tuple[float, float],
-                   burst_think: tuple[float, float]) -> None:
-        """Steady filing with think time; faster in the last 10 s; one press in the last second; a few late."""
+                   burst_think: tuple[float, float], stampede_seconds: float = 1.0) -> None:
+        """Steady filing with think time; faster in the last 10 s; one press in the last second(s); a few late."""
         await asyncio.sleep(self.rng.uniform(0, think[1]))
-        stampede_at = deadline - self.rng.uniform(0.05, 1.0)
+        stampede_at = deadline - self.rng.uniform(0.05, stampede_seconds)
         pressed_stampede = False
         while time.time() < stop_after and not self.rec.exhausted():
             now = time.time()

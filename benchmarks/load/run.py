@@ -38,7 +38,15 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from server import App, environment, free_port, recreate_database, server_times
+from server import (
+    App,
+    cpu_snapshot,
+    environment,
+    free_port,
+    others_cores,
+    recreate_database,
+    server_times,
+)
 
 DB_NAME = "larp_load"
 REDIS_DB = 13
@@ -64,9 +72,10 @@ def table(samples, duration: float, title: str) -> tuple[list[dict], str]:
     for key in sorted(groups):
         ss = groups[key]
         lat = [s.latency * 1000 for s in ss]
-        statuses: dict[int, int] = {}
+        statuses: dict = {}
         for s in ss:
-            statuses[s.status] = statuses.get(s.status, 0) + 1
+            key = s.status or s.detail.get("client_error", "client error")
+            statuses[key] = statuses.get(key, 0) + 1
         rows.append({"endpoint": key, "requests": len(ss), "rps": round(len(ss) / duration, 1),
                      "p50_ms": round(pct(lat, 50), 1), "p95_ms": round(pct(lat, 95), 1),
                      "p99_ms": round(pct(lat, 99), 1), "max_ms": round(max(lat), 1),
@@ -77,7 +86,7 @@ def table(samples, duration: float, title: str) -> tuple[list[dict], str]:
     for r in rows:
         lines.append(f"{r['endpoint']:<18}{r['requests']:>9}{r['rps']:>8}{r['p50_ms']:>9}{r['p95_ms']:>9}"
                      f"{r['p99_ms']:>9}{r['max_ms']:>9}{r['errors']:>8}  "
-                     + " ".join(f"{k}:{v}" for k, v in sorted(r["statuses"].items())))
+                     + " ".join(f"{k}:{v}" for k, v in sorted(r["statuses"].items(), key=lambda kv: str(kv[0]))))
     return rows, "\n".join(lines)
 
 
@@ -114,12 +123,12 @@ async def run_stage(base: str, setups, deadline_of: dict, seed: int, rec, think,
         raise
 
 
-async def play_stage(clients, deadline_of: dict, think, burst_think, after: float):
+async def play_stage(clients, deadline_of: dict, think, burst_think, after: float, stampede_seconds: float):
     tasks = []
     for c in clients:
         deadline = deadline_of[c.t.game_id]
         tasks.append(c.poll_clock(deadline + after))
-        tasks.append(c.play(deadline, deadline + after, think, burst_think))
+        tasks.append(c.play(deadline, deadline + after, think, burst_think, stampede_seconds))
     try:
         await asyncio.gather(*tasks)
     finally:
@@ -145,7 +154,10 @@ def stage(name: str, base: str, n_games: int, tablets_per_game: int, strategy: f
         deadline_of[s.game.pk] = phase.deadline.timestamp()
     t0 = time.time()
     print(f"   Strategy phase running; deadline in {strategy:.0f} s", flush=True)
-    loop.run_until_complete(play_stage(clients, deadline_of, args.think, args.burst_think, args.after))
+    cpu0 = cpu_snapshot(args.app_pgid)
+    loop.run_until_complete(play_stage(clients, deadline_of, args.think, args.burst_think, args.after,
+                                                 args.stampede_seconds))
+    cpu_ours, cpu_others = others_cores(cpu0, cpu_snapshot(args.app_pgid))
     duration = time.time() - t0
     loop.close()
     time.sleep(3)  # let the close (worker or a request) finish its transaction
@@ -157,6 +169,8 @@ def stage(name: str, base: str, n_games: int, tablets_per_game: int, strategy: f
     server = {k: {"requests": len(v), "p50_ms": round(pct(v, 50), 1), "p95_ms": round(pct(v, 95), 1),
                   "p99_ms": round(pct(v, 99), 1)}
               for k, v in sorted(server_times(app_log, since=t0 - 1).items()) if k != "other"}
+    print(f"   CPU: this test (server + clients) {cpu_ours} cores, other processes on the machine {cpu_others} "
+          f"cores, of {os.cpu_count()}" + ("  <- NOT A QUIET MACHINE: figures are pessimistic" if cpu_others > 0.2 else ""))
     print("   time inside the server (gunicorn access log): " + "; ".join(
         f"{k} p50 {v['p50_ms']} / p95 {v['p95_ms']} / p99 {v['p99_ms']} ms" for k, v in server.items()))
     for r in reports:
@@ -169,7 +183,8 @@ def stage(name: str, base: str, n_games: int, tablets_per_game: int, strategy: f
         for p in r["problems"][:20]:
             print("     PROBLEM:", p)
     return {"name": name, "tablets": tablets_per_game * n_games, "games": n_games, "strategy_seconds": strategy,
-            "duration_s": round(duration, 1), "endpoints": rows, "server_side": server, "games_verified": reports}
+            "duration_s": round(duration, 1), "endpoints": rows, "server_side": server,
+            "cpu_cores_this_test": cpu_ours, "cpu_cores_other_processes": cpu_others, "games_verified": reports}
 
 
 def main() -> int:
@@ -186,6 +201,9 @@ def main() -> int:
                         help="seconds between a tablet's presses before the last 10 s (default 2,6)")
     parser.add_argument("--burst-think", type=pair, default=(0.5, 2.5), metavar="MIN,MAX",
                         help="seconds between presses in the last 10 s (default 0.5,2.5; 0.3,1.5 for a harsher night)")
+    parser.add_argument("--stampede-seconds", type=float, default=1.0,
+                        help="every tablet presses once more within this many seconds before the deadline "
+                             "(default 1: all sixty in the last second; 10 spreads them over the last 10 s)")
     parser.add_argument("--ceiling-seconds", type=float, default=6.0)
     parser.add_argument("--ceiling-concurrency", type=int, default=16)
     parser.add_argument("--skip-stage2", action="store_true")
@@ -226,8 +244,9 @@ def main() -> int:
     port = free_port()
     app = App(env, port, args.web_workers, var_dir / "app.log")
     results = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "machine": {"cpus": os.cpu_count()},
-               "think": args.think, "burst_think": args.burst_think,
+               "think": args.think, "burst_think": args.burst_think, "stampede_seconds": args.stampede_seconds,
                "web_workers": args.web_workers, "threads_per_worker": 4, "strategy_seconds": strategy}
+    args.app_pgid = app.proc.pid  # rungame leads its own process group
     try:
         app.wait_ready()
         print(f"app up at {app.base} (gunicorn {args.web_workers} workers x 4 threads, Celery worker + beat)")
@@ -236,12 +255,15 @@ def main() -> int:
         probe = setup_game.create_games(1, 3600, 0, "ceiling")[0]  # a deadline far away
         setup_game.start(probe)
         loop = asyncio.new_event_loop()
+        cpu0 = cpu_snapshot(args.app_pgid)
         results["ceiling"] = loop.run_until_complete(
             ceiling(app.base, probe.game.pk, args.ceiling_concurrency, args.ceiling_seconds, rec))
         loop.close()
         c = results["ceiling"]
+        c["cpu_cores_this_test"], c["cpu_cores_other_processes"] = others_cores(cpu0, cpu_snapshot(args.app_pgid))
         print(f"\nceiling: /healthz {c['healthz_rps']} req/s, clock {c['clock_rps']} req/s "
-              f"({c['concurrency']} connections back to back) -> clock/ceiling {c['clock_ratio']:.0%} (target >= 70%)")
+              f"({c['concurrency']} connections back to back) -> clock/ceiling {c['clock_ratio']:.0%} (target >= 70%); "
+              f"other processes used {c['cpu_cores_other_processes']} cores meanwhile")
         results["stage1"] = stage("stage 1", app.base, 1, args.tablets, strategy, args, rec, "s1", app.log)
         if not args.skip_stage2:
             results["stage2"] = stage("stage 2", app.base, args.games, 60, strategy, args, rec, "s2", app.log)

@@ -118,3 +118,31 @@ def server_times(log: Path, since: float = 0.0) -> dict[str, list[float]]:
                 "healthz" if path == "/healthz" else "other")
         out.setdefault(kind, []).append(float(m.group(5)))
     return out
+
+
+def cpu_snapshot(app_pgid: int) -> tuple[float, float, float]:
+    """(machine busy CPU-seconds, this test's CPU-seconds (app group + this process), wall time) from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    busy = (sum(fields) - fields[3] - fields[4]) / tick  # minus idle and iowait
+    ours = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parts = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pgid = int(parts[2])
+        if pgid == app_pgid or int(entry) == os.getpid():
+            ours += (int(parts[11]) + int(parts[12])) / tick
+    return busy, ours, time.monotonic()
+
+
+def others_cores(before: tuple, after: tuple) -> tuple[float, float]:
+    """Cores used on average between two snapshots: (by this test, by everything else on the machine)."""
+    wall = after[2] - before[2]
+    ours = (after[1] - before[1]) / wall
+    return round(ours, 2), round(max(0.0, (after[0] - before[0]) / wall - ours), 2)
