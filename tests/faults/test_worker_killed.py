@@ -1,4 +1,6 @@
 """The Celery worker SIGKILLed with the deadline task in hand, restarted after the deadline (R3)."""
+import os
+import signal
 import time
 
 import pytest
@@ -14,6 +16,26 @@ from tests.faults.conftest import wait_until
 pytestmark = pytest.mark.worker
 
 
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    return found
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 def _phase(game):
     return Phase.objects.get(pk=services.turn_settings(game).current_phase_id)
 
@@ -26,7 +48,10 @@ def test_worker_killed_before_the_deadline_and_restarted_after_it(fast_game, wor
     phase = services.start_game(game, mod)
     # The worker has taken the deadline task (an ETA task held in memory, acknowledged only when run).
     assert wait_until(lambda: "close_phase_at_deadline" in first.log.read_text(errors="replace"), 5)
+    embedded_beat = _children(first.proc.pid)  # -B runs beat in a child process: it dies with the host too
     first.stop(kill=True)  # SIGKILL: no warm shutdown, the task is lost with the process
+    for pid in embedded_beat:
+        _kill(pid)
     assert first.proc.returncode == -9
 
     # Filing does not need a worker.
