@@ -74,8 +74,8 @@ def table(samples, duration: float, title: str) -> tuple[list[dict], str]:
         lat = [s.latency * 1000 for s in ss]
         statuses: dict = {}
         for s in ss:
-            key = s.status or s.detail.get("client_error", "client error")
-            statuses[key] = statuses.get(key, 0) + 1
+            status = s.status or s.detail.get("client_error", "client error")
+            statuses[status] = statuses.get(status, 0) + 1
         rows.append({"endpoint": key, "requests": len(ss), "rps": round(len(ss) / duration, 1),
                      "p50_ms": round(pct(lat, 50), 1), "p95_ms": round(pct(lat, 95), 1),
                      "p99_ms": round(pct(lat, 99), 1), "max_ms": round(max(lat), 1),
