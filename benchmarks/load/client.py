@@ -52,7 +52,7 @@ async def _request(session, rec: Recorder, method: str, url: str, endpoint: str,
                 body = json.loads(raw)
     except (TimeoutError, aiohttp.ClientError) as exc:
         body = {"client_error": type(exc).__name__}
-    sample = Sample(endpoint, wall, time.perf_counter() - t0, status)
+    sample = Sample(endpoint, wall, time.perf_counter() - t0, status, expected=status == 200)  # callers refine
     if status == 0:
         sample.detail = {"client_error": body["client_error"]}
     rec.samples.append(sample)
