@@ -213,4 +213,15 @@ def test_every_post_is_refused_without_a_csrf_token(world, who, player, moderato
         response = client.post(url, {"type": "hold", "reason": "csrf", "battle": 1})
         assert response.status_code == 403, f"{who}: POST {url} without CSRF: {response.status_code}"
         assert resolve(url)  # the URL exists: the refusal is the CSRF check, not a missing page
+        # In the user's language, saying that nothing was saved (Django's own page is English only).
+        assert "Ничего не сохранено" in response.content.decode(), f"{who}: POST {url}: not the game's page"
     assert state() == before
+
+
+def test_csrf_refusal_speaks_english_to_an_english_tablet(world):
+    client = Client(enforce_csrf_checks=True)
+    client.cookies["django_language"] = "en"
+    name, kwargs = next((n, k) for n, k in ALL if n.startswith("orders:"))
+    response = client.post(url_for(name, kwargs, world["sample"]), {"type": "hold"})
+    assert response.status_code == 403
+    assert "Nothing was saved" in response.content.decode()
