@@ -33,16 +33,19 @@ class OrderRefused(Exception):
 
 
 def find_unit(game: Game, unit_code: str) -> Army | Fleet | None:
-    """`<faction>-<n>` is an army, `<faction>-f<n>` a fleet (larp.turns.situation)."""
+    """`<faction>-<n>` is an army, `<faction>-f<n>` a fleet (larp.turns.situation).
+
+    Ordered by pk: the match is unique, and Meta.ordering ("game", ...) would join the game table.
+    """
     faction, sep, number = unit_code.rpartition("-")
     if not sep:
         return None
     if number.startswith("f") and number[1:].isdigit():
         return Fleet.objects.filter(game=game, faction__code=faction, number=int(number[1:])).select_related(
-            "faction").first()
+            "faction").order_by("pk").first()
     if number.isdigit():
         return Army.objects.filter(game=game, faction__code=faction, number=int(number)).select_related(
-            "faction").first()
+            "faction").order_by("pk").first()
     return None
 
 
@@ -179,7 +182,8 @@ def _save(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict, user, ac
     at = at or timezone.now()
     # The faction's row lock (PostgreSQL) or the one writer (SQLite) is held: nobody else saves this unit now,
     # so a plain look-up and update or insert will do (update_or_create costs a savepoint and two more trips).
-    existing = Order.objects.filter(turn=turn, **owner).values_list("pk", flat=True).first()
+    # order_by(): one order per unit, and Meta.ordering would join turn, game and unit tables for nothing.
+    existing = next(iter(Order.objects.filter(turn=turn, **owner).order_by().values_list("pk", flat=True)[:1]), None)
     order = Order(pk=existing, turn=turn, **owner, game=game, faction=unit.faction, type=order_data["type"],
                   payload=order_data, implicit=False, filed_by=by, filed_at=at)
     order.save(force_update=existing is not None, force_insert=existing is None)
