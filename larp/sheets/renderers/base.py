@@ -21,6 +21,7 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
+    PageBreak,
     PageTemplate,
     Paragraph,
     Spacer,
@@ -340,3 +341,27 @@ class Renderer:
         if self.progress is not None:
             self.progress(100)
         return self.filename(), "application/pdf", buffer.getvalue()
+
+
+class PerFactionRenderer(Renderer):
+    """A document of one page (or more) per faction: `data` is a list of dicts each with a `faction`.
+
+    Subclasses write `faction_pages(item)`; a document for a single faction is named after it.
+    """
+
+    def filename(self) -> str:
+        if len(self.data) == 1:
+            return f"{self.filename_stem}-{self.data[0]['faction']['code']}.pdf"
+        return f"{self.filename_stem}.pdf"
+
+    def story(self) -> list:
+        story = []
+        for i, item in enumerate(self.data):
+            if i:
+                story.append(PageBreak())
+            story.append(Section(item["faction"]["name"], i + 1, len(self.data)))
+            story += self.faction_pages(item)
+        return story
+
+    def faction_pages(self, item: dict) -> list:
+        raise NotImplementedError

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from reportlab.platypus import KeepTogether, PageBreak, Spacer
+from reportlab.platypus import KeepTogether, Spacer
 
 from larp.sheets.labels import number, signed
-from larp.sheets.renderers.base import Renderer, RuledLines, Section
+from larp.sheets.renderers.base import PerFactionRenderer, RuledLines
 
 
-class BattleSheetRenderer(Renderer):
+class BattleSheetRenderer(PerFactionRenderer):
     """`data`: a list of battle sheets as `larp.sheets.selectors.battle_sheets` makes them."""
 
     document = gettext_lazy("Battle sheet")
@@ -19,21 +19,8 @@ class BattleSheetRenderer(Renderer):
     garrison_columns_mm = (48, 56, 16, 22, 44)
     special_columns_mm = (44, 98, 44)
 
-    def filename(self) -> str:
-        if len(self.data) == 1:
-            return f"{self.filename_stem}-{self.data[0]['faction']['code']}.pdf"
-        return f"{self.filename_stem}.pdf"
 
-    def story(self) -> list:
-        story = []
-        for i, sheet in enumerate(self.data):
-            if i:
-                story.append(PageBreak())
-            story.append(Section(sheet["faction"]["name"], i + 1, len(self.data)))
-            story += self.sheet(sheet)
-        return story
-
-    def sheet(self, sheet: dict) -> list:
+    def faction_pages(self, sheet: dict) -> list:
         faction = sheet["faction"]
         right = self.turn_and_date(sheet)
         out = self.heading(_("Battle sheet"), faction["name"], faction["colour"], right)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from reportlab.platypus import PageBreak, Spacer
+from reportlab.platypus import Spacer
 
-from larp.sheets.renderers.base import Renderer, Section
+from larp.sheets.renderers.base import PerFactionRenderer
 
 
-class OrderFormRenderer(Renderer):
+class OrderFormRenderer(PerFactionRenderer):
     """`data`: a list of order forms as `larp.sheets.selectors.order_forms` makes them."""
 
     document = gettext_lazy("Order form")
@@ -23,21 +23,8 @@ class OrderFormRenderer(Renderer):
     row_height_mm = 11.0
     spare_rows = 1   # for an army raised after the forms were printed (R2)
 
-    def filename(self) -> str:
-        if len(self.data) == 1:
-            return f"{self.filename_stem}-{self.data[0]['faction']['code']}.pdf"
-        return f"{self.filename_stem}.pdf"
 
-    def story(self) -> list:
-        story = []
-        for i, form in enumerate(self.data):
-            if i:
-                story.append(PageBreak())
-            story.append(Section(form["faction"]["name"], i + 1, len(self.data)))
-            story += self.form(form)
-        return story
-
-    def form(self, form: dict) -> list:
+    def faction_pages(self, form: dict) -> list:
         faction = form["faction"]
         turn = form.get("turn")
         right = [self.p(_("Turn %(n)s") % {"n": turn} if turn else _("Turn ____"), "right_big"),
