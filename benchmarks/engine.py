@@ -30,6 +30,7 @@ import yaml  # noqa: E402
 from larp.engine import battle_odds, parse_case, run_turn  # noqa: E402
 from larp.engine.cli import dumps  # noqa: E402
 from larp.engine.scenario import case_from_scenario  # noqa: E402
+from figures import print_targets, timed  # noqa: E402  (benchmarks/figures.py)
 
 
 def plausible_orders(case: dict, rng: random.Random) -> list[dict]:
@@ -145,15 +146,6 @@ def synthetic_case(provinces: int = 1000, factions: int = 60, armies: int = 600,
     return case
 
 
-def timed(fn, runs: int) -> list[float]:
-    out = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return out
-
-
 def main() -> int:
     rows = []
 
@@ -198,16 +190,7 @@ def main() -> int:
     runs = timed(lambda: battle_odds(parsed_c), 200)
     rows.append(("(c) odds of a two-dice battle, median of 200 (ms)", statistics.median(runs) * 1000, 5.0))
 
-    width = max(len(r[0]) for r in rows)
-    print(f"{'figure':<{width}} | {'measured':>9} | {'target':>7} | {'ratio':>6} | ok")
-    print(f"{'-' * width}-|-{'-' * 9}-|-{'-' * 7}-|-{'-' * 6}-|-------")
-    missed = []
-    for name, measured, target in rows:
-        ratio = measured / target
-        ok = measured <= target
-        if not ok:
-            missed.append(name)
-        print(f"{name:<{width}} | {measured:>9.3f} | {target:>7.1f} | {ratio:>6.3f} | {'yes' if ok else 'MISSED'}")
+    missed = print_targets(rows)
     print(info_a)
     print(info_b)
     if missed:

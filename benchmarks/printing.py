@@ -18,13 +18,14 @@ import io
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench-printing.sqlite3'}")
 os.environ["DJANGO_SETTINGS_MODULE"] = "larp.settings_test"
+
+from figures import print_targets, timed  # noqa: E402  (benchmarks/figures.py)
 
 TITLE = "printing-bench"
 ORDERS = [
@@ -35,15 +36,6 @@ ORDERS = [
     {"unit": "latin_empire-4", "type": "attack", "path": ["adrianople"]},
     {"unit": "venice-f1", "type": "fleet_attack", "sea": "south_aegean", "target_faction": "nicaea"},
 ]
-
-
-def timed(fn, runs: int) -> list[float]:
-    out = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return out
 
 
 def main() -> int:
@@ -97,16 +89,7 @@ def main() -> int:
     info.append(f"    {len(result['fought'])} battles in the turn; pages: "
                 + ", ".join(f"{k} {v}" for k, v in pages.items()))
 
-    width = max(len(r[0]) for r in rows)
-    print(f"{'figure':<{width}} | {'measured':>9} | {'target':>7} | {'ratio':>6} | ok")
-    print(f"{'-' * width}-|-{'-' * 9}-|-{'-' * 7}-|-{'-' * 6}-|-------")
-    missed = []
-    for name, measured, target in rows:
-        ratio = measured / target
-        ok = measured <= target
-        if not ok:
-            missed.append(name)
-        print(f"{name:<{width}} | {measured:>9.3f} | {target:>7.1f} | {ratio:>6.3f} | {'yes' if ok else 'MISSED'}")
+    missed = print_targets(rows)
     print("for information:")
     for name, seconds in others.items():
         print(f"    {name}: {seconds:.3f}")
