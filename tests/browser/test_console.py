@@ -1,8 +1,6 @@
 """The moderators' console in a real browser: dice entered and confirmed, regroup applied, the map recoloured."""
 import pytest
 
-from tests.browser.conftest import TABLET
-
 
 @pytest.fixture
 def storm_ready(transactional_db):

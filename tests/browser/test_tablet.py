@@ -1,7 +1,6 @@
 """The players' tablet in a real browser at 768x1024 (and a 390-wide phone): sign in by QR link, file
 orders through the pickers, refusals, double taps, a dropped connection, the clock locking the form (R3, R5)."""
 import re
-import time
 
 import pytest
 from django.urls import reverse
