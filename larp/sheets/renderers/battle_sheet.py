@@ -19,7 +19,6 @@ class BattleSheetRenderer(PerFactionRenderer):
     garrison_columns_mm = (48, 56, 16, 22, 44)
     special_columns_mm = (44, 98, 44)
 
-
     def faction_pages(self, sheet: dict) -> list:
         faction = sheet["faction"]
         right = self.turn_and_date(sheet)

@@ -23,7 +23,6 @@ class OrderFormRenderer(PerFactionRenderer):
     row_height_mm = 11.0
     spare_rows = 1   # for an army raised after the forms were printed (R2)
 
-
     def faction_pages(self, form: dict) -> list:
         faction = form["faction"]
         turn = form.get("turn")
