@@ -52,6 +52,16 @@ class Worker:
                 self.proc.wait()
 
 
+def wait_until(predicate, timeout: float, step: float = 0.05) -> bool:
+    """True as soon as `predicate()` is (a worker's effect arrived), polling every `step` s; else its last answer."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(step)
+    return predicate()
+
+
 def purge_queue() -> None:
     import redis
 

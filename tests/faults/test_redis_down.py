@@ -11,7 +11,7 @@ from larp.campaign.services.members import add_moderator, create_player
 from larp.orders.models import Order, OrderEvent
 from larp.turns import clock, services
 from larp.turns.models import AuditEntry, Phase
-from tests.faults.conftest import wait_until
+from tests.workers import wait_until
 
 pytestmark = pytest.mark.worker
 

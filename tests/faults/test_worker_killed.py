@@ -11,7 +11,7 @@ from larp.orders.models import Order, OrderEvent
 from larp.orders.services import OrderRefused, _open_strategy, file_order
 from larp.turns import services
 from larp.turns.models import AuditEntry, Phase, Snapshot
-from tests.faults.conftest import wait_until
+from tests.workers import wait_until
 
 pytestmark = pytest.mark.worker
 

@@ -11,15 +11,7 @@ from larp.orders.models import Order, OrderEvent
 from larp.orders.services import OrderRefused, file_order
 from larp.turns import services
 from larp.turns.models import AuditEntry, Phase, Snapshot
-
-
-def wait_until(predicate, timeout, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
+from tests.workers import wait_until
 
 
 def setup(fast_game, seconds):
