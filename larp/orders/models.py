@@ -6,18 +6,20 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from larp.campaign.models import Faction, Game
+from larp.engine.model import OrderType
 from larp.forces.models import Army, Fleet
 from larp.turns.models import Turn
 
 
 class Order(models.Model):
-    HOLD = "hold"
-    MARCH = "march"
-    ATTACK = "attack"
-    SEA_ATTACK = "sea_attack"
-    LANDING = "landing"
-    FLEET_MOVE = "fleet_move"
-    FLEET_ATTACK = "fleet_attack"
+    # The engine's order kinds (R5), so the two can never spell one differently.
+    HOLD = OrderType.HOLD.value
+    MARCH = OrderType.MARCH.value
+    ATTACK = OrderType.ATTACK.value
+    SEA_ATTACK = OrderType.SEA_ATTACK.value
+    LANDING = OrderType.LANDING.value
+    FLEET_MOVE = OrderType.FLEET_MOVE.value
+    FLEET_ATTACK = OrderType.FLEET_ATTACK.value
     TYPES = [
         (HOLD, _("Hold")), (MARCH, _("March")), (ATTACK, _("Attack")), (SEA_ATTACK, _("Sea attack")),
         (LANDING, _("Landing")), (FLEET_MOVE, _("Fleet move")), (FLEET_ATTACK, _("Fleet attack")),
