@@ -14,7 +14,8 @@ from larp.battles.selectors import turn_result
 from larp.campaign.models import Faction, Game, Province, SpecialState
 from larp.engine.rules import parse_rules
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
-from larp.sheets import build, labels
+from larp.campaign import labels
+from larp.sheets import build
 from larp.turns.models import AuditEntry, Phase, Turn, TurnSettings
 from larp.turns.situation import ENGINE_RULE_KEYS, case_from_game
 

@@ -357,8 +357,13 @@ def _hostile_to_owner(owner_id: int | None, faction_id: int, alliances: set, pas
     return frozenset((owner_id, faction_id)) not in alliances and (owner_id, faction_id) not in passages
 
 
-def map_view(game: Game, focus: Faction | None = None) -> dict:
-    """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13)."""
+def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, str] | None = None,
+             route: list[str] | None = None) -> dict:
+    """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13).
+
+    `positions` ({unit id: place id}) shows units where a movement step put them instead of where the
+    database has them; `route` (place ids) is drawn as the path of the move being shown.
+    """
     provinces = list(Province.objects.filter(game=game).select_related("owner"))
     if not provinces:
         return {"width": 100, "height": 100, "nodes": [], "links": [], "flags": [], "ships": [], "legend": []}
@@ -388,10 +393,22 @@ def map_view(game: Game, focus: Faction | None = None) -> dict:
             alliances.add(frozenset((rel.from_faction_id, rel.to_faction_id)))
         else:
             passages.add((rel.from_faction_id, rel.to_faction_id))
+    by_pk = {p.pk: p for p in provinces}
     armies = list(Army.objects.filter(game=game, destroyed=False).select_related("faction", "province")
                   .order_by("province_id", "faction__code", "number"))
     fleets = list(Fleet.objects.filter(game=game, destroyed=False).select_related("faction", "sea")
                   .order_by("sea_id", "faction__code", "number"))
+    if positions:
+        pk_of = {p.code: p.pk for p in provinces}
+        for unit in (*armies, *fleets):
+            place = pk_of.get(positions.get(unit.code))
+            if place is not None:
+                if isinstance(unit, Fleet):
+                    unit.sea_id, unit.sea = place, by_pk[place]
+                else:
+                    unit.province_id, unit.province = place, by_pk[place]
+        armies.sort(key=lambda a: (a.province_id, a.faction.code, a.number))
+        fleets.sort(key=lambda f: (f.sea_id, f.faction.code, f.number))
     besieged = {a.province_id for a in armies if (a.province.fortress or a.province_id in capitals)
                 and _hostile_to_owner(a.province.owner_id, a.faction_id, alliances, passages)}
     nodes = []
@@ -403,7 +420,6 @@ def map_view(game: Game, focus: Faction | None = None) -> dict:
             "owner": p.owner.name if p.owner else (_("sea zone") if p.is_sea else _("neutral")),
             "fortress": p.fortress, "capital": p.pk in capitals, "besieged": p.pk in besieged,
         })
-    by_pk = {p.pk: p for p in provinces}
     links = []
     for a_id, b_id in Adjacency.objects.filter(game=game).values_list("a_id", "b_id"):
         a, b = by_pk[a_id], by_pk[b_id]
@@ -433,6 +449,11 @@ def map_view(game: Game, focus: Faction | None = None) -> dict:
                       "place": by_pk[f.sea_id].name, "code": f.code})
         offset[f.sea_id] += 24
     legend = [{"name": f.name, "colour": f.colour} for f in Faction.objects.filter(game=game).order_by("code")]
+    by_code = {p.code: p.pk for p in provinces}
+    path = [pts[by_code[c]] for c in (route or []) if c in by_code]
+    route_points = " ".join(f"{x + pad:.1f},{y + pad:.1f}" for x, y in path) if len(path) > 1 else ""
+    route_end = {"x": round(path[-1][0] + pad, 1), "y": round(path[-1][1] + pad, 1), "r": round(r * 2, 1)} \
+        if path else None
     focus_box = ""
     if focus is not None and len(provinces) > 20:
         # The player's own corner of the map first (provinces, armies, fleets); the whole map is one tap away.
@@ -449,7 +470,7 @@ def map_view(game: Game, focus: Faction | None = None) -> dict:
                 focus_box = f"{cx - w / 2:.1f} {cy - h / 2:.1f} {w:.1f} {h:.1f}"
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
             "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_box, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
-            "legend": legend}
+            "legend": legend, "route": route_points, "route_end": route_end}
 
 
 # --- moderators' lists -------------------------------------------------------------------------
