@@ -60,14 +60,15 @@ def _step_shown(request, count: int) -> int | None:
     return max(0, min(step, count))
 
 
-def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int) -> dict:
+def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int, label_px: float = 10) -> dict:
     """The steps, the one shown and the map after it: what the console and the projector both draw."""
     steps = selectors.movement_steps(result, names)
     shown = max(0, min(shown, len(steps)))
     current = steps[shown - 1] if shown else None
     positions = selectors.positions_at(turn.start_state or {}, result, steps, shown)
     return {"steps": steps, "shown": shown, "current": current,
-            "map": tablet.map_view(game, positions=positions, route=current["route"] if current else None)}
+            "map": tablet.map_view(game, positions=positions, route=current["route"] if current else None,
+                                  label_px=label_px)}
 
 
 @moderator_page
@@ -218,19 +219,50 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
 
 
+PROJECTOR_LABEL_PX = 17  # province names on the projector, in the map symbols' units: legible from 10 m
+
+
+def _projector_stage(game: Game, phase, names: dict) -> dict:
+    """What the hall sees besides the map: the movement step the console shows, or the battle being fought."""
+    from larp.turns.models import Phase
+
+    if phase is None or phase.kind not in (Phase.MOVEMENT, Phase.TACTICS):
+        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+    try:
+        turn, _resolution, result = services.current_result(game)
+    except ValidationError:
+        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+    if phase.kind == Phase.MOVEMENT:
+        shown = selectors.shown_step(game, turn.number)
+        if shown is not None:
+            return {"mode": "movement", **_movement_stage(game, turn, result, names, shown, PROJECTOR_LABEL_PX)}
+        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+    awaiting = result.get("awaiting")
+    queue = selectors.battle_queue(result)
+    return {"mode": "battle" if awaiting else None, "battle": awaiting, "queue": queue,
+            "queue_place": next((q["n"] for q in queue if q["state"] == "current"), None),
+            "map": tablet.map_view(game, route=[awaiting["province"]] if awaiting else None,
+                                  label_px=PROJECTOR_LABEL_PX)}
+
+
 @moderator_page
 def projector(request: HttpRequest, game: Game) -> HttpResponse:
-    """Full-screen map, phase, turn and clock for the hall's projector: readable from 10 m, updates itself."""
+    """Full-screen map, phase, turn and clock for the hall's projector: readable from 10 m, updates itself.
+
+    While the moderators step the movement or fight a battle, the projector shows the same step or battle.
+    """
     import json
 
     from larp.turns import clock
     from larp.turns.models import Phase
 
     payload = clock.payload(game.pk)
-    context = {"game": game, "map": tablet.map_view(game), "clock": payload, "face": tablet.clock_face(payload),
-               "phase": current_phase(game), "own_faction": None,
+    phase = current_phase(game)
+    names = selectors.names(game)
+    context = {"game": game, "clock": payload, "face": tablet.clock_face(payload),
+               "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-               "draw": selectors.names(game)}
+               "draw": names, **_projector_stage(game, phase, names)}
     if request.htmx:
         return render(request, "battles/projector.html#stage", context)
     return render(request, "battles/projector.html", context)

@@ -20,6 +20,7 @@ from larp.engine.errors import CaseError
 from larp.forces.models import Army, Commander, Fleet, TroopCard
 from larp.orders.models import Order
 from larp.orders.services import visible_orders
+from larp.tablet.geometry import place_labels
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
 from larp.turns.services import current_phase
@@ -358,11 +359,13 @@ def _hostile_to_owner(owner_id: int | None, faction_id: int, alliances: set, pas
 
 
 def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, str] | None = None,
-             route: list[str] | None = None) -> dict:
+             route: list[str] | None = None, label_px: float = 10) -> dict:
     """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13).
 
     `positions` ({unit id: place id}) shows units where a movement step put them instead of where the
-    database has them; `route` (place ids) is drawn as the path of the move being shown.
+    database has them; `route` (place ids) is drawn as the path of the move being shown. `label_px` is the
+    size of the provinces' names in the symbols' units (the projector's are larger); names are placed so
+    that they do not cover each other (larp.tablet.geometry).
     """
     provinces = list(Province.objects.filter(game=game).select_related("owner"))
     if not provinces:
@@ -420,6 +423,12 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
             "owner": p.owner.name if p.owner else (_("sea zone") if p.is_sea else _("neutral")),
             "fortress": p.fortress, "capital": p.pk in capitals, "besieged": p.pk in besieged,
         })
+    scale = r / 10  # symbols are drawn for a node of radius 10
+    labels = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
+                            "key": n["capital"] or n["fortress"]} for n in nodes], r, label_px * scale)
+    for n in nodes:
+        at = labels[n["code"]]
+        n.update({"lx": round(at.dx / scale, 1), "ly": round(at.dy / scale, 1), "anchor": at.anchor, "minor": at.minor})
     links = []
     for a_id, b_id in Adjacency.objects.filter(game=game).values_list("a_id", "b_id"):
         a, b = by_pk[a_id], by_pk[b_id]
@@ -427,7 +436,6 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
         (x1, y1), (x2, y2) = pts[a_id], pts[b_id]
         links.append({"x1": round(x1 + pad, 1), "y1": round(y1 + pad, 1), "x2": round(x2 + pad, 1),
                       "y2": round(y2 + pad, 1), "kind": kind})
-    scale = r / 10  # symbols are drawn for a node of radius 10
     marker = scale * 1.3  # flags and ships a little larger than the nodes' symbols, to read at a glance
     flags = []
     offset = defaultdict(float)
@@ -470,7 +478,7 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
                 focus_box = f"{cx - w / 2:.1f} {cy - h / 2:.1f} {w:.1f} {h:.1f}"
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
             "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_box, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
-            "legend": legend, "route": route_points, "route_end": route_end}
+            "legend": legend, "route": route_points, "route_end": route_end, "label_px": label_px}
 
 
 # --- moderators' lists -------------------------------------------------------------------------
