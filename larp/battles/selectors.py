@@ -89,29 +89,33 @@ def positions_at(start_state: dict, result: dict, steps: list[dict], shown: int)
     return where
 
 
-SHOWN_STEP_SECONDS = 6 * 60 * 60
+SHOWN_SECONDS = 6 * 60 * 60
 
 
 def _shown_key(game: Game) -> str:
-    return f"larp:movement-shown:{game.pk}"
+    return f"larp:hall-shown:{game.pk}"
 
 
-def remember_shown_step(game: Game, turn_number: int, step: int) -> None:
-    """The step the console shows, so the projector shows the same one; the hall only loses a picture if lost."""
+def remember_shown(game: Game, turn_number: int, view: str, step: int = 0) -> None:
+    """What the console shows (`movement` and its step, or `battles`), so the projector shows the same.
+
+    Kept in the cache: if it is lost, the hall only loses a picture, never a move.
+    """
     try:
-        cache.set(_shown_key(game), {"turn": turn_number, "step": step}, SHOWN_STEP_SECONDS)
-    except Exception:  # noqa: BLE001 - a cache outage must not stop the console; the page shows the step anyway
-        logger.warning("could not remember the shown movement step of game %s", game.pk)
+        cache.set(_shown_key(game), {"turn": turn_number, "view": view, "step": step}, SHOWN_SECONDS)
+    except Exception:  # noqa: BLE001 - a cache outage must not stop the console
+        logger.warning("could not remember what the console of game %s shows", game.pk)
 
 
-def shown_step(game: Game, turn_number: int) -> int | None:
+def shown(game: Game, turn_number: int) -> dict | None:
+    """{"view": "movement"|"battles", "step": k} the console last showed for this turn, or None."""
     try:
-        shown = cache.get(_shown_key(game))
+        value = cache.get(_shown_key(game))
     except Exception:  # noqa: BLE001
         return None
-    if not shown or shown.get("turn") != turn_number:
+    if not value or value.get("turn") != turn_number:
         return None
-    return int(shown.get("step") or 0)
+    return {"view": value.get("view"), "step": int(value.get("step") or 0)}
 
 
 # --- the battles of a turn, in the order they are fought ---------------------------------------

@@ -80,10 +80,9 @@ def movement(request: HttpRequest, game: Game) -> HttpResponse:
     count = len(selectors.movement_steps(result, names))
     shown = _step_shown(request, count)
     if shown is None:
-        remembered = selectors.shown_step(game, turn.number)
-        shown = remembered if remembered is not None else 0
-    else:
-        selectors.remember_shown_step(game, turn.number, shown)
+        remembered = selectors.shown(game, turn.number)
+        shown = remembered["step"] if remembered and remembered["view"] == "movement" else 0
+    selectors.remember_shown(game, turn.number, "movement", shown)
     refused = [{**r, "text": refusal_text(game.pk, r)} for r in result.get("refused", [])]
     held = [m for m in result.get("moves", []) if m["result"] == "held" and m.get("order") == "hold"]
     return render(request, "battles/movement.html", _context(
@@ -99,6 +98,8 @@ def battles(request: HttpRequest, game: Game) -> HttpResponse:
         pending_roll = DiceRoll.objects.filter(resolution=resolution, battle_no=result["awaiting"]["n"],
                                                source="server", undone=False).order_by("-at").first()
     awaiting = (result or {}).get("awaiting")
+    if turn is not None:
+        selectors.remember_shown(game, turn.number, "battles")
     modifiers = (resolution.choices.get("modifiers", []) if resolution else [])
     return render(request, "battles/battles.html", _context(
         game, turn=turn, result=result, resolution=resolution, pending_roll=pending_roll,
@@ -232,10 +233,10 @@ def _projector_stage(game: Game, phase, names: dict) -> dict:
         turn, _resolution, result = services.current_result(game)
     except ValidationError:
         return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
-    if phase.kind == Phase.MOVEMENT:
-        shown = selectors.shown_step(game, turn.number)
-        if shown is not None:
-            return {"mode": "movement", **_movement_stage(game, turn, result, names, shown, PROJECTOR_LABEL_PX)}
+    shown = selectors.shown(game, turn.number)
+    if phase.kind == Phase.MOVEMENT and shown and shown["view"] == "movement":
+        return {"mode": "movement", **_movement_stage(game, turn, result, names, shown["step"], PROJECTOR_LABEL_PX)}
+    if phase.kind == Phase.MOVEMENT and not (shown and shown["view"] == "battles"):
         return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
     awaiting = result.get("awaiting")
     queue = selectors.battle_queue(result)

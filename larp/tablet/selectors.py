@@ -424,11 +424,6 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
             "fortress": p.fortress, "capital": p.pk in capitals, "besieged": p.pk in besieged,
         })
     scale = r / 10  # symbols are drawn for a node of radius 10
-    labels = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
-                            "key": n["capital"] or n["fortress"]} for n in nodes], r, label_px * scale)
-    for n in nodes:
-        at = labels[n["code"]]
-        n.update({"lx": round(at.dx / scale, 1), "ly": round(at.dy / scale, 1), "anchor": at.anchor, "minor": at.minor})
     links = []
     for a_id, b_id in Adjacency.objects.filter(game=game).values_list("a_id", "b_id"):
         a, b = by_pk[a_id], by_pk[b_id]
@@ -456,6 +451,16 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
                       "faction_code": f.faction.code, "label": unit_label("fleet", f.roman),
                       "place": by_pk[f.sea_id].name, "code": f.code})
         offset[f.sea_id] += 24
+    # Names beside their nodes, clear of each other and of the flags and ships (geometry in larp.tablet.geometry).
+    markers = [(f["x"], f["y"] - 11 * marker, f["x"] + f["width"] * marker, f["y"] + 8 * marker) for f in flags]
+    markers += [(s["x"] - 9 * marker, s["y"] - 13 * marker, s["x"] + 11 * marker, s["y"] + 6 * marker) for s in ships]
+    key = set(route or [])  # the move being shown names its places, whatever else must give way
+    labels = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
+                            "key": n["capital"] or n["code"] in key} for n in nodes], r, label_px * scale,
+                          obstacles=markers, bounds=(width + 2 * pad, height + 2 * pad))
+    for n in nodes:
+        at = labels[n["code"]]
+        n.update({"lx": round(at.dx / scale, 1), "ly": round(at.dy / scale, 1), "anchor": at.anchor, "minor": at.minor})
     legend = [{"name": f.name, "colour": f.colour} for f in Faction.objects.filter(game=game).order_by("code")]
     by_code = {p.code: p.pk for p in provinces}
     path = [pts[by_code[c]] for c in (route or []) if c in by_code]
