@@ -59,6 +59,8 @@ def overlapping_labels(page) -> list:
 def test_moderator_steps_the_movement_and_the_projector_shows_the_same_step(hall, new_page, artifacts):
     game, _mod = hall
     console = new_page(viewport={"width": 1280, "height": 900})
+    missing = []
+    console.context.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
     sign_in(console, "hall-mod", "hall-pass-123")
     console.goto(f"/g/{game.pk}/console/movement/?step=0")
     assert "Перед первым перемещением" in console.locator("#step").inner_text()
@@ -106,6 +108,8 @@ def test_moderator_steps_the_movement_and_the_projector_shows_the_same_step(hall
     sizes = projector.locator(".map .node .label >> visible=true").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().height)")
     assert sizes and min(sizes) >= 18, min(sizes)                # legible from the back of the hall
+
+    assert missing == []                                          # no /favicon.ico 404 on any page
 
     # Apply all remains, whatever step is shown.
     console.click("text=Переставить флажки на карте")
