@@ -10,16 +10,21 @@ import math
 from collections import defaultdict
 from functools import lru_cache
 
+from django.core.cache import cache
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from larp.battles.models import TurnResolution
+from larp.campaign import labels
 from larp.campaign.models import Adjacency, Faction, Game, Membership, Province, Relation
 from larp.engine import is_complete, legal_fleets, legal_steps, parse_case
 from larp.engine.errors import CaseError
 from larp.forces.models import Army, Commander, Fleet, TroopCard
 from larp.orders.models import Order
 from larp.orders.services import visible_orders
+from larp.sheets import selectors as sheets
 from larp.tablet.geometry import place_labels
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
@@ -344,6 +349,57 @@ def spy_reports(faction: Faction) -> list[dict]:
                     "commanders": [{"name": bilingual(m), "power": m.get("power")} for m in c.get("commanders", [])],
                     "power": c.get("power"), "men": c.get("men"), "men_text": men_text(c.get("men"))})
     return out
+
+
+# --- the turn's result for one faction (after regroup) ---------------------------------------
+
+
+def faction_turn_result(faction: Faction) -> dict | None:
+    """What happened to this faction's own stacks in the last turn whose regroup was applied: its own part
+    of the printed turn results, in the same words (larp.sheets.build.turn_results). None before that."""
+    resolution = (TurnResolution.objects.filter(turn__game_id=faction.game_id, applied_at__isnull=False)
+                  .select_related("turn").order_by("-turn__number").first())
+    if resolution is None:
+        return None
+    key = f"larp:turn-result:{resolution.pk}:{resolution.applied_at.timestamp()}:{faction.pk}:{get_language()}"
+    try:
+        cached = cache.get(key)
+    except Exception:  # noqa: BLE001 - without the cache the result is simply computed again
+        cached = None
+    if cached is not None:
+        return cached
+    try:
+        data = sheets.turn_results(faction.game, resolution.turn.number)
+    except sheets.NoResults:
+        return None
+    mine = faction.name
+    battles = []
+    for b in data["battles"]:
+        for role in ("attacker", "defender"):
+            if b[role]["name"] == mine:
+                other = b["defender" if role == "attacker" else "attacker"]
+                battles.append({"number": b["number"], "province": b["province"], "kind": b["kind"],
+                                "role": labels.side_role(role), "against": other["name"], "units": b[role]["units"],
+                                "outcome": b["outcome_text"], "losses": b[role]["losses"],
+                                "their_losses": other["losses"]})
+    own = {
+        "turn": resolution.turn.number,
+        "moves": [m for m in data["moves"] if m["faction"] == mine],
+        "refused": [r for r in data["refused"] if r["faction"] == mine],
+        "battles": battles,
+        "retreats": [r for r in data["retreats"] if r["faction"] == mine],
+        "destroyed": [u for u in data["destroyed_units"] if u["faction"] == mine],
+        "gained": [r["province"] for r in data["recoloured"] if r["to"] == mine],
+        "lost": [r["province"] for r in data["recoloured"] if r["from"] == mine],
+        "raised": [r for r in data["raised"] if r["faction"] == mine],
+    }
+    own["empty"] = not any(own[k] for k in ("moves", "refused", "battles", "retreats", "destroyed", "gained",
+                                            "lost", "raised"))
+    try:
+        cache.set(key, own, 60 * 60)
+    except Exception:  # noqa: BLE001
+        pass
+    return own
 
 
 # --- the strategic map ---------------------------------------------------------------------

@@ -155,3 +155,57 @@ def test_battles_page_queue_modifier_and_odds(hall, new_page, artifacts):
     if page.locator(".awaiting").count():
         assert projector.locator("[data-projector-battle]").count() == 1
     projector.screenshot(path=str(artifacts / "hall-projector-battle-1920.png"))
+
+
+@pytest.mark.browser
+def test_phone_after_regroup_one_line_header_and_the_turn_result(hall, new_page, artifacts):
+    from django.urls import reverse
+
+    from larp.battles import services
+    from larp.tablet import services as tablet
+    from tests.browser.conftest import PHONE
+
+    game, mod = hall
+    services.apply_movement(game, mod)
+    for _ in range(20):
+        _turn, _res, result = services.current_result(game)
+        awaiting = result.get("awaiting")
+        if awaiting is None:
+            break
+        services.confirm_battle(game, mod, awaiting["n"], [5] * awaiting["dice_count"]["attacker"],
+                                [2] * awaiting["dice_count"]["defender"])
+    services.apply_regroup(game, mod)
+    player = game.memberships.get(faction__code="bulgaria").user
+    token = tablet.issue_code(mod, game, player)
+
+    page = new_page(viewport=PHONE)
+    page.goto(reverse("tablet:join", args=[tablet.link(token)]))
+    page.wait_for_load_state()
+    header = page.locator("header.topbar").bounding_box()
+    assert header["height"] <= 60, header                      # one line, not a third of the screen
+    result = page.locator("#turn-result")
+    assert "Итоги хода 1" in result.inner_text()
+    assert "Серре" in result.inner_text()
+    page.screenshot(path=str(artifacts / "hall-phone-turn-result-390.png"))
+
+
+@pytest.mark.browser
+def test_join_cards_print_nine_to_an_a4_page_with_their_colours(hall, new_page, artifacts):
+    from larp.campaign.services.members import create_player
+    from larp.tablet import services as tablet
+    from tests.sheets.pdf import pdf_pages
+
+    game, mod = hall
+    for faction in game.factions.exclude(players__isnull=False):
+        create_player(faction, f"hall-{faction.code}")
+    tablet.issue_missing_codes(mod, game)
+    assert game.memberships.filter(role="player").count() == 11
+    page = new_page(viewport={"width": 1280, "height": 900})
+    sign_in(page, "hall-mod", "hall-pass-123")
+    page.goto(f"/g/{game.pk}/players/")
+    page.emulate_media(media="print")
+    adjust = page.locator(".player-sheet .swatch").first.evaluate("e => getComputedStyle(e).printColorAdjust")
+    assert adjust == "exact"                                    # the faction colours print
+    pdf = page.pdf(format="A4", print_background=False)
+    (artifacts / "hall-join-cards.pdf").write_bytes(pdf)
+    assert len(pdf_pages(pdf)) == 2                             # 11 cards, 3 × 3 to a page
