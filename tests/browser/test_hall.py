@@ -188,6 +188,12 @@ def test_phone_after_regroup_one_line_header_and_the_turn_result(hall, new_page,
     assert "Серре" in result.inner_text()
     page.screenshot(path=str(artifacts / "hall-phone-turn-result-390.png"))
 
+    # The map page's legend: small icons, not hundreds of pixels each (the page was 4482 px tall).
+    page.goto(f"/g/{game.pk}/map/")
+    widths = page.locator(".legend svg").evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+    assert widths and max(widths) < 40, widths
+    assert page.evaluate("document.documentElement.scrollHeight") < 2000
+
 
 @pytest.mark.browser
 def test_join_cards_print_nine_to_an_a4_page_with_their_colours(hall, new_page, artifacts):
