@@ -213,6 +213,8 @@ SESSION_COOKIE_HTTPONLY = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"one_line_forbidden": {"()": "larp.log.OneLineForbidden"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {"django.request": {"filters": ["one_line_forbidden"]}},
 }

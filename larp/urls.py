@@ -1,11 +1,21 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpResponseRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from larp.campaign import views as campaign_views
 
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page says: send them to the game's icon."""
+    return HttpResponseRedirect(static("img/favicon.svg"))
+
+
 urlpatterns = [
     path("", campaign_views.home, name="home"),
+    path("favicon.ico", favicon),
     path("healthz", campaign_views.healthz, name="healthz"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

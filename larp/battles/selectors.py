@@ -1,9 +1,16 @@
 """Reads of a turn's resolution for pages and printing."""
 from __future__ import annotations
 
+import logging
+
+from django.core.cache import cache
+
 from larp.battles.models import TurnResolution
+from larp.campaign import labels
 from larp.campaign.models import Faction, Game, Province
 from larp.forces.models import Army, Fleet, roman
+
+logger = logging.getLogger(__name__)
 
 
 def turn_result(game: Game, number: int) -> dict | None:
@@ -16,40 +23,123 @@ def turn_result(game: Game, number: int) -> dict | None:
 
 
 def names(game: Game) -> dict:
-    """Display names for the engine's ids, in the active language: provinces, factions, units, sources."""
-    from django.utils.translation import gettext as _
-
+    """Display names for the engine's ids, in the active language: provinces, factions, units, and the game's
+    words for the engine's named values (`larp.campaign.labels`), for templates: `names.results|lookup:m.result`.
+    """
     factions = {f.code: f for f in Faction.objects.filter(game=game)}
-    units = {}
+    units, numerals = {}, {}
     for a in Army.objects.filter(game=game).select_related("faction"):
         units[a.code] = f"{a.faction.name} {roman(a.number)}"
+        numerals[a.code] = roman(a.number)
     for f in Fleet.objects.filter(game=game).select_related("faction"):
-        units[f.code] = f"{f.faction.name}: {_('fleet')} {roman(f.number)}"
+        units[f.code] = f"{f.faction.name}: {labels.fleet_label(roman(f.number))}"
+        numerals[f.code] = roman(f.number)
     return {
         "provinces": {p.code: p.name for p in Province.objects.filter(game=game)},
         "factions": {code: f.name for code, f in factions.items()},
         "colours": {code: f.colour for code, f in factions.items()},
         "units": units,
-        "sources": item_labels(),
-        "orders": {"hold": _("hold"), "march": _("march"), "attack": _("attack"), "sea_attack": _("sea attack"),
-                   "landing": _("landing"), "fleet_move": _("fleet move"), "fleet_attack": _("fleet attack")},
-        "results": {"moved": _("moved"), "occupied": _("occupied without battle"), "battle": _("battle"),
-                    "pinned": _("pinned"), "failed": _("failed"), "held": _("held")},
-        "outcomes": {"attacker_won": _("attacker won"), "defender_won": _("defender won"), "tie": _("tie")},
+        "numerals": numerals,
+        **labels.vocabulary(),
         "greek_fire": [code for code, f in factions.items() if "greek_fire_land" in (f.specials or [])],
     }
 
 
-def item_labels() -> dict:
-    """The autobattle's items (R8-R10) as a person reads them."""
-    from django.utils.translation import gettext as _
+# --- movement, one move at a time (R6: the moderators move the armies one by one) ------------
 
-    return {
-        "troops": _("troops"), "commanders": _("commanders"), "defence": _("defence position"),
-        "militia": _("militia"), "modifier": _("moderator's modifier"), "dice": _("dice"),
-        "constantinople": _("Constantinople"), "thessalonica": _("Thessalonica"), "acrocorinth": _("Acrocorinth"),
-        "meander_miracle": _("Miracle of the Maeander"), "mountain_country": _("Mountain country"),
-        "victory_march": _("Victory march"), "greek_fire_land": _("Greek fire"),
-        "christian_mercenaries": _("Christian mercenaries"), "chivalry": _("Chivalry"),
-        "best_mercenaries": _("Best mercenaries"), "bulgarian_hordes": _("Bulgarian hordes"),
-    }
+
+def movement_steps(result: dict, names: dict) -> list[dict]:
+    """Every move worth showing, in execution order (the draw): all but the units that simply hold.
+
+    Each step says who moved, the order, the route, the result in the game's words and the battle it
+    schedules (its number in the list of contested provinces, R6.5).
+    """
+    contested = {b["province"]: i for i, b in enumerate(result.get("battles") or [], 1)}
+    steps = []
+    for m in result.get("moves") or []:
+        if m.get("result") == "held" and m.get("order") == "hold":
+            continue
+        battle = contested.get(m.get("to")) if m.get("result") == "battle" else None
+        steps.append({
+            "n": len(steps) + 1, "seq": m.get("seq"), "code": m.get("unit"), "faction": m.get("faction"),
+            "unit": names["units"].get(m.get("unit"), m.get("unit")),
+            "colour": names["colours"].get(m.get("faction")),
+            "faction_name": names["factions"].get(m.get("faction"), m.get("faction")),
+            "order": labels.move_order_text(m, names), "route": labels.move_route(m),
+            "route_text": labels.route_text(m, names), "result": m.get("result"),
+            "result_text": labels.move_result(m.get("result", "")),
+            "battle": battle, "battle_place": names["provinces"].get(m.get("to")) if battle else None,
+        })
+    return steps
+
+
+def positions_at(start_state: dict, result: dict, steps: list[dict], shown: int) -> dict[str, str]:
+    """Where every army and fleet stands once the first `shown` steps are made: {unit id: place id}.
+
+    Read from the engine's result only (nothing is written): the map shows the hall the moves so far.
+    """
+    where = {a["id"]: a["province"] for a in start_state.get("armies") or []}
+    where.update({f["id"]: f["sea"] for f in start_state.get("fleets") or []})
+    if shown <= 0 or not steps:
+        return where
+    last_seq = steps[min(shown, len(steps)) - 1]["seq"]
+    for m in result.get("moves") or []:
+        if m.get("seq") is not None and m["seq"] <= last_seq and m.get("to"):
+            where[m["unit"]] = m["to"]
+    return where
+
+
+SHOWN_SECONDS = 6 * 60 * 60
+
+
+def _shown_key(game: Game) -> str:
+    return f"larp:hall-shown:{game.pk}"
+
+
+def remember_shown(game: Game, turn_number: int, view: str, step: int = 0) -> None:
+    """What the console shows (`movement` and its step, or `battles`), so the projector shows the same.
+
+    Kept in the cache: if it is lost, the hall only loses a picture, never a move.
+    """
+    try:
+        cache.set(_shown_key(game), {"turn": turn_number, "view": view, "step": step}, SHOWN_SECONDS)
+    except Exception:  # noqa: BLE001 - a cache outage must not stop the console
+        logger.warning("could not remember what the console of game %s shows", game.pk)
+
+
+def shown(game: Game, turn_number: int) -> dict | None:
+    """{"view": "movement"|"battles", "step": k} the console last showed for this turn, or None."""
+    try:
+        value = cache.get(_shown_key(game))
+    except Exception:  # noqa: BLE001
+        return None
+    if not value or value.get("turn") != turn_number:
+        return None
+    return {"view": value.get("view"), "step": int(value.get("step") or 0)}
+
+
+# --- the battles of a turn, in the order they are fought ---------------------------------------
+
+
+def battle_queue(result: dict) -> list[dict]:
+    """Every contested province of the turn in fight order (R6.5), each done, current or waiting.
+
+    A province can see several autobattles (storms, R7); its entry lists those fought so far.
+    """
+    awaiting = result.get("awaiting")
+    finished = bool(result.get("state")) and not awaiting
+    fought = result.get("fought") or []
+    queue = []
+    for i, b in enumerate(result.get("battles") or [], 1):
+        here = [f for f in fought if f.get("province") == b["province"]]
+        if awaiting and awaiting.get("province") == b["province"]:
+            state = "current"
+        elif here:
+            state = "done"
+        elif finished:
+            state = "none"
+        else:
+            state = "waiting"
+        queue.append({"n": i, "province": b["province"], "state": state, "fought": here,
+                      "awaiting": awaiting if state == "current" else None})
+    return queue

@@ -3,7 +3,7 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import BadRequest, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -16,6 +16,7 @@ from larp.campaign.models import Faction, Game, Province
 from larp.forces.models import Army, TroopType
 from larp.forces import services as forces
 from larp.orders.messages import refusal_text
+from larp.tablet import selectors as tablet
 from larp.turns.models import Snapshot, Turn
 from larp.turns.services import current_phase
 
@@ -32,8 +33,10 @@ def moderator_page(view):
 
 
 def _context(game: Game, **extra) -> dict:
-    ctx = {"game": game, "phase": current_phase(game), "names": selectors.names(game)}
+    ctx = {"game": game, "phase": current_phase(game)}
     ctx.update(extra)
+    if "names" not in ctx:
+        ctx["names"] = selectors.names(game)
     return ctx
 
 
@@ -45,15 +48,46 @@ def _result_or_message(request, game):
         return None, None, None
 
 
+def _step_shown(request, count: int) -> int | None:
+    """The step asked for in the URL (?step=k, 0 = before the first move), kept within 0..count; None if absent."""
+    raw = request.GET.get("step")
+    if raw is None or raw == "":
+        return None
+    try:
+        step = int(raw)
+    except ValueError:
+        raise BadRequest(_("The movement step must be a number.")) from None
+    return max(0, min(step, count))
+
+
+def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int, label_px: float = 10) -> dict:
+    """The steps, the one shown and the map after it: what the console and the projector both draw."""
+    steps = selectors.movement_steps(result, names)
+    shown = max(0, min(shown, len(steps)))
+    current = steps[shown - 1] if shown else None
+    positions = selectors.positions_at(turn.start_state or {}, result, steps, shown)
+    return {"steps": steps, "shown": shown, "current": current,
+            "map": tablet.map_view(game, positions=positions, route=current["route"] if current else None,
+                                  label_px=label_px)}
+
+
 @moderator_page
 def movement(request: HttpRequest, game: Game) -> HttpResponse:
     turn, resolution, result = _result_or_message(request, game)
-    refused = [{**r, "text": refusal_text(game.pk, r)} for r in (result or {}).get("refused", [])]
-    moves = (result or {}).get("moves", [])
-    move_groups = [{"holds": False, "moves": [m for m in moves if m["result"] != "held"]},
-                   {"holds": True, "moves": [m for m in moves if m["result"] == "held"]}]
-    return render(request, "battles/movement.html", _context(game, turn=turn, result=result, refused=refused,
-                                                             move_groups=move_groups))
+    if not result:
+        return render(request, "battles/movement.html", _context(game, turn=turn, result=None))
+    names = selectors.names(game)
+    count = len(selectors.movement_steps(result, names))
+    shown = _step_shown(request, count)
+    if shown is None:
+        remembered = selectors.shown(game, turn.number)
+        shown = remembered["step"] if remembered and remembered["view"] == "movement" else 0
+    selectors.remember_shown(game, turn.number, "movement", shown)
+    refused = [{**r, "text": refusal_text(game.pk, r)} for r in result.get("refused", [])]
+    held = [m for m in result.get("moves", []) if m["result"] == "held" and m.get("order") == "hold"]
+    return render(request, "battles/movement.html", _context(
+        game, names=names, turn=turn, result=result, refused=refused, held=held,
+        **_movement_stage(game, turn, result, names, shown)))
 
 
 @moderator_page
@@ -63,9 +97,15 @@ def battles(request: HttpRequest, game: Game) -> HttpResponse:
     if resolution is not None and result and result.get("awaiting"):
         pending_roll = DiceRoll.objects.filter(resolution=resolution, battle_no=result["awaiting"]["n"],
                                                source="server", undone=False).order_by("-at").first()
+    awaiting = (result or {}).get("awaiting")
+    if turn is not None:
+        selectors.remember_shown(game, turn.number, "battles")
+    modifiers = (resolution.choices.get("modifiers", []) if resolution else [])
     return render(request, "battles/battles.html", _context(
         game, turn=turn, result=result, resolution=resolution, pending_roll=pending_roll,
-        modifiers=(resolution.choices.get("modifiers", []) if resolution else [])))
+        queue=selectors.battle_queue(result or {}),
+        # A modifier belongs to its own battle only (R9).
+        modifiers=[m for m in modifiers if awaiting and m.get("battle") == awaiting["n"]]))
 
 
 @moderator_page
@@ -171,27 +211,59 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     resolution = TurnResolution.objects.filter(turn=turn).first()
     result = resolution.result if resolution else None
     refused = [{**r, "text": refusal_text(game.pk, r)} for r in (result or {}).get("refused", [])]
+    names = selectors.names(game)
     return render(request, "battles/history_turn.html", _context(
-        game, turn=turn, resolution=resolution, result=result, refused=refused,
+        game, names=names, turn=turn, resolution=resolution, result=result, refused=refused,
+        steps=selectors.movement_steps(result or {}, names),
         orders=turn.orders.select_related("filed_by").order_by("faction__code", "army__number", "fleet__number"),
         rolls=DiceRoll.objects.filter(resolution=resolution).select_related("by") if resolution else [],
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
 
 
+PROJECTOR_LABEL_PX = 17  # province names on the projector, in the map symbols' units: legible from 10 m
+
+
+def _projector_stage(game: Game, phase, names: dict) -> dict:
+    """What the hall sees besides the map: the movement step the console shows, or the battle being fought."""
+    from larp.turns.models import Phase
+
+    if phase is None or phase.kind not in (Phase.MOVEMENT, Phase.TACTICS):
+        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+    try:
+        turn, _resolution, result = services.current_result(game)
+    except ValidationError:
+        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+    shown = selectors.shown(game, turn.number)
+    if phase.kind == Phase.MOVEMENT and shown and shown["view"] == "movement":
+        return {"mode": "movement", **_movement_stage(game, turn, result, names, shown["step"], PROJECTOR_LABEL_PX)}
+    if phase.kind == Phase.MOVEMENT and not (shown and shown["view"] == "battles"):
+        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+    awaiting = result.get("awaiting")
+    queue = selectors.battle_queue(result)
+    return {"mode": "battle" if awaiting else None, "battle": awaiting, "queue": queue,
+            "queue_place": next((q["n"] for q in queue if q["state"] == "current"), None),
+            "map": tablet.map_view(game, route=[awaiting["province"]] if awaiting else None,
+                                  label_px=PROJECTOR_LABEL_PX)}
+
+
 @moderator_page
 def projector(request: HttpRequest, game: Game) -> HttpResponse:
-    """Full-screen map, phase, turn and clock for the hall's projector: readable from 10 m, updates itself."""
+    """Full-screen map, phase, turn and clock for the hall's projector: readable from 10 m, updates itself.
+
+    While the moderators step the movement or fight a battle, the projector shows the same step or battle.
+    """
     import json
 
-    from larp.tablet import selectors as tablet
     from larp.turns import clock
     from larp.turns.models import Phase
 
     payload = clock.payload(game.pk)
-    context = {"game": game, "map": tablet.map_view(game), "clock": payload, "face": tablet.clock_face(payload),
-               "phase": current_phase(game), "own_faction": None,
+    phase = current_phase(game)
+    names = selectors.names(game)
+    context = {"game": game, "clock": payload, "face": tablet.clock_face(payload),
+               "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-               "draw": selectors.names(game)}
+               "draw": names, **_projector_stage(game, phase, names)}
     if request.htmx:
         return render(request, "battles/projector.html#stage", context)
     return render(request, "battles/projector.html", context)

@@ -3,24 +3,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from larp.campaign import labels
 from larp.campaign.models import Faction, Province
-
-_REASONS = {
-    "not_adjacent": lambda: _("the provinces do not border each other"),
-    "not_land": lambda: _("this is not a land province"),
-    "not_sea": lambda: _("this is not a sea zone"),
-    "repeated_province": lambda: _("a province repeats, or the path returns to the start"),
-    "not_friendly": lambda: _("the province is not friendly (it must be yours, an ally's, or grant you passage)"),
-    "target_friendly": lambda: _("the target is friendly: to go there, order a march"),
-    "fleet_not_own": lambda: _("fleet %(fleet)s belongs to another faction"),
-    "fleet_not_there": lambda: _("fleet %(fleet)s is not in this sea zone"),
-    "fleet_busy": lambda: _("fleet %(fleet)s already carries army %(unit)s this turn"),
-    "fleet_carrying": lambda: _("fleet %(fleet)s carries army %(unit)s: the army's order counts"),
-    "target_not_hostile": lambda: _("faction %(faction)s is not hostile to you"),
-    "path_length": lambda: _("wrong number of steps for this order"),
-    "wrong_unit_kind": lambda: _("this order is not for this kind of unit"),
-    "unit_destroyed": lambda: _("the unit is not on the map"),
-}
 
 
 def _unit_numeral(value: str) -> str | None:
@@ -51,11 +35,11 @@ def _names(game_id: int, params: dict) -> dict:
 def refusal_text(game_id: int, refusal: dict) -> str:
     """'Шаг 2 (Серре → Адрианополь): провинции не граничат' from an engine refusal dict."""
     params = _names(game_id, refusal.get("params") or {})
-    make = _REASONS.get(refusal.get("code"))
+    template = labels.refusal_reason(refusal.get("code"))
     try:
-        reason = make() % params if make else refusal.get("reason", "")
+        reason = template % params if template else refusal.get("reason", "")
     except (KeyError, ValueError, TypeError):
-        reason = make() if make else refusal.get("reason", "")
+        reason = template or refusal.get("reason", "")
     step = refusal.get("step")
     if step and "from" in params and "to" in params:
         return _("Step %(step)s (%(from)s → %(to)s): %(reason)s") % {

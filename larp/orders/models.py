@@ -5,6 +5,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from larp.campaign.labels import ORDER_TYPES
 from larp.campaign.models import Faction, Game
 from larp.engine.model import OrderType
 from larp.forces.models import Army, Fleet
@@ -20,10 +21,7 @@ class Order(models.Model):
     LANDING = OrderType.LANDING.value
     FLEET_MOVE = OrderType.FLEET_MOVE.value
     FLEET_ATTACK = OrderType.FLEET_ATTACK.value
-    TYPES = [
-        (HOLD, _("Hold")), (MARCH, _("March")), (ATTACK, _("Attack")), (SEA_ATTACK, _("Sea attack")),
-        (LANDING, _("Landing")), (FLEET_MOVE, _("Fleet move")), (FLEET_ATTACK, _("Fleet attack")),
-    ]
+    TYPES = [(kind.value, label) for kind, label in ORDER_TYPES.items()]  # the one vocabulary
     ARMY_TYPES = [HOLD, MARCH, ATTACK, SEA_ATTACK, LANDING]
     FLEET_TYPES = [HOLD, FLEET_MOVE, FLEET_ATTACK]
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from larp.engine.model import Outcome, Rules
 from larp.engine.rules import DEFAULT_TROOP_TYPES, parse_rules
 from larp.forces.models import roman
-from larp.sheets import labels
+from larp.campaign import labels
 
 
 @dataclass
@@ -237,6 +237,8 @@ def _side(role, faction, stack_ids, res, result, battle, province, rules, units,
 
 def _fate(role, lost, stacks, battle, retreats, names) -> str:
     """What becomes of the side (R7, R12), in a few words."""
+    if len(stacks) == 1 and stacks[0]["destroyed"]:
+        return f"{stacks[0]['label']} {labels.destroyed(stacks[0]['kind'])}"  # «гарнизон уничтожен»
     if stacks and all(s["destroyed"] for s in stacks):
         return _("all destroyed")
     ids = {s["id"] for s in stacks}
@@ -335,28 +337,21 @@ def turn_results(case: dict, result: dict, names: Names, *, header: dict | None 
     def faction_of(uid: str) -> str | None:
         return units.get(uid, {}).get("faction")
 
+    words = {"provinces": names.provinces, "factions": {c: f.get("name", c) for c, f in names.factions.items()},
+             "units": {uid: u["label"] for uid, u in units.items()},
+             "numerals": {uid: roman(u["number"]) for uid, u in units.items() if u["number"]}}
     moves, held = [], 0
     for m in result.get("moves") or []:
         if m.get("result") == "held" and m.get("order") == "hold":
             held += 1
             continue
-        route = [m["from"]]
-        seas = m.get("sea")
-        if isinstance(seas, list):
-            route += seas
-        route += [p for p in m.get("path") or [] if p not in route[-1:]]
-        if m.get("order") == "carry":
-            order = _("carries %(unit)s") % {"unit": unit(m.get("army", ""))}
-        else:
-            order = labels.order_type(m.get("order", ""))
-            if m.get("target_faction"):
-                order += " (" + names.faction(m["target_faction"]) + ")"
         result_text = labels.move_result(m.get("result", ""))
         if m.get("result") == "battle":
             result_text += ": " + names.province(m.get("to"))
         moves.append({"seq": m.get("seq"), "faction": names.faction(m.get("faction")),
-                      "colour": names.colour(m.get("faction")), "unit": unit(m["unit"]), "order": order,
-                      "route": " → ".join(names.province(p) for p in route), "result": result_text})
+                      "colour": names.colour(m.get("faction")), "unit": unit(m["unit"]),
+                      "order": labels.move_order_text(m, words), "route": labels.route_text(m, words),
+                      "result": result_text})
 
     refused = [{"faction": names.faction(faction_of(r["unit"])), "unit": unit(r["unit"]),
                 "reason": refusal_text(r) if refusal_text else r.get("reason", "")}

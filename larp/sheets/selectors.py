@@ -14,7 +14,8 @@ from larp.battles.selectors import turn_result
 from larp.campaign.models import Faction, Game, Province, SpecialState
 from larp.engine.rules import parse_rules
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
-from larp.sheets import build, labels
+from larp.campaign import labels
+from larp.sheets import build
 from larp.turns.models import AuditEntry, Phase, Turn, TurnSettings
 from larp.turns.situation import ENGINE_RULE_KEYS, case_from_game
 
@@ -153,7 +154,10 @@ def order_forms(game: Game, faction_id: int | None = None, turn: int | None = No
         armies[a.faction_id].append({"kind": "army", "number": a.roman, "position": a.province.name})
     for f in Fleet.objects.filter(game=game, destroyed=False).select_related("sea").order_by("number"):
         fleets[f.faction_id].append({"kind": "fleet", "number": labels.fleet_label(f.roman), "position": f.sea.name})
-    head = header(game, turn if turn is not None else order_turn_number(game))
+    # Orders are only ever filed for the turn ahead: a form asked for a turn whose Strategy phase is over
+    # (the console's buttons send the turn being resolved) is for the next one.
+    upcoming = order_turn_number(game)
+    head = header(game, upcoming if upcoming is not None and (turn is None or turn < upcoming) else turn)
     return [{**head, "faction": {"code": f.code, "name": f.name, "colour": f.colour},
              "units": armies[f.pk] + fleets[f.pk]} for f in factions]
 

@@ -10,16 +10,22 @@ import math
 from collections import defaultdict
 from functools import lru_cache
 
+from django.core.cache import cache
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from larp.battles.models import TurnResolution
+from larp.campaign import labels
 from larp.campaign.models import Adjacency, Faction, Game, Membership, Province, Relation
 from larp.engine import is_complete, legal_fleets, legal_steps, parse_case
 from larp.engine.errors import CaseError
 from larp.forces.models import Army, Commander, Fleet, TroopCard
 from larp.orders.models import Order
 from larp.orders.services import visible_orders
+from larp.sheets import selectors as sheets
+from larp.tablet.geometry import place_labels
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
 from larp.turns.services import current_phase
@@ -345,6 +351,57 @@ def spy_reports(faction: Faction) -> list[dict]:
     return out
 
 
+# --- the turn's result for one faction (after regroup) ---------------------------------------
+
+
+def faction_turn_result(faction: Faction) -> dict | None:
+    """What happened to this faction's own stacks in the last turn whose regroup was applied: its own part
+    of the printed turn results, in the same words (larp.sheets.build.turn_results). None before that."""
+    resolution = (TurnResolution.objects.filter(turn__game_id=faction.game_id, applied_at__isnull=False)
+                  .select_related("turn").order_by("-turn__number").first())
+    if resolution is None:
+        return None
+    key = f"larp:turn-result:{resolution.pk}:{resolution.applied_at.timestamp()}:{faction.pk}:{get_language()}"
+    try:
+        cached = cache.get(key)
+    except Exception:  # noqa: BLE001 - without the cache the result is simply computed again
+        cached = None
+    if cached is not None:
+        return cached
+    try:
+        data = sheets.turn_results(faction.game, resolution.turn.number)
+    except sheets.NoResults:
+        return None
+    mine = faction.name
+    battles = []
+    for b in data["battles"]:
+        for role in ("attacker", "defender"):
+            if b[role]["name"] == mine:
+                other = b["defender" if role == "attacker" else "attacker"]
+                battles.append({"number": b["number"], "province": b["province"], "kind": b["kind"],
+                                "role": labels.side_role(role), "against": other["name"], "units": b[role]["units"],
+                                "outcome": b["outcome_text"], "losses": b[role]["losses"],
+                                "their_losses": other["losses"]})
+    own = {
+        "turn": resolution.turn.number,
+        "moves": [m for m in data["moves"] if m["faction"] == mine],
+        "refused": [r for r in data["refused"] if r["faction"] == mine],
+        "battles": battles,
+        "retreats": [r for r in data["retreats"] if r["faction"] == mine],
+        "destroyed": [u for u in data["destroyed_units"] if u["faction"] == mine],
+        "gained": [r["province"] for r in data["recoloured"] if r["to"] == mine],
+        "lost": [r["province"] for r in data["recoloured"] if r["from"] == mine],
+        "raised": [r for r in data["raised"] if r["faction"] == mine],
+    }
+    own["empty"] = not any(own[k] for k in ("moves", "refused", "battles", "retreats", "destroyed", "gained",
+                                            "lost", "raised"))
+    try:
+        cache.set(key, own, 60 * 60)
+    except Exception:  # noqa: BLE001
+        pass
+    return own
+
+
 # --- the strategic map ---------------------------------------------------------------------
 
 
@@ -357,8 +414,15 @@ def _hostile_to_owner(owner_id: int | None, faction_id: int, alliances: set, pas
     return frozenset((owner_id, faction_id)) not in alliances and (owner_id, faction_id) not in passages
 
 
-def map_view(game: Game, focus: Faction | None = None) -> dict:
-    """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13)."""
+def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, str] | None = None,
+             route: list[str] | None = None, label_px: float = 10) -> dict:
+    """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13).
+
+    `positions` ({unit id: place id}) shows units where a movement step put them instead of where the
+    database has them; `route` (place ids) is drawn as the path of the move being shown. `label_px` is the
+    size of the provinces' names in the symbols' units (the projector's are larger); names are placed so
+    that they do not cover each other (larp.tablet.geometry).
+    """
     provinces = list(Province.objects.filter(game=game).select_related("owner"))
     if not provinces:
         return {"width": 100, "height": 100, "nodes": [], "links": [], "flags": [], "ships": [], "legend": []}
@@ -388,10 +452,22 @@ def map_view(game: Game, focus: Faction | None = None) -> dict:
             alliances.add(frozenset((rel.from_faction_id, rel.to_faction_id)))
         else:
             passages.add((rel.from_faction_id, rel.to_faction_id))
+    by_pk = {p.pk: p for p in provinces}
     armies = list(Army.objects.filter(game=game, destroyed=False).select_related("faction", "province")
                   .order_by("province_id", "faction__code", "number"))
     fleets = list(Fleet.objects.filter(game=game, destroyed=False).select_related("faction", "sea")
                   .order_by("sea_id", "faction__code", "number"))
+    if positions:
+        pk_of = {p.code: p.pk for p in provinces}
+        for unit in (*armies, *fleets):
+            place = pk_of.get(positions.get(unit.code))
+            if place is not None:
+                if isinstance(unit, Fleet):
+                    unit.sea_id, unit.sea = place, by_pk[place]
+                else:
+                    unit.province_id, unit.province = place, by_pk[place]
+        armies.sort(key=lambda a: (a.province_id, a.faction.code, a.number))
+        fleets.sort(key=lambda f: (f.sea_id, f.faction.code, f.number))
     besieged = {a.province_id for a in armies if (a.province.fortress or a.province_id in capitals)
                 and _hostile_to_owner(a.province.owner_id, a.faction_id, alliances, passages)}
     nodes = []
@@ -403,7 +479,7 @@ def map_view(game: Game, focus: Faction | None = None) -> dict:
             "owner": p.owner.name if p.owner else (_("sea zone") if p.is_sea else _("neutral")),
             "fortress": p.fortress, "capital": p.pk in capitals, "besieged": p.pk in besieged,
         })
-    by_pk = {p.pk: p for p in provinces}
+    scale = r / 10  # symbols are drawn for a node of radius 10
     links = []
     for a_id, b_id in Adjacency.objects.filter(game=game).values_list("a_id", "b_id"):
         a, b = by_pk[a_id], by_pk[b_id]
@@ -411,7 +487,6 @@ def map_view(game: Game, focus: Faction | None = None) -> dict:
         (x1, y1), (x2, y2) = pts[a_id], pts[b_id]
         links.append({"x1": round(x1 + pad, 1), "y1": round(y1 + pad, 1), "x2": round(x2 + pad, 1),
                       "y2": round(y2 + pad, 1), "kind": kind})
-    scale = r / 10  # symbols are drawn for a node of radius 10
     marker = scale * 1.3  # flags and ships a little larger than the nodes' symbols, to read at a glance
     flags = []
     offset = defaultdict(float)
@@ -432,7 +507,22 @@ def map_view(game: Game, focus: Faction | None = None) -> dict:
                       "faction_code": f.faction.code, "label": unit_label("fleet", f.roman),
                       "place": by_pk[f.sea_id].name, "code": f.code})
         offset[f.sea_id] += 24
+    # Names beside their nodes, clear of each other and of the flags and ships (geometry in larp.tablet.geometry).
+    markers = [(f["x"], f["y"] - 11 * marker, f["x"] + f["width"] * marker, f["y"] + 8 * marker) for f in flags]
+    markers += [(s["x"] - 9 * marker, s["y"] - 13 * marker, s["x"] + 11 * marker, s["y"] + 6 * marker) for s in ships]
+    key = set(route or [])  # the move being shown names its places, whatever else must give way
+    labels = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
+                            "key": n["capital"] or n["code"] in key} for n in nodes], r, label_px * scale,
+                          obstacles=markers, bounds=(width + 2 * pad, height + 2 * pad))
+    for n in nodes:
+        at = labels[n["code"]]
+        n.update({"lx": round(at.dx / scale, 1), "ly": round(at.dy / scale, 1), "anchor": at.anchor, "minor": at.minor})
     legend = [{"name": f.name, "colour": f.colour} for f in Faction.objects.filter(game=game).order_by("code")]
+    by_code = {p.code: p.pk for p in provinces}
+    path = [pts[by_code[c]] for c in (route or []) if c in by_code]
+    route_points = " ".join(f"{x + pad:.1f},{y + pad:.1f}" for x, y in path) if len(path) > 1 else ""
+    route_end = {"x": round(path[-1][0] + pad, 1), "y": round(path[-1][1] + pad, 1), "r": round(r * 2, 1)} \
+        if path else None
     focus_box = ""
     if focus is not None and len(provinces) > 20:
         # The player's own corner of the map first (provinces, armies, fleets); the whole map is one tap away.
@@ -449,7 +539,7 @@ def map_view(game: Game, focus: Faction | None = None) -> dict:
                 focus_box = f"{cx - w / 2:.1f} {cy - h / 2:.1f} {w:.1f} {h:.1f}"
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
             "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_box, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
-            "legend": legend}
+            "legend": legend, "route": route_points, "route_end": route_end, "label_px": label_px}
 
 
 # --- moderators' lists -------------------------------------------------------------------------

@@ -65,7 +65,8 @@ def _page_context(request, faction: Faction) -> dict:
     board = selectors.faction_board(request.user, faction)
     return {**board, "clock": payload, "face": selectors.clock_face(payload),
             "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-            "map": selectors.map_view(faction.game, focus=faction), "is_moderator": is_moderator(request.user, faction.game_id)}
+            "map": selectors.map_view(faction.game, focus=faction), "is_moderator": is_moderator(request.user, faction.game_id),
+            "turn_result": selectors.faction_turn_result(faction)}
 
 
 @login_required

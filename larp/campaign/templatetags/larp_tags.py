@@ -1,6 +1,8 @@
 """Small template helpers: look up names by the engine's ids."""
 from django import template
 
+from larp.campaign import labels
+
 register = template.Library()
 
 
@@ -22,3 +24,29 @@ def signed(value):
     except (TypeError, ValueError):
         return value
     return f"+{value}" if value > 0 else str(value)
+
+
+@register.filter
+def odds(value):
+    """{{ a.odds.tie|odds }} -> «1 из 12 (8 %)»."""
+    return labels.odds_text(value)
+
+
+@register.filter
+def dice(count):
+    """{{ a.dice_count.attacker|dice }} -> «1к6»."""
+    return labels.dice_count(count)
+
+
+@register.filter
+def person(user):
+    """A player or moderator as people call them: the full name, else the login; «—» for nobody."""
+    if user is None:
+        return "—"
+    return user.get_full_name() or user.get_username()
+
+
+@register.filter
+def order_text(payload, names):
+    """{{ order.payload|order_text:names }} -> «Захват: Филиппополь»."""
+    return labels.order_text(payload or {}, names or {})

@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import KeepTogether, Spacer
 
-from larp.sheets.labels import number, signed
+from larp.campaign.labels import number, signed
 from larp.sheets.renderers.base import PerFactionRenderer, RuledLines
 
 

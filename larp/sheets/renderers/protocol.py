@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
 
-from larp.sheets.labels import destroyed, number, signed
+from larp.campaign.labels import destroyed, number, signed
 from larp.sheets.renderers.base import GRID, SHADE, Renderer, Section, Swatch, esc
 
 
