@@ -127,32 +127,41 @@ class Movement:
         if place not in self.contests:
             self.contests[place] = domain
 
+    def _has_order(self, uid: str) -> bool:
+        """A unit with an accepted order of its own to execute, or a fleet an army's order uses."""
+        order = self.orders.get(uid)
+        return (order is not None and order.type != OrderType.HOLD) or uid in self.carried_by
+
     def _pin(self, uid: str) -> None:
-        if uid not in self.executed and uid not in self.pinned:
+        # R6.7 ruling: pinned is said only of a unit that had an order still to execute; a holding
+        # unit that is attacked simply defends (and a holding besieger still continues its siege, R7).
+        if uid not in self.executed and uid not in self.pinned and self._has_order(uid):
             self.pinned[uid] = None
 
     def _arrive(self, uid: str, place: str, arrival: Arrival) -> None:
         self.world.move(uid, place)
         self.arrivals.setdefault(place, []).append(arrival)
 
-    def record_taking(self, province: str, uid: str, o_side_present: bool | None = None) -> None:
+    def record_taking(self, province: str, uid: str, o_side_present: bool | None = None) -> bool:
         """R12: an army hostile to the start owner takes the province (unless an ally took it first).
 
         `o_side_present` is whether a force of the owner's side is still there
         (computed from the world when not given: occupation without battle).
+        True when this is a taking.
         """
         sit, world = self.sit, self.world
         faction = world.faction(uid)
         if o_side_present is None:
             o_side_present = world.o_side_present(province)
         if sit.friendly_to(faction, world.owner_start[province]) or o_side_present:
-            return
+            return False
         last = self.takings.get(province)
         if last is not None and sit.same_side(last.faction, faction):
-            return   # arriving where an ally of yours already took it is not a taking
+            return False   # arriving where an ally of yours already took it is not a taking
         if province not in self.takings:
             self.taking_order.append(province)
         self.takings[province] = Taking(province, uid, faction)
+        return True
 
     def _move_entry(self, uid: str, order: str, frm: str, result: MoveResult, path: list[str],
                     **extra) -> None:
@@ -210,7 +219,7 @@ class Movement:
 
     def _hostile_armies(self, faction: str, place: str) -> list[str]:
         world, sit = self.world, self.sit
-        return [a for a in world.occ[place] if sit.hostile(faction, world.units[a].faction)]
+        return [a for a in world.occ[place] if sit.hostile_in(faction, world.units[a].faction, place)]
 
     def _enter(self, uid: str, place: str, frm: str, back: str, final: bool, attack: bool) -> MoveResult | None:
         """Enter one province; a result when the unit stops there, None when it passes on."""
@@ -232,8 +241,11 @@ class Movement:
                 self._schedule(place, Domain.LAND)
                 return MoveResult.BATTLE
             self._arrive(uid, place, Arrival(uid, frm, back, False))
+            if not self.record_taking(place, uid):
+                # R6.7 ruling: "occupies" is said of a taking only; an owner's ally there, or a
+                # taking of this side earlier this turn, leaves the arrival a plain move.
+                return MoveResult.MOVED
             self.occupied.append({"province": place, "unit": uid})
-            self.record_taking(place, uid)
             return MoveResult.OCCUPIED
         self._arrive(uid, place, Arrival(uid, frm, back, False))
         return MoveResult.MOVED
@@ -274,7 +286,10 @@ class Movement:
                 for g in targets:
                     self._pin(g)   # R6.6: an attacked fleet is pinned
                 return MoveResult.BATTLE, [zone] if zone != here else []
-            # No fleet of the target faction there: the fleet simply moves there.
+            # R5: no fleet of the target faction there: the fleet simply moves there
+            # (result moved even when the zone is its own).
+            if zone == here:
+                return MoveResult.MOVED, []
         if zone == here:
             return MoveResult.HELD, []
         self._arrive(u.id, zone, Arrival(u.id, here, here, False))
@@ -298,7 +313,7 @@ class Movement:
         for a in world.occ[place]:
             f = world.units[a].faction
             if (f != owner and world.start_loc.get(a) == place and self.draw_index[f] < mine
-                    and sit.hostile(faction, f)):
+                    and sit.hostile_in(faction, f, place)):
                 beneath.append(a)
         if (holder_hostile and has_holder) or beneath:
             self._schedule(place, Domain.LAND)

@@ -58,7 +58,7 @@ class Turn:
             pick = None
             for i in range(len(forces) - 1, 0, -1):
                 x = forces[i]
-                below = next((j for j in range(i - 1, -1, -1) if sit.hostile(x.faction, forces[j].faction)), None)
+                below = next((j for j in range(i - 1, -1, -1) if sit.hostile_in(x.faction, forces[j].faction, place)), None)
                 if below is None:
                     continue
                 y = forces[below]
@@ -223,7 +223,7 @@ class Turn:
 
     def _hostile_at(self, faction: str, place: str) -> bool:
         world = self.world
-        return any(self.sit.hostile(faction, world.units[u].faction) for u in world.occ[place])
+        return any(self.sit.hostile_in(faction, world.units[u].faction, place) for u in world.occ[place])
 
     def retreat_options(self, uid: str, place: str) -> list[str]:
         """R12: where a defeated defender may go, default first (nearest the capital, then by id)."""
