@@ -36,6 +36,7 @@ class Turn:
         self.retreats: list[dict] = []
         self.awaiting: dict | None = None
         self._distances: dict[tuple[str, bool], dict[str, int]] = {}
+        self.storms_at: dict[str, int] = {}   # R7: storms fought at each fortress this turn
 
     # --- fights ------------------------------------------------------------------------
     def run(self) -> "Turn":
@@ -53,17 +54,21 @@ class Turn:
     def _resolve_land(self, place: str, forces: list[Force]) -> None:
         sit = self.sit
         walled = sit.provinces[place].walled
-        limit = self.case.choices.storms.get(place, sit.rules.storms_per_turn)
+        # R7 ruling: at most `storms_per_turn` storms at one fortress per turn, all attackers
+        # together; choices.storms may only lower what one attacker makes there.
+        cap = sit.rules.storms_per_turn
+        limit = min(self.case.choices.storms.get(place, cap), cap)
         while True:
             pick = None
             for i in range(len(forces) - 1, 0, -1):
                 x = forces[i]
-                below = next((j for j in range(i - 1, -1, -1) if sit.hostile_in(x.faction, forces[j].faction, place)), None)
+                below = next((j for j in range(i - 1, -1, -1)
+                              if sit.hostile_in(x.faction, forces[j].faction, place)), None)
                 if below is None:
                     continue
                 y = forces[below]
                 storm = y.side == StackSide.HOLDER and walled
-                if storm and x.storms >= limit:
+                if storm and (x.storms >= limit or self.storms_at.get(place, 0) >= cap):
                     continue   # R7: out of storms this turn: it stays as a besieger
                 pick = (x, y, storm)
                 break
@@ -108,7 +113,7 @@ class Turn:
                          self._side(x, Role.ATTACKER, n, place, False, False),
                          self._side(y, Role.DEFENDER, n, place, garrison, y.holds_walls))
         count = dice_count(sit, eng)
-        storm_no = x.storms + 1 if storm else None
+        storm_no = self.storms_at.get(place, 0) + 1 if storm else None
         header = {"n": n, "province": place, "domain": domain.value, "storm": storm, "storm_no": storm_no}
         att = {"faction": x.faction, "units": sorted(x.units, key=lambda u: (world.units[u].number, u)),
                "garrison": False}
@@ -158,6 +163,7 @@ class Turn:
         naval = domain == Domain.SEA
         if storm:
             x.storms += 1
+            self.storms_at[place] = storm_no
             if not y_alive:
                 # R7: the last defender died: the fortress falls whatever the storm's result.
                 victor = x if x_alive else None
