@@ -12,6 +12,7 @@ from .battle import Engagement, Side, Stack, dice_count, fight
 from .odds import odds as battle_odds_of
 from .dice import DiceExhausted, DiceSource
 from .errors import CaseError
+from .limits import RETREAT_OPTIONS_LISTED
 from .model import (
     GARRISON_KEY, Case, Domain, Outcome, RetreatReason, Role, StackSide,
 )
@@ -36,6 +37,7 @@ class Turn:
         self.retreats: list[dict] = []
         self.awaiting: dict | None = None
         self._distances: dict[tuple[str, bool], dict[str, int]] = {}
+        self._candidates: dict[tuple[str, str, bool], tuple[list[str], set[str]]] = {}
         self.storms_at: dict[str, int] = {}   # R7: storms fought at each fortress this turn
 
     # --- fights ------------------------------------------------------------------------
@@ -231,18 +233,38 @@ class Turn:
         world = self.world
         return any(self.sit.hostile_in(faction, world.units[u].faction, place) for u in world.occ[place])
 
-    def retreat_options(self, uid: str, place: str) -> list[str]:
-        """R12: where a defeated defender may go, default first (nearest the capital, then by id)."""
-        sit, world = self.sit, self.world
-        unit = world.units[uid]
-        if unit.is_fleet:
-            candidates = [s for s in sit.sea_adj[place] if not self._hostile_at(unit.faction, s)]
-        else:
-            candidates = [p for p in sit.land_adj[place]
-                          if sit.friendly_to(unit.faction, world.owner_start[p])
-                          and not self._hostile_at(unit.faction, p)]
-        dist = self._distance(unit.faction, unit.is_fleet)
-        return sorted(candidates, key=lambda p: (dist.get(p, UNREACHABLE), p))
+    def _retreat_candidates(self, faction: str, place: str, naval: bool) -> tuple[list[str], set[str]]:
+        """R12: the places a defeated defender of `faction` at `place` may go before hostile armies are
+        considered (adjacent zones; adjacent land friendly at the start of the turn), default order first
+        (nearest the capital, then by id). Fixed for the turn, so computed once per faction and place."""
+        key = (faction, place, naval)
+        cached = self._candidates.get(key)
+        if cached is None:
+            sit, world = self.sit, self.world
+            if naval:
+                found = list(sit.sea_adj[place])
+            else:
+                found = [p for p in sit.land_adj[place] if sit.friendly_to(faction, world.owner_start[p])]
+            dist = self._distance(faction, naval)
+            found.sort(key=lambda p: (dist.get(p, UNREACHABLE), p))
+            cached = self._candidates[key] = (found, set(found))
+        return cached
+
+    def retreat_options(self, uid: str, place: str, limit: int | None = None) -> list[str]:
+        """R12: where a defeated defender may go, default first; at most `limit` of them."""
+        unit = self.world.units[uid]
+        out: list[str] = []
+        for p in self._retreat_candidates(unit.faction, place, unit.is_fleet)[0]:
+            if not self._hostile_at(unit.faction, p):
+                out.append(p)
+                if limit is not None and len(out) >= limit:
+                    break
+        return out
+
+    def _may_retreat_to(self, uid: str, place: str, dest: str) -> bool:
+        unit = self.world.units[uid]
+        return (dest in self._retreat_candidates(unit.faction, place, unit.is_fleet)[1]
+                and not self._hostile_at(unit.faction, dest))
 
     def _regroup(self) -> None:
         world = self.world
@@ -253,16 +275,20 @@ class Turn:
             del world.occ[world.loc[uid]][uid]
         for uid, place, reason, back in defeats:
             unit = world.units[uid]
-            options = self.retreat_options(uid, place)
-            if back is not None and back != place and not self._hostile_at(unit.faction, back):
+            # Only the first RETREAT_OPTIONS_LISTED legal places are listed (a stack of n armies
+            # beside n provinces would otherwise list n*n); any legal place may be chosen.
+            options = self.retreat_options(uid, place, RETREAT_OPTIONS_LISTED)
+            back_ok = back is not None and back != place and not self._hostile_at(unit.faction, back)
+            if back_ok:
                 # R12: a defeated attacker goes back where it came from (by sea: its start).
-                options = [back] + [o for o in options if o != back]
+                options = ([back] + [o for o in options if o != back])[:RETREAT_OPTIONS_LISTED]
             chosen = self.case.choices.retreats.get(uid)
             if chosen is not None:
-                if chosen not in options:
+                if not ((back_ok and chosen == back) or self._may_retreat_to(uid, place, chosen)):
                     raise CaseError(f"choices.retreats.{uid}",
                                     f"{chosen!r} is not a legal retreat from {place} (R12); legal: "
-                                    + (", ".join(options) or "none"))
+                                    + (", ".join(options) or "none")
+                                    + (" …" if len(options) >= RETREAT_OPTIONS_LISTED else ""))
                 dest = chosen
             else:
                 dest = options[0] if options else None
