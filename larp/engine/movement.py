@@ -163,6 +163,11 @@ class Movement:
         self.takings[province] = Taking(province, uid, faction)
         return True
 
+    def cancel_taking(self, province: str) -> None:
+        """R12: the owner's own army won the province back this turn; the owner keeps it."""
+        del self.takings[province]
+        self.taking_order.remove(province)
+
     def _move_entry(self, uid: str, order: str, frm: str, result: MoveResult, path: list[str],
                     **extra) -> None:
         entry = {"seq": len(self.moves) + 1, "faction": self.world.faction(uid), "unit": uid, "order": order,

@@ -161,7 +161,8 @@ class Turn:
         x_alive, y_alive = bool(x.units), bool(y.units) or y_garrison
 
         outcome = result.outcome
-        victor: Force | None = None
+        victor: Force | None = None      # the winner, if it is still there to take the province
+        beaten: Force | None = None      # the force that lost the fight and left
         naval = domain == Domain.SEA
         if storm:
             x.storms += 1
@@ -169,16 +170,28 @@ class Turn:
             if not y_alive:
                 # R7: the last defender died: the fortress falls whatever the storm's result.
                 victor = x if x_alive else None
+                beaten = y
             elif outcome != Outcome.ATTACKER_WON:
                 self._leave(forces, x, place, RetreatReason.REPELLED)
         elif outcome == Outcome.ATTACKER_WON:
             self._leave(forces, y, place, RetreatReason.LOST_NAVAL_BATTLE if naval else RetreatReason.LOST_FIELD_BATTLE)
             victor = x if x_alive else None
+            beaten = y
         else:
             # R12: a tie counts as a failed attack.
             self._leave(forces, x, place, RetreatReason.REPELLED)
             victor = y if y_alive and y.units else None
+            if outcome == Outcome.DEFENDER_WON:
+                beaten = x
         forces[:] = [f for f in forces if f.units or (f.side == StackSide.HOLDER and f.garrison)]
+        if beaten is not None and not naval:
+            winner = x if beaten is y else y
+            taking = self.mv.takings.get(place)
+            if (taking is not None and winner.faction is not None and winner.faction == world.owner_start[place]
+                    and sit.same_side(beaten.faction, taking.faction)):
+                # R12 ruling of 2026-11-23: the owner's own army that beats the taker in the same
+                # turn cancels the taking (no friendly fire between a faction and itself).
+                self.mv.cancel_taking(place)
         if victor is not None and not naval and victor in forces:
             owner = world.owner_start[place]
             o_side = any((f.side == StackSide.HOLDER and f.garrison)
