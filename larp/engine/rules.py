@@ -198,6 +198,7 @@ def parse_rules(data: Any, where: str = "rules") -> Rules:
             for key, value in (("province", province), ("against", against)):
                 if value is not None and not isinstance(value, str):
                     raise CaseError(f"{w}.{key}", "expected a string id")
-            charges = _int(spec["charges"], f"{w}.charges", CHARGES) if "charges" in spec else (base.charges if base else 0)
+            charges = (_int(spec["charges"], f"{w}.charges", CHARGES) if "charges" in spec
+                       else (base.charges if base else 0))
             kw["specials"][sid] = Special(sid, kind, bonus, province=province, against=against, charges=charges)
     return Rules(**kw)

@@ -116,7 +116,8 @@ def _default_types(**changes):
     (lambda c: c.update(rules={"defence": {"field": -10 ** 12}}), "rules.defence.field"),
     (lambda c: c.update(choices={"modifiers": [{"battle": 1, "side": "attacker", "value": 10 ** 40}]}),
      "choices.modifiers[0].value"),
-    (lambda c: c.update(special_state={"greek_fire_land": {"charges": 10 ** 20}}), "special_state.greek_fire_land.charges"),
+    (lambda c: c.update(special_state={"greek_fire_land": {"charges": 10 ** 20}}),
+     "special_state.greek_fire_land.charges"),
 ])
 def test_out_of_range_numbers_are_malformed(mutate, field):
     case = json.loads(PISIDIA.read_text(encoding="utf-8"))
