@@ -64,29 +64,61 @@ class World:
         self.loc: dict[str, str] = {}
         self.troops: dict[str, tuple[str, ...]] = {}
         self.occ: dict[str, dict[str, None]] = {p: {} for p in sit.provinces}   # ordered sets
+        # Units per faction at each place, and of those the ones still where they started the turn
+        # (so questions asked per faction do not scan a crowded province unit by unit).
+        self.factions_at: dict[str, dict[str, int]] = {p: {} for p in sit.provinces}
+        self.stayers_at: dict[str, dict[str, int]] = {p: {} for p in sit.provinces}
         for group in (sit.armies, sit.fleets):
             for u in group.values():
                 if u.on_map:
                     self.units[u.id] = u
                     self.loc[u.id] = u.location
                     self.troops[u.id] = u.troops
-                    self.occ[u.location][u.id] = None
         self.start_loc = dict(self.loc)
+        for uid, place in self.loc.items():
+            self._occupy(uid, place)
         self.garrison: dict[str, tuple[str, ...]] = {p.id: p.garrison for p in sit.provinces.values()}
         self.owner_start = {p.id: p.owner for p in sit.provinces.values()}
 
     def faction(self, uid: str) -> str:
         return self.units[uid].faction
 
+    def _occupy(self, uid: str, place: str) -> None:
+        self.occ[place][uid] = None
+        faction = self.units[uid].faction
+        tables = (self.factions_at, self.stayers_at) if self.start_loc.get(uid) == place else (self.factions_at,)
+        for table in tables:
+            counts = table[place]
+            counts[faction] = counts.get(faction, 0) + 1
+
+    def _vacate(self, uid: str, place: str) -> None:
+        del self.occ[place][uid]
+        faction = self.units[uid].faction
+        tables = (self.factions_at, self.stayers_at) if self.start_loc.get(uid) == place else (self.factions_at,)
+        for table in tables:
+            counts = table[place]
+            counts[faction] -= 1
+            if not counts[faction]:
+                del counts[faction]
+
     def move(self, uid: str, to: str) -> None:
         here = self.loc[uid]
         if here != to:
-            del self.occ[here][uid]
-            self.occ[to][uid] = None
+            self._vacate(uid, here)
+            self._occupy(uid, to)
             self.loc[uid] = to
 
+    def lift(self, uid: str) -> None:
+        """Take a unit off the map while it waits to retreat (it keeps its last place in `loc`)."""
+        self._vacate(uid, self.loc[uid])
+
+    def put(self, uid: str, place: str) -> None:
+        """Set a lifted unit down at `place`."""
+        self.loc[uid] = place
+        self._occupy(uid, place)
+
     def remove(self, uid: str) -> None:
-        del self.occ[self.loc.pop(uid)][uid]
+        self._vacate(uid, self.loc.pop(uid))
 
     def at(self, place: str) -> list[str]:
         return list(self.occ[place])
@@ -309,16 +341,18 @@ class Movement:
         faction = u.faction
         owner = world.owner_start[place]
         beneath: list[str] = []
+        present = world.factions_at[place]
         holder_hostile = owner != faction and sit.hostile(faction, owner)
-        has_holder = bool(world.garrison[place]) or any(
-            owner is not None and world.units[a].faction == owner for a in world.occ[place])
+        has_holder = bool(world.garrison[place]) or (owner is not None and owner in present)
+        mine = self.draw_index[faction]
+        earlier = {f for f in world.stayers_at[place]
+                   if f != owner and self.draw_index[f] < mine and sit.hostile_in(faction, f, place)}
+        if not (holder_hostile and has_holder) and not earlier:
+            return   # nothing to besiege here (checked per faction: a crowded province stays cheap)
         if holder_hostile and has_holder:
             beneath.extend(a for a in world.occ[place] if world.units[a].faction == owner)
-        mine = self.draw_index[faction]
         for a in world.occ[place]:
-            f = world.units[a].faction
-            if (f != owner and world.start_loc.get(a) == place and self.draw_index[f] < mine
-                    and sit.hostile_in(faction, f, place)):
+            if world.units[a].faction in earlier and world.start_loc.get(a) == place:
                 beneath.append(a)
         if (holder_hostile and has_holder) or beneath:
             self._schedule(place, Domain.LAND)

@@ -244,7 +244,8 @@ class Turn:
 
     def _hostile_at(self, faction: str, place: str) -> bool:
         world = self.world
-        return any(self.sit.hostile_in(faction, world.units[u].faction, place) for u in world.occ[place])
+        # Distinct factions there, not every unit: a retreat into a crowded province stays cheap.
+        return any(self.sit.hostile_in(faction, other, place) for other in world.factions_at[place])
 
     def _retreat_candidates(self, faction: str, place: str, naval: bool) -> tuple[list[str], set[str]]:
         """R12: the places a defeated defender of `faction` at `place` may go before hostile armies are
@@ -285,7 +286,7 @@ class Turn:
         # decided, in the order of the defeats, none of them stands anywhere.
         defeats = [d for d in self.defeats if d[0] in world.loc]
         for uid, *_ in defeats:
-            del world.occ[world.loc[uid]][uid]
+            world.lift(uid)
         for uid, place, reason, back in defeats:
             unit = world.units[uid]
             # Only the first RETREAT_OPTIONS_LISTED legal places are listed (a stack of n armies
@@ -307,8 +308,7 @@ class Turn:
                 dest = options[0] if options else None
             self.retreats.append({"unit": uid, "from": place, "to": dest, "destroyed": dest is None,
                                   "reason": reason.value, "options": list(options)})
-            world.loc[uid] = dest if dest is not None else place
-            world.occ[world.loc[uid]][uid] = None
+            world.put(uid, dest if dest is not None else place)
             if dest is None:
                 self._destroy(uid)
 
