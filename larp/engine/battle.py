@@ -250,19 +250,23 @@ def fight(sit: Situation, eng: Engagement, roll: DiceRoll, state: dict[str, dict
         outcome, losses = Outcome.DEFENDER_WON, (loser_loss, winner_loss)
     else:
         outcome, losses = Outcome.TIE, (winner_loss, loser_loss)
-    new_state = {k: dict(v) for k, v in state.items()}
-    for sid, entry in a.state_updates.items():
-        new_state[sid] = entry
-    if outcome == Outcome.DEFENDER_WON:
-        # R10: lost for good at the first defeat as attacker (a tie is not a defeat).
-        for sid in a.loses_on_defeat:
-            new_state[sid] = {**new_state.get(sid, {}), STATE_LOST: True}
     results = []
     for role, side, dice, loss in ((Role.ATTACKER, eng.attacker, roll.attacker, losses[0]),
                                    (Role.DEFENDER, eng.defender, roll.defender, losses[1])):
         remaining, destroyed = apply_losses(sit, side.stacks, loss, eng.domain)
         results.append(SideResult(totals[role], a.items[role], side_men(sit, side), tuple(dice), loss,
                                   remaining, destroyed))
+    # R10 ruling of 2026-11-23: a storm that destroys the last defender takes the fortress (R7),
+    # and that is a victory of the attacker for every special, whatever the totals.
+    left = results[1].remaining
+    fortress_taken = eng.storm and bool(left) and not any(left.values())
+    new_state = {k: dict(v) for k, v in state.items()}
+    for sid, entry in a.state_updates.items():
+        new_state[sid] = entry
+    if outcome == Outcome.DEFENDER_WON and not fortress_taken:
+        # R10: lost for good at the first defeat as attacker (a tie is not a defeat).
+        for sid in a.loses_on_defeat:
+            new_state[sid] = {**new_state.get(sid, {}), STATE_LOST: True}
     return BattleResult(results[0], results[1], difference, band, outcome, new_state)
 
 

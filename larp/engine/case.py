@@ -10,6 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import CaseError
+from .limits import (
+    BATTLE_NUMBER, BONUS, CARD_MEN, CARD_POWER, CHARGES, SEED, STACK_POWER, UNIT_NUMBER, bounded,
+)
 from .model import (
     BattleSideSpec, BattleSpec, Case, Choices, Commander, DiceRoll, Domain, Faction,
     Modifier, Order, OrderType, Province, RelationKind, Role, Situation, TroopDomain,
@@ -105,9 +108,11 @@ def _parse_troop_types(data: dict) -> dict[str, TroopType]:
         power = _get(raw, "power", w, int)
         if power < 1:
             raise CaseError(f"{w}.power", f"a card has at least 1 power, got {power}")
+        bounded(power, f"{w}.power", CARD_POWER)
         men = _get(raw, "men", w, int, default=0)
         if men < 0:
             raise CaseError(f"{w}.men", f"must not be negative, got {men}")
+        bounded(men, f"{w}.men", CARD_MEN)
         types.add(tid, TroopType(tid, power, men, domain), f"{w}.id")
     return types.ids
 
@@ -121,7 +126,7 @@ def _parse_commanders(raw: dict, where: str) -> tuple[Commander, ...]:
         name = _get(c, "name", w, str, default="")
         if not name:
             name = _get(c, "name_en", w, str, default="") or _get(c, "name_ru", w, str, default="")
-        out.append(Commander(name, _get(c, "power", w, int)))
+        out.append(Commander(name, bounded(_get(c, "power", w, int), f"{w}.power", BONUS)))
     return tuple(out)
 
 
@@ -136,6 +141,9 @@ def _parse_troops(raw: dict, key: str, where: str, types: dict[str, TroopType],
             raise CaseError(w, f"{tid!r} is a {types[tid].domain} troop type; "
                                f"{'fleets' if domain == TroopDomain.NAVAL else 'armies and garrisons'} "
                                f"take {domain} troops")
+    if troops:
+        # Bounds what re-making can produce (R11): at most this many cards of the smallest power.
+        bounded(sum(types[t].power for t in troops), f"{where}.{key}", STACK_POWER)
     return tuple(troops)
 
 
@@ -235,7 +243,7 @@ def parse_situation(data: Any) -> Situation:
                 if p.domain != place_domain:
                     raise CaseError(f"{w}.{place_key}", f"{place!r} is not a {place_domain} "
                                                         f"{'province' if place_domain == Domain.LAND else 'zone'}")
-            unit = Army(uid, faction.id, _get(raw, "number", w, int), place,
+            unit = Army(uid, faction.id, bounded(_get(raw, "number", w, int), f"{w}.number", UNIT_NUMBER), place,
                         _parse_troops(raw, "troops", w, types, troop_domain),
                         _parse_commanders(raw, w), is_fleet)
             units.add(uid, unit, f"{w}.id")
@@ -284,7 +292,7 @@ def parse_situation(data: Any) -> Situation:
             if key in ("used", "lost"):
                 _check(value, f"{w}.{key}", bool)
             elif key == "charges":
-                _check(value, f"{w}.{key}", int)
+                bounded(_check(value, f"{w}.{key}", int), f"{w}.{key}", CHARGES)
         special_state[sid] = dict(entry)
 
     return Situation(
@@ -360,7 +368,9 @@ def _parse_modifier(raw: Any, w: str, *, with_battle: bool) -> Modifier:
         battle = _get(raw, "battle", w, int)
         if battle < 1:
             raise CaseError(f"{w}.battle", "battle numbers start at 1")
-    return Modifier(side, _get(raw, "value", w, int), _get(raw, "reason", w, str, default=""), battle)
+        bounded(battle, f"{w}.battle", BATTLE_NUMBER)
+    value = bounded(_get(raw, "value", w, int), f"{w}.value", BONUS)
+    return Modifier(side, value, _get(raw, "reason", w, str, default=""), battle)
 
 
 def _parse_roll(raw: Any, w: str) -> DiceRoll:
@@ -481,6 +491,8 @@ def parse_case(data: Any) -> Case:
         raise CaseError("dice", f"expected a list (turn) or an object (battle), got {_type_name(dice_raw)}")
 
     seed = _get(data, "seed", "", int, default=None, nullable=True)
+    if seed is not None:
+        bounded(seed, "seed", SEED)
     battle = _parse_battle(sit, data["battle"]) if data.get("battle") is not None else None
     return Case(situation=sit, orders=tuple(orders), dice=dice, battle_dice=battle_dice, seed=seed,
                 choices=_parse_choices(sit, data), battle=battle)

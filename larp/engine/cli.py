@@ -70,6 +70,8 @@ def main(argv: list[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> i
             return fail(2, f"case: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
         except RecursionError:  # e.g. "[[[[..." a hundred thousand deep: malformed, not a bug of the engine
             return fail(2, "case: invalid JSON: nested too deeply")
+        except ValueError:  # Python refuses to convert an integer of more than 4300 digits
+            return fail(2, "case: invalid JSON: an integer of more than 4300 digits")
         try:
             result = MODES[mode](parse_case(data))
         except CaseError as exc:

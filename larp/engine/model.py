@@ -310,6 +310,14 @@ class Situation:
             return True
         return other != mover and not self.allied(mover, other) and (other, mover) not in self.passages
 
+    def hostile_in(self, mover: str | None, other: str | None, place: str) -> bool:
+        """R1 in a given province: `hostile`, except that inside a province of a faction that
+        granted passage, host and guest are at peace both ways (ruling of 2026-11-23)."""
+        if not self.hostile(mover, other):
+            return False
+        owner = self.provinces[place].owner
+        return not (owner is not None and mover == owner and (owner, other) in self.passages)
+
     def same_side(self, a: str | None, b: str | None) -> bool:
         """Same faction or allied: passed over in a stack, never fought (R6.5)."""
         return a is not None and b is not None and (a == b or self.allied(a, b))

@@ -64,29 +64,61 @@ class World:
         self.loc: dict[str, str] = {}
         self.troops: dict[str, tuple[str, ...]] = {}
         self.occ: dict[str, dict[str, None]] = {p: {} for p in sit.provinces}   # ordered sets
+        # Units per faction at each place, and of those the ones still where they started the turn
+        # (so questions asked per faction do not scan a crowded province unit by unit).
+        self.factions_at: dict[str, dict[str, int]] = {p: {} for p in sit.provinces}
+        self.stayers_at: dict[str, dict[str, int]] = {p: {} for p in sit.provinces}
         for group in (sit.armies, sit.fleets):
             for u in group.values():
                 if u.on_map:
                     self.units[u.id] = u
                     self.loc[u.id] = u.location
                     self.troops[u.id] = u.troops
-                    self.occ[u.location][u.id] = None
         self.start_loc = dict(self.loc)
+        for uid, place in self.loc.items():
+            self._occupy(uid, place)
         self.garrison: dict[str, tuple[str, ...]] = {p.id: p.garrison for p in sit.provinces.values()}
         self.owner_start = {p.id: p.owner for p in sit.provinces.values()}
 
     def faction(self, uid: str) -> str:
         return self.units[uid].faction
 
+    def _occupy(self, uid: str, place: str) -> None:
+        self.occ[place][uid] = None
+        faction = self.units[uid].faction
+        tables = (self.factions_at, self.stayers_at) if self.start_loc.get(uid) == place else (self.factions_at,)
+        for table in tables:
+            counts = table[place]
+            counts[faction] = counts.get(faction, 0) + 1
+
+    def _vacate(self, uid: str, place: str) -> None:
+        del self.occ[place][uid]
+        faction = self.units[uid].faction
+        tables = (self.factions_at, self.stayers_at) if self.start_loc.get(uid) == place else (self.factions_at,)
+        for table in tables:
+            counts = table[place]
+            counts[faction] -= 1
+            if not counts[faction]:
+                del counts[faction]
+
     def move(self, uid: str, to: str) -> None:
         here = self.loc[uid]
         if here != to:
-            del self.occ[here][uid]
-            self.occ[to][uid] = None
+            self._vacate(uid, here)
+            self._occupy(uid, to)
             self.loc[uid] = to
 
+    def lift(self, uid: str) -> None:
+        """Take a unit off the map while it waits to retreat (it keeps its last place in `loc`)."""
+        self._vacate(uid, self.loc[uid])
+
+    def put(self, uid: str, place: str) -> None:
+        """Set a lifted unit down at `place`."""
+        self.loc[uid] = place
+        self._occupy(uid, place)
+
     def remove(self, uid: str) -> None:
-        del self.occ[self.loc.pop(uid)][uid]
+        self._vacate(uid, self.loc.pop(uid))
 
     def at(self, place: str) -> list[str]:
         return list(self.occ[place])
@@ -127,32 +159,46 @@ class Movement:
         if place not in self.contests:
             self.contests[place] = domain
 
+    def _has_order(self, uid: str) -> bool:
+        """A unit with an accepted order of its own to execute, or a fleet an army's order uses."""
+        order = self.orders.get(uid)
+        return (order is not None and order.type != OrderType.HOLD) or uid in self.carried_by
+
     def _pin(self, uid: str) -> None:
-        if uid not in self.executed and uid not in self.pinned:
+        # R6.7 ruling: pinned is said only of a unit that had an order still to execute; a holding
+        # unit that is attacked simply defends (and a holding besieger still continues its siege, R7).
+        if uid not in self.executed and uid not in self.pinned and self._has_order(uid):
             self.pinned[uid] = None
 
     def _arrive(self, uid: str, place: str, arrival: Arrival) -> None:
         self.world.move(uid, place)
         self.arrivals.setdefault(place, []).append(arrival)
 
-    def record_taking(self, province: str, uid: str, o_side_present: bool | None = None) -> None:
+    def record_taking(self, province: str, uid: str, o_side_present: bool | None = None) -> bool:
         """R12: an army hostile to the start owner takes the province (unless an ally took it first).
 
         `o_side_present` is whether a force of the owner's side is still there
         (computed from the world when not given: occupation without battle).
+        True when this is a taking.
         """
         sit, world = self.sit, self.world
         faction = world.faction(uid)
         if o_side_present is None:
             o_side_present = world.o_side_present(province)
         if sit.friendly_to(faction, world.owner_start[province]) or o_side_present:
-            return
+            return False
         last = self.takings.get(province)
         if last is not None and sit.same_side(last.faction, faction):
-            return   # arriving where an ally of yours already took it is not a taking
+            return False   # arriving where an ally of yours already took it is not a taking
         if province not in self.takings:
             self.taking_order.append(province)
         self.takings[province] = Taking(province, uid, faction)
+        return True
+
+    def cancel_taking(self, province: str) -> None:
+        """R12: the owner's own army won the province back this turn; the owner keeps it."""
+        del self.takings[province]
+        self.taking_order.remove(province)
 
     def _move_entry(self, uid: str, order: str, frm: str, result: MoveResult, path: list[str],
                     **extra) -> None:
@@ -210,7 +256,7 @@ class Movement:
 
     def _hostile_armies(self, faction: str, place: str) -> list[str]:
         world, sit = self.world, self.sit
-        return [a for a in world.occ[place] if sit.hostile(faction, world.units[a].faction)]
+        return [a for a in world.occ[place] if sit.hostile_in(faction, world.units[a].faction, place)]
 
     def _enter(self, uid: str, place: str, frm: str, back: str, final: bool, attack: bool) -> MoveResult | None:
         """Enter one province; a result when the unit stops there, None when it passes on."""
@@ -232,8 +278,11 @@ class Movement:
                 self._schedule(place, Domain.LAND)
                 return MoveResult.BATTLE
             self._arrive(uid, place, Arrival(uid, frm, back, False))
+            if not self.record_taking(place, uid):
+                # R6.7 ruling: "occupies" is said of a taking only; an owner's ally there, or a
+                # taking of this side earlier this turn, leaves the arrival a plain move.
+                return MoveResult.MOVED
             self.occupied.append({"province": place, "unit": uid})
-            self.record_taking(place, uid)
             return MoveResult.OCCUPIED
         self._arrive(uid, place, Arrival(uid, frm, back, False))
         return MoveResult.MOVED
@@ -274,7 +323,10 @@ class Movement:
                 for g in targets:
                     self._pin(g)   # R6.6: an attacked fleet is pinned
                 return MoveResult.BATTLE, [zone] if zone != here else []
-            # No fleet of the target faction there: the fleet simply moves there.
+            # R5: no fleet of the target faction there: the fleet simply moves there
+            # (result moved even when the zone is its own).
+            if zone == here:
+                return MoveResult.MOVED, []
         if zone == here:
             return MoveResult.HELD, []
         self._arrive(u.id, zone, Arrival(u.id, here, here, False))
@@ -289,16 +341,18 @@ class Movement:
         faction = u.faction
         owner = world.owner_start[place]
         beneath: list[str] = []
+        present = world.factions_at[place]
         holder_hostile = owner != faction and sit.hostile(faction, owner)
-        has_holder = bool(world.garrison[place]) or any(
-            owner is not None and world.units[a].faction == owner for a in world.occ[place])
+        has_holder = bool(world.garrison[place]) or (owner is not None and owner in present)
+        mine = self.draw_index[faction]
+        earlier = {f for f in world.stayers_at[place]
+                   if f != owner and self.draw_index[f] < mine and sit.hostile_in(faction, f, place)}
+        if not (holder_hostile and has_holder) and not earlier:
+            return   # nothing to besiege here (checked per faction: a crowded province stays cheap)
         if holder_hostile and has_holder:
             beneath.extend(a for a in world.occ[place] if world.units[a].faction == owner)
-        mine = self.draw_index[faction]
         for a in world.occ[place]:
-            f = world.units[a].faction
-            if (f != owner and world.start_loc.get(a) == place and self.draw_index[f] < mine
-                    and sit.hostile(faction, f)):
+            if world.units[a].faction in earlier and world.start_loc.get(a) == place:
                 beneath.append(a)
         if (holder_hostile and has_holder) or beneath:
             self._schedule(place, Domain.LAND)

@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import CaseError
+from .limits import (
+    BONUS, CHARGES, LOSS_POINTS, MEN_RULE, STORMS_PER_TURN, TABLE_BOUND, bounded,
+)
 from .model import LossRow, Rules, Special, SpecialKind, TroopDomain, TroopType
 
 DEFAULT_TROOP_TYPES: tuple[TroopType, ...] = (
@@ -100,18 +103,18 @@ def loss_points(rules: Rules, difference: int, band: int) -> tuple[int, int]:
 
 # --- parsing the optional `rules` block ---------------------------------------
 
-def _int(value: Any, where: str) -> int:
+def _int(value: Any, where: str, limits: tuple[int, int]) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise CaseError(where, f"expected an integer, got {type(value).__name__}")
-    return value
+    return bounded(value, where, limits)
 
 
-def _int_list(value: Any, where: str, *, nonempty: bool = True) -> tuple[int, ...]:
+def _int_list(value: Any, where: str, limits: tuple[int, int], *, nonempty: bool = True) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise CaseError(where, f"expected a list of integers, got {type(value).__name__}")
     if nonempty and not value:
         raise CaseError(where, "must not be empty")
-    return tuple(_int(v, f"{where}[{i}]") for i, v in enumerate(value))
+    return tuple(_int(v, f"{where}[{i}]", limits) for i, v in enumerate(value))
 
 
 def _obj(value: Any, where: str) -> dict:
@@ -139,23 +142,24 @@ def parse_rules(data: Any, where: str = "rules") -> Rules:
         "loss_rows": r.loss_rows,
         "specials": dict(r.specials),
     }
-    for key in ("army_max_men", "two_dice_above_men", "storms_per_turn", "militia"):
+    for key, limits in (("army_max_men", MEN_RULE), ("two_dice_above_men", MEN_RULE),
+                        ("storms_per_turn", STORMS_PER_TURN), ("militia", BONUS)):
         if key in data:
-            kw[key] = _int(data[key], f"{where}.{key}")
+            kw[key] = _int(data[key], f"{where}.{key}", limits)
     if kw["storms_per_turn"] < 0:
         raise CaseError(f"{where}.storms_per_turn", "must not be negative")
     if "defence" in data:
         defence = _obj(data["defence"], f"{where}.defence")
         for key in ("field", "fortress", "capital"):
             if key in defence:
-                kw[f"defence_{key}"] = _int(defence[key], f"{where}.defence.{key}")
+                kw[f"defence_{key}"] = _int(defence[key], f"{where}.defence.{key}", BONUS)
     if "band_upper_bounds" in data:
         kw["band_upper_bounds"] = _int_list(data["band_upper_bounds"], f"{where}.band_upper_bounds",
-                                            nonempty=False)
+                                            TABLE_BOUND, nonempty=False)
     if "losses" in data:
         losses = _obj(data["losses"], f"{where}.losses")
         if "tie" in losses:
-            kw["loss_tie"] = _int_list(losses["tie"], f"{where}.losses.tie")
+            kw["loss_tie"] = _int_list(losses["tie"], f"{where}.losses.tie", LOSS_POINTS)
         if "rows" in losses:
             rows_where = f"{where}.losses.rows"
             if not isinstance(losses["rows"], list) or not losses["rows"]:
@@ -167,11 +171,11 @@ def parse_rules(data: Any, where: str = "rules") -> Rules:
                 for key in ("difference", "winner", "loser"):
                     if key not in row:
                         raise CaseError(f"{w}.{key}", "missing")
-                diff = _int_list(row["difference"], f"{w}.difference")
+                diff = _int_list(row["difference"], f"{w}.difference", TABLE_BOUND)
                 if len(diff) != 2 or diff[0] > diff[1]:
                     raise CaseError(f"{w}.difference", "expected [low, high] with low <= high")
-                rows.append(LossRow(diff[0], diff[1], _int_list(row["winner"], f"{w}.winner"),
-                                    _int_list(row["loser"], f"{w}.loser")))
+                rows.append(LossRow(diff[0], diff[1], _int_list(row["winner"], f"{w}.winner", LOSS_POINTS),
+                                    _int_list(row["loser"], f"{w}.loser", LOSS_POINTS)))
             kw["loss_rows"] = tuple(sorted(rows, key=lambda row: row.low))
     if "specials" in data:
         specials = _obj(data["specials"], f"{where}.specials")
@@ -186,7 +190,7 @@ def parse_rules(data: Any, where: str = "rules") -> Rules:
                 kind = SpecialKind(kind_raw)
             except ValueError:
                 raise CaseError(f"{w}.kind", f"unknown special kind {kind_raw!r}") from None
-            bonus = _int(spec["bonus"], f"{w}.bonus") if "bonus" in spec else (base.bonus if base else None)
+            bonus = _int(spec["bonus"], f"{w}.bonus", BONUS) if "bonus" in spec else (base.bonus if base else None)
             if bonus is None:
                 raise CaseError(f"{w}.bonus", "missing")
             province = spec.get("province", base.province if base else None)
@@ -194,6 +198,7 @@ def parse_rules(data: Any, where: str = "rules") -> Rules:
             for key, value in (("province", province), ("against", against)):
                 if value is not None and not isinstance(value, str):
                     raise CaseError(f"{w}.{key}", "expected a string id")
-            charges = _int(spec["charges"], f"{w}.charges") if "charges" in spec else (base.charges if base else 0)
+            charges = (_int(spec["charges"], f"{w}.charges", CHARGES) if "charges" in spec
+                       else (base.charges if base else 0))
             kw["specials"][sid] = Special(sid, kind, bonus, province=province, against=against, charges=charges)
     return Rules(**kw)

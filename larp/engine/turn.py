@@ -12,6 +12,7 @@ from .battle import Engagement, Side, Stack, dice_count, fight
 from .odds import odds as battle_odds_of
 from .dice import DiceExhausted, DiceSource
 from .errors import CaseError
+from .limits import RETREAT_OPTIONS_LISTED
 from .model import (
     GARRISON_KEY, Case, Domain, Outcome, RetreatReason, Role, StackSide,
 )
@@ -36,6 +37,8 @@ class Turn:
         self.retreats: list[dict] = []
         self.awaiting: dict | None = None
         self._distances: dict[tuple[str, bool], dict[str, int]] = {}
+        self._candidates: dict[tuple[str, str, bool], tuple[list[str], set[str]]] = {}
+        self.storms_at: dict[str, int] = {}   # R7: storms fought at each fortress this turn
 
     # --- fights ------------------------------------------------------------------------
     def run(self) -> "Turn":
@@ -53,17 +56,21 @@ class Turn:
     def _resolve_land(self, place: str, forces: list[Force]) -> None:
         sit = self.sit
         walled = sit.provinces[place].walled
-        limit = self.case.choices.storms.get(place, sit.rules.storms_per_turn)
+        # R7 ruling: at most `storms_per_turn` storms at one fortress per turn, all attackers
+        # together; choices.storms may only lower what one attacker makes there.
+        cap = sit.rules.storms_per_turn
+        limit = min(self.case.choices.storms.get(place, cap), cap)
         while True:
             pick = None
             for i in range(len(forces) - 1, 0, -1):
                 x = forces[i]
-                below = next((j for j in range(i - 1, -1, -1) if sit.hostile(x.faction, forces[j].faction)), None)
+                below = next((j for j in range(i - 1, -1, -1)
+                              if sit.hostile_in(x.faction, forces[j].faction, place)), None)
                 if below is None:
                     continue
                 y = forces[below]
                 storm = y.side == StackSide.HOLDER and walled
-                if storm and x.storms >= limit:
+                if storm and (x.storms >= limit or self.storms_at.get(place, 0) >= cap):
                     continue   # R7: out of storms this turn: it stays as a besieger
                 pick = (x, y, storm)
                 break
@@ -108,7 +115,7 @@ class Turn:
                          self._side(x, Role.ATTACKER, n, place, False, False),
                          self._side(y, Role.DEFENDER, n, place, garrison, y.holds_walls))
         count = dice_count(sit, eng)
-        storm_no = x.storms + 1 if storm else None
+        storm_no = self.storms_at.get(place, 0) + 1 if storm else None
         header = {"n": n, "province": place, "domain": domain.value, "storm": storm, "storm_no": storm_no}
         att = {"faction": x.faction, "units": sorted(x.units, key=lambda u: (world.units[u].number, u)),
                "garrison": False}
@@ -154,23 +161,37 @@ class Turn:
         x_alive, y_alive = bool(x.units), bool(y.units) or y_garrison
 
         outcome = result.outcome
-        victor: Force | None = None
+        victor: Force | None = None      # the winner, if it is still there to take the province
+        beaten: Force | None = None      # the force that lost the fight and left
         naval = domain == Domain.SEA
         if storm:
             x.storms += 1
+            self.storms_at[place] = storm_no
             if not y_alive:
                 # R7: the last defender died: the fortress falls whatever the storm's result.
                 victor = x if x_alive else None
+                beaten = y
             elif outcome != Outcome.ATTACKER_WON:
                 self._leave(forces, x, place, RetreatReason.REPELLED)
         elif outcome == Outcome.ATTACKER_WON:
             self._leave(forces, y, place, RetreatReason.LOST_NAVAL_BATTLE if naval else RetreatReason.LOST_FIELD_BATTLE)
             victor = x if x_alive else None
+            beaten = y
         else:
             # R12: a tie counts as a failed attack.
             self._leave(forces, x, place, RetreatReason.REPELLED)
             victor = y if y_alive and y.units else None
+            if outcome == Outcome.DEFENDER_WON:
+                beaten = x
         forces[:] = [f for f in forces if f.units or (f.side == StackSide.HOLDER and f.garrison)]
+        if beaten is not None and not naval:
+            winner = x if beaten is y else y
+            taking = self.mv.takings.get(place)
+            if (taking is not None and winner.faction is not None and winner.faction == world.owner_start[place]
+                    and sit.same_side(beaten.faction, taking.faction)):
+                # R12 ruling of 2026-11-23: the owner's own army that beats the taker in the same
+                # turn cancels the taking (no friendly fire between a faction and itself).
+                self.mv.cancel_taking(place)
         if victor is not None and not naval and victor in forces:
             owner = world.owner_start[place]
             o_side = any((f.side == StackSide.HOLDER and f.garrison)
@@ -223,20 +244,41 @@ class Turn:
 
     def _hostile_at(self, faction: str, place: str) -> bool:
         world = self.world
-        return any(self.sit.hostile(faction, world.units[u].faction) for u in world.occ[place])
+        # Distinct factions there, not every unit: a retreat into a crowded province stays cheap.
+        return any(self.sit.hostile_in(faction, other, place) for other in world.factions_at[place])
 
-    def retreat_options(self, uid: str, place: str) -> list[str]:
-        """R12: where a defeated defender may go, default first (nearest the capital, then by id)."""
-        sit, world = self.sit, self.world
-        unit = world.units[uid]
-        if unit.is_fleet:
-            candidates = [s for s in sit.sea_adj[place] if not self._hostile_at(unit.faction, s)]
-        else:
-            candidates = [p for p in sit.land_adj[place]
-                          if sit.friendly_to(unit.faction, world.owner_start[p])
-                          and not self._hostile_at(unit.faction, p)]
-        dist = self._distance(unit.faction, unit.is_fleet)
-        return sorted(candidates, key=lambda p: (dist.get(p, UNREACHABLE), p))
+    def _retreat_candidates(self, faction: str, place: str, naval: bool) -> tuple[list[str], set[str]]:
+        """R12: the places a defeated defender of `faction` at `place` may go before hostile armies are
+        considered (adjacent zones; adjacent land friendly at the start of the turn), default order first
+        (nearest the capital, then by id). Fixed for the turn, so computed once per faction and place."""
+        key = (faction, place, naval)
+        cached = self._candidates.get(key)
+        if cached is None:
+            sit, world = self.sit, self.world
+            if naval:
+                found = list(sit.sea_adj[place])
+            else:
+                found = [p for p in sit.land_adj[place] if sit.friendly_to(faction, world.owner_start[p])]
+            dist = self._distance(faction, naval)
+            found.sort(key=lambda p: (dist.get(p, UNREACHABLE), p))
+            cached = self._candidates[key] = (found, set(found))
+        return cached
+
+    def retreat_options(self, uid: str, place: str, limit: int | None = None) -> list[str]:
+        """R12: where a defeated defender may go, default first; at most `limit` of them."""
+        unit = self.world.units[uid]
+        out: list[str] = []
+        for p in self._retreat_candidates(unit.faction, place, unit.is_fleet)[0]:
+            if not self._hostile_at(unit.faction, p):
+                out.append(p)
+                if limit is not None and len(out) >= limit:
+                    break
+        return out
+
+    def _may_retreat_to(self, uid: str, place: str, dest: str) -> bool:
+        unit = self.world.units[uid]
+        return (dest in self._retreat_candidates(unit.faction, place, unit.is_fleet)[1]
+                and not self._hostile_at(unit.faction, dest))
 
     def _regroup(self) -> None:
         world = self.world
@@ -244,26 +286,29 @@ class Turn:
         # decided, in the order of the defeats, none of them stands anywhere.
         defeats = [d for d in self.defeats if d[0] in world.loc]
         for uid, *_ in defeats:
-            del world.occ[world.loc[uid]][uid]
+            world.lift(uid)
         for uid, place, reason, back in defeats:
             unit = world.units[uid]
-            options = self.retreat_options(uid, place)
-            if back is not None and back != place and not self._hostile_at(unit.faction, back):
+            # Only the first RETREAT_OPTIONS_LISTED legal places are listed (a stack of n armies
+            # beside n provinces would otherwise list n*n); any legal place may be chosen.
+            options = self.retreat_options(uid, place, RETREAT_OPTIONS_LISTED)
+            back_ok = back is not None and back != place and not self._hostile_at(unit.faction, back)
+            if back_ok:
                 # R12: a defeated attacker goes back where it came from (by sea: its start).
-                options = [back] + [o for o in options if o != back]
+                options = ([back] + [o for o in options if o != back])[:RETREAT_OPTIONS_LISTED]
             chosen = self.case.choices.retreats.get(uid)
             if chosen is not None:
-                if chosen not in options:
+                if not ((back_ok and chosen == back) or self._may_retreat_to(uid, place, chosen)):
                     raise CaseError(f"choices.retreats.{uid}",
                                     f"{chosen!r} is not a legal retreat from {place} (R12); legal: "
-                                    + (", ".join(options) or "none"))
+                                    + (", ".join(options) or "none")
+                                    + (" …" if len(options) >= RETREAT_OPTIONS_LISTED else ""))
                 dest = chosen
             else:
                 dest = options[0] if options else None
             self.retreats.append({"unit": uid, "from": place, "to": dest, "destroyed": dest is None,
                                   "reason": reason.value, "options": list(options)})
-            world.loc[uid] = dest if dest is not None else place
-            world.occ[world.loc[uid]][uid] = None
+            world.put(uid, dest if dest is not None else place)
             if dest is None:
                 self._destroy(uid)
 

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from larp.engine import cli
+from larp.engine.rules import DEFAULT_TROOP_TYPES
 
 from .builders import scenario_case
 
@@ -92,6 +93,50 @@ def test_malformed_cases_name_the_field(mutate, field):
     case = json.loads(PISIDIA.read_text(encoding="utf-8"))
     mutate(case)
     assert_one_line_error(*run_case("turn", case), field=field)
+
+
+def _default_types(**changes):
+    types = [{"id": t.id, "power": t.power, "men": t.men, "domain": t.domain.value} for t in DEFAULT_TROOP_TYPES]
+    for t in types:
+        t.update(changes.get(t["id"], {}))
+    return types
+
+
+@pytest.mark.parametrize("mutate,field", [
+    # A card of power 10^12 re-made into detachments was a MemoryError (exit 1) before inputs were bounded.
+    (lambda c: (c.update(troop_types=_default_types(large={"power": 10 ** 12})),
+                c["armies"][0].update(troops=["large"])), "troop_types[3].power"),
+    (lambda c: c.update(troop_types=_default_types(small={"men": 10 ** 12})), "troop_types[1].men"),
+    (lambda c: c["armies"][0].update(number=10 ** 30), "armies[0].number"),
+    (lambda c: c["armies"][0].update(commanders=[{"name": "X", "power": 10 ** 12}]), "armies[0].commanders[0].power"),
+    (lambda c: c["armies"][0].update(troops=["huge"] * 5000), "armies[0].troops"),
+    (lambda c: c.update(seed=2 ** 64), "seed"),
+    (lambda c: c.update(rules={"storms_per_turn": 10 ** 9}), "rules.storms_per_turn"),
+    (lambda c: c.update(rules={"losses": {"tie": [10 ** 12]}}), "rules.losses.tie[0]"),
+    (lambda c: c.update(rules={"defence": {"field": -10 ** 12}}), "rules.defence.field"),
+    (lambda c: c.update(choices={"modifiers": [{"battle": 1, "side": "attacker", "value": 10 ** 40}]}),
+     "choices.modifiers[0].value"),
+    (lambda c: c.update(special_state={"greek_fire_land": {"charges": 10 ** 20}}),
+     "special_state.greek_fire_land.charges"),
+])
+def test_out_of_range_numbers_are_malformed(mutate, field):
+    case = json.loads(PISIDIA.read_text(encoding="utf-8"))
+    case["seed"] = 5
+    mutate(case)
+    code, out, err = run_case("turn", case)
+    assert_one_line_error(code, out, err, field=field)
+    assert len(err) < 300, err   # the one line names the range, not the 40-digit number
+
+
+def test_an_integer_of_more_than_4300_digits_is_malformed():
+    # json.loads refuses it with a ValueError that is not a JSONDecodeError: it was "internal error", exit 1.
+    text = PISIDIA.read_text(encoding="utf-8")
+    case = json.loads(text)
+    case["seed"] = 0
+    raw = json.dumps(case).replace('"seed": 0', '"seed": ' + "9" * 4301)
+    code, out, err = run(["turn", "-"], raw)
+    assert_one_line_error(code, out, err, field="case")
+    assert "4300 digits" in err and len(err) < 300
 
 
 def test_wrong_dice_count_in_battle_mode():

@@ -69,7 +69,7 @@ def test_march_stopped_by_a_hostile_army_becomes_an_attack():
                  extra_armies=[army("g-1", "g", 1, "b", ["small"])])
     r = run_movement(case)
     assert move(r, "f-1")["result"] == "battle" and r["positions"]["armies"]["f-1"] == "b"
-    assert r["pinned"] == ["g-1"]
+    assert r["pinned"] == []   # R6.7: g-1 holds, so it defends without being "pinned"
     assert r["battles"][0]["stack"][-1]["side"] == "arrival"
 
 
@@ -150,7 +150,7 @@ def test_sea_attack_enters_from_its_start():
     assert r["battles"][0]["stack"][-1] == {"side": "arrival", "faction": "f", "units": ["f-1"],
                                             "garrison": False, "from": "a"}
     assert r["positions"]["fleets"]["f-f1"] == "s1"
-    assert r["pinned"] == ["g-1"]
+    assert r["pinned"] == []   # R6.7: g-1 holds, so it defends without being "pinned"
 
 
 def test_pinned_fleet_cannot_carry():

@@ -228,3 +228,24 @@ def test_land_paths_exhaustively_agree_with_check_order(data):
             offered = all(path[i] in legal_steps(sit, uid, kind, path[:i]) for i in range(len(path)))
             accepted = check_order(sit, {"unit": uid, "type": kind, "path": path}) is None
             assert accepted == (offered and is_complete(sit, uid, kind, path)), (kind, path)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=scenario_turns())
+def test_rulings_of_2026_11_23_hold_on_random_turns(case):
+    result = run_turn(case)
+    refused = {r["unit"] for r in result["refused"]}
+    ordered = {o["unit"] for o in case["orders"] if o["type"] != "hold" and o["unit"] not in refused}
+    carriers = {o["fleet"] for o in case["orders"] if o.get("fleet") and o["unit"] not in refused}
+    # R6 item 7: only a unit with an order still to execute is pinned.
+    assert set(result["pinned"]) <= ordered | carriers
+    # R6 item 7: an occupation is a taking, said of the first army only.
+    occupied = [o["province"] for o in result["occupied"]]
+    assert len(occupied) == len(set(occupied))
+    # R7: at most four storms at one fortress per turn, all attackers together, numbered 1..n.
+    storms: dict[str, list[int]] = {}
+    for f in result["fought"]:
+        if f["storm"]:
+            storms.setdefault(f["province"], []).append(f["storm_no"])
+    for numbers in storms.values():
+        assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) <= 4

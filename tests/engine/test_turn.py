@@ -5,6 +5,7 @@ import pathlib
 import pytest
 
 from larp.engine import CaseError, run_turn, seeded_die
+from larp.engine.limits import RETREAT_OPTIONS_LISTED
 
 from .builders import army, faction, fleet, land, make_case, sea
 
@@ -337,3 +338,36 @@ def test_awaiting_battle_carries_itemised_sides_and_exact_odds():
     assert total == 1
     assert odds["attacker"]["base"] == sum(i["value"] for i in odds["attacker"]["items"])
     assert {"source": "defence", "value": 1} in odds["defender"]["items"]
+
+
+def _star(n: int, choices=None) -> dict:
+    """d holds hub with n armies; hub borders n provinces of d (and x's base); x-1 wins the field battle."""
+    factions = [faction("x", capital="xb"), faction("d", capital="d0")]
+    provinces = [land("xb", "x"), land("hub", "d")] + [land(f"d{i}", "d") for i in range(n)]
+    adjacency = [("xb", "hub")] + [("hub", f"d{i}") for i in range(n)]
+    armies = [army("x-1", "x", 1, "xb", ["huge"])] + [army(f"d-{i + 1}", "d", i + 1, "hub", ["detachment"])
+                                                      for i in range(n)]
+    mods = [{"battle": 1, "side": "attacker", "value": 1000, "reason": "overwhelming"}]
+    return make_case(factions, provinces, adjacency, armies,
+                     orders=[{"unit": "x-1", "type": "attack", "path": ["hub"]}],
+                     dice=[{"attacker": [1, 1], "defender": [1, 1]}],
+                     choices={"modifiers": mods, **(choices or {})})
+
+
+def test_retreat_options_are_bounded_but_any_legal_destination_may_be_chosen():
+    # 300 armies in one stack, 300 places to go: listing every option for every army made the
+    # result grow with the square of the stack (10,000 armies -> 393 MB of JSON).
+    r = run_turn(_star(300))
+    assert r["fought"][0]["outcome"] == "attacker_won"
+    retreats = [e for e in r["retreats"] if not e["destroyed"]]
+    assert len(retreats) > 250
+    for entry in retreats:
+        assert len(entry["options"]) == RETREAT_OPTIONS_LISTED
+        assert entry["options"][0] == entry["to"] == "d0"   # nearest the capital (it is one)
+    assert len(json.dumps(r)) < 200_000
+    # A destination beyond the listed ones is still legal when chosen.
+    unit = retreats[-1]["unit"]
+    chosen = run_turn(_star(300, {"retreats": {unit: "d299"}}))
+    assert next(e for e in chosen["retreats"] if e["unit"] == unit)["to"] == "d299"
+    with pytest.raises(CaseError, match="not a legal retreat"):
+        run_turn(_star(300, {"retreats": {unit: "xb"}}))
