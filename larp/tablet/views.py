@@ -6,6 +6,7 @@ Full page and fragment come from one template: with HTMX the view renders
 from __future__ import annotations
 
 import json
+import secrets
 
 import segno
 from django.contrib import messages
@@ -65,7 +66,8 @@ def _page_context(request, faction: Faction) -> dict:
     board = selectors.faction_board(request.user, faction)
     return {**board, "clock": payload, "face": selectors.clock_face(payload),
             "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-            "map": selectors.map_view(faction.game, focus=faction), "is_moderator": is_moderator(request.user, faction.game_id)}
+            "map": selectors.map_view(faction.game, focus=faction), "is_moderator": is_moderator(request.user, faction.game_id),
+            "form_key": secrets.token_urlsafe(16)}
 
 
 @login_required
@@ -98,7 +100,7 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
     picks = _picks(request.POST)
     status, saved, error, dropped = 200, None, None, None
     try:
-        order = services.file_from_form(request.user, faction.game, unit, picks)
+        order = services.file_from_form(request.user, faction.game, unit, picks, key=request.POST.get("key", ""))
     except OrderRefused as exc:
         error, status = exc.message, REFUSAL_STATUS.get(exc.code, 422)
     else:
@@ -112,6 +114,11 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
     entry = selectors.one_unit(request.user, faction, unit, selected=picks if error else None)
     context = {"unit": entry, "saved_at": saved, "error": error, "faction": faction, "game": faction.game}
     response = render(request, "tablet/faction.html#unit", context, status=status)
+    if saved:
+        # The board's count of filed orders changes with this one.
+        summary = render(request, "tablet/faction.html#summary",
+                         {**selectors.order_summary(request.user, faction), "oob": True})
+        response.content += summary.content
     if dropped:
         # The fleet now carries the army (R5): its own order is gone; refresh its card out of band.
         fleet = selectors.one_unit(request.user, faction, dropped)
