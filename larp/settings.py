@@ -63,6 +63,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Pages and fragments gzipped for the hall's Wi-Fi (static files: WhiteNoise's precompressed copies).
+    # BREACH: Django masks the CSRF token anew on every response and this middleware pads each gzip
+    # stream with random bytes; tablet pages reflect no text typed by anyone. README "Compression".
+    "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

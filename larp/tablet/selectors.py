@@ -6,6 +6,8 @@ owners and fortresses, never a stack's contents.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections import defaultdict
 from functools import lru_cache
@@ -470,6 +472,12 @@ def map_view(game: Game, focus: Faction | None = None) -> dict:
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
             "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_box, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
             "legend": legend}
+
+
+def map_version(data: dict, language: str, focus: str) -> str:
+    """A short name for exactly this picture of the map (in this language, from this faction's corner)."""
+    raw = json.dumps([data, language, focus], sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
 # --- moderators' lists -------------------------------------------------------------------------

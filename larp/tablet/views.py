@@ -18,6 +18,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.cache import add_never_cache_headers
+from django.utils.http import urlencode
+from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -66,7 +69,7 @@ def _page_context(request, faction: Faction) -> dict:
     board = selectors.faction_board(request.user, faction)
     return {**board, "clock": payload, "face": selectors.clock_face(payload),
             "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-            "map": selectors.map_view(faction.game, focus=faction), "is_moderator": is_moderator(request.user, faction.game_id),
+            **_map_context(faction.game, faction), "is_moderator": is_moderator(request.user, faction.game_id),
             "form_key": secrets.token_urlsafe(16)}
 
 
@@ -140,16 +143,53 @@ def _local_time(value) -> str:
 # --- the strategic map ------------------------------------------------------------------------
 
 
+def _map_context(game: Game, focus: Faction | None) -> dict:
+    """The map's data and the address of its SVG, named by a version that changes whenever the picture does."""
+    data = selectors.map_view(game, focus=focus)
+    version = selectors.map_version(data, get_language(), focus.code if focus else "")
+    query = urlencode({"f": focus.code if focus else "", "v": version})
+    return {"map": data, "map_version": version,
+            "map_src": reverse("tablet:map_svg", args=[game.pk]) + "?" + query,
+            "map_url": reverse("tablet:map", args=[game.pk]) + "?" + urlencode({"f": focus.code if focus else ""})}
+
+
+def _map_focus(request: HttpRequest, game: Game) -> Faction | None:
+    """Whose corner the map opens on: the faction asked for (positions are public, R13), else the player's own."""
+    membership = require_member(request.user, game)
+    asked = request.GET.get("f", "")
+    if asked:
+        found = Faction.objects.filter(game=game, code=asked).first()
+        if found is not None:
+            return found
+    return membership.faction if membership and membership.role == Membership.PLAYER else None
+
+
 @login_required
+@never_cache
 def map_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """Every army's position and flag, for everyone in the game; no stack contents (R13)."""
     game = get_object_or_404(Game, pk=game_id)
-    membership = require_member(request.user, game)
-    own = membership.faction if membership and membership.role == Membership.PLAYER else None
-    context = {"game": game, "map": selectors.map_view(game, focus=own), "own_faction": own}
+    own = _map_focus(request, game)
+    context = {"game": game, "own_faction": own, **_map_context(game, own)}
     if request.htmx:
-        return render(request, "tablet/map.html#map", context)
+        return render(request, "tablet/map.html#map_lazy", context)
     return render(request, "tablet/map.html", context)
+
+
+@login_required
+@require_GET
+def map_svg(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The map's SVG alone. Asked for by its current version, it is cached by the tablet for good: the next
+    page or phase change that shows the same map costs nothing; a changed map has a new address."""
+    game = get_object_or_404(Game, pk=game_id)
+    own = _map_focus(request, game)
+    context = {"game": game, "own_faction": own, **_map_context(game, own)}
+    response = render(request, "tablet/map.html#map_svg", context)
+    if request.GET.get("v") == context["map_version"]:
+        response["Cache-Control"] = "private, max-age=31536000, immutable"
+    else:
+        add_never_cache_headers(response)
+    return response
 
 
 # --- moderators: players and join codes --------------------------------------------------------

@@ -531,7 +531,7 @@
   document.addEventListener("tablet:phase-changed", function (ev) {
     Outbox.newTurn(ev.detail.turn);
     Refresh.get("#board", "boardUrl");
-    Refresh.get("#map", "mapUrl");
+    Maps.refresh();
   });
 
   /* ---------------------------------------------------------------- map: pan and pinch-zoom on the viewBox */
@@ -606,21 +606,68 @@
       zoom(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX, e.clientY);
     }, { passive: false });
     if (svg.dataset.focus) { vb = fit(svg.dataset.focus.split(/\s+/).map(Number)); apply(); }
-    var fig = svg.closest("[data-map]");
-    fig.querySelectorAll("[data-zoom]").forEach(function (b) {
-      b.addEventListener("click", function () {
-        var r = svg.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-        if (b.dataset.zoom === "in") zoom(1.5, cx, cy);
-        else if (b.dataset.zoom === "out") zoom(1 / 1.5, cx, cy);
-        else { vb = base.slice(); apply(); }
-      });
-    });
+    /* The figure's zoom buttons act on whichever map it holds now (a new version replaces the svg). */
+    svg._zoom = function (how) {
+      var r = svg.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      if (how === "in") zoom(1.5, cx, cy);
+      else if (how === "out") zoom(1 / 1.5, cx, cy);
+      else { vb = base.slice(); apply(); }
+    };
   }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("[data-map] [data-zoom]");
+    if (!b) return;
+    var svg = b.closest("[data-map]").querySelector("svg[data-pan]");
+    if (svg && svg._zoom) svg._zoom(b.dataset.zoom);
+  });
+
+  /* ---------------------------------------------------------------- the map as a cached resource
+   * The page names the map's SVG by its version; the browser keeps it, so only a changed map is downloaded. */
+  var Maps = {
+    load: function (root) {
+      (root || document).querySelectorAll("[data-map-src]").forEach(function (frame) {
+        var src = frame.dataset.mapSrc;
+        if (!src || frame.dataset.loaded === src || frame.dataset.loading === src) return;
+        frame.dataset.loading = src;
+        request(src, { cache: "default" }, 20000)
+          .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+          .then(function (html) {
+            if (frame.dataset.mapSrc !== src) return;
+            frame.innerHTML = html;
+            frame.dataset.loaded = src;
+            frame.querySelectorAll("svg[data-pan]").forEach(panZoom);
+          })
+          .catch(function () { /* tried again at the next phase change or page */ })
+          .finally(function () { if (frame.dataset.loading === src) delete frame.dataset.loading; });
+      });
+    },
+    /* A phase change: ask which map is current (a few hundred bytes); fetch it only if it is a new one. */
+    refresh: function () {
+      var fig = document.querySelector("#map[data-map-url]");
+      if (!fig || Maps.busy) return;
+      Maps.busy = true;
+      request(fig.dataset.mapUrl, { headers: { "HX-Request": "true" } }, 12000)
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+        .then(function (html) {
+          var tpl = document.createElement("template");
+          tpl.innerHTML = html;
+          var fresh = tpl.content.querySelector("[data-map-src]"), frame = fig.querySelector("[data-map-src]");
+          if (fresh && frame) {
+            if (frame.dataset.mapSrc !== fresh.dataset.mapSrc) { frame.dataset.mapSrc = fresh.dataset.mapSrc; Maps.load(fig); }
+          } else {
+            swap(html, false);
+          }
+        })
+        .catch(function () { /* the next phase change tries again */ })
+        .finally(function () { Maps.busy = false; });
+    }
+  };
 
   function setup(root) {
     Forms.setup(root);
     Outbox.paint();
     (root || document).querySelectorAll("[data-map] svg[data-pan]").forEach(panZoom);
+    Maps.load(root);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
