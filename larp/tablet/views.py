@@ -64,11 +64,16 @@ def _faction(request: HttpRequest, game_id: int, faction: str) -> Faction:
     return obj
 
 
+def _clock_context(game_id: int) -> dict:
+    payload = clock.payload(game_id)  # first: a passed deadline is closed before the rest of the page is read
+    return {"clock": payload, "face": selectors.clock_face(payload),
+            "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False)}
+
+
 def _page_context(request, faction: Faction) -> dict:
-    payload = clock.payload(faction.game_id)  # first: a passed deadline is closed before the board is read
+    clock_context = _clock_context(faction.game_id)
     board = selectors.faction_board(request.user, faction)
-    return {**board, "clock": payload, "face": selectors.clock_face(payload),
-            "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
+    return {**board, **clock_context,
             **_map_context(faction.game, faction), "is_moderator": is_moderator(request.user, faction.game_id),
             "form_key": secrets.token_urlsafe(16)}
 
@@ -173,6 +178,10 @@ def map_page(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {"game": game, "own_faction": own, **_map_context(game, own)}
     if request.htmx:
         return render(request, "tablet/map.html#map_lazy", context)
+    from larp.turns.services import current_phase
+
+    # The clock on the map page too: a phase change refreshes the map here as on the faction page.
+    context.update(_clock_context(game.pk), phase=current_phase(game))
     return render(request, "tablet/map.html", context)
 
 

@@ -202,3 +202,45 @@ def test_the_submit_button_is_inert_until_the_script_is_ready(new_page, game_for
     page.wait_for_timeout(500)
     assert posts == [] and page.url.endswith(reverse("tablet:faction", args=[game.pk, "north"]))
     assert OrderEvent.objects.filter(unit="north-1").count() == 1
+
+
+def test_a_pause_and_a_resume_reach_an_open_tablet_within_a_second(new_page, game_for):
+    from larp.turns import services as turns
+
+    game, mod, _player, join = game_for()
+    page = new_page()
+    page.goto(join)
+    page.wait_for_function("document.querySelector('[data-clock-time]').textContent.startsWith('0')")
+    page.wait_for_timeout(1200)
+    for act, words in ((turns.pause, "Пауза"), (turns.resume, "Отдайте приказы")):
+        act(game, mod)
+        started = time.monotonic()
+        page.wait_for_function(f"document.querySelector('[data-clock-note]').textContent.includes('{words}')",
+                               timeout=5000, polling=50)
+        assert time.monotonic() - started <= 1.2, f"«{words}» took {time.monotonic() - started:.2f} s"
+
+
+def test_the_map_page_has_the_clock_and_redraws_a_changed_map_at_a_phase_change(new_page, game_for):
+    from larp.campaign.models import Province
+    from larp.forces.models import Army
+    from larp.turns import services as turns
+
+    game, mod, _player, join = game_for()
+    page = new_page()
+    page.goto(join)
+    svgs = []
+    page.on("request", lambda r: svgs.append(r.url) if "/map/svg" in r.url else None)
+    page.goto(reverse("tablet:map", args=[game.pk]))
+    page.locator("#map svg[data-pan][data-ready]").wait_for()
+    assert page.locator("#clock [data-clock-time]").inner_text().startswith("0")
+    assert page.locator('#map .flag[data-unit="east-1"] title').text_content().endswith("Восточные Врата")
+    assert len(svgs) == 1
+    turns.pause(game, mod)  # a state change that does not touch the map: no new map is fetched
+    page.wait_for_function("document.querySelector('[data-clock-note]').textContent.includes('Пауза')")
+    page.wait_for_timeout(1500)
+    assert len(svgs) == 1
+    Army.objects.filter(faction__code="east").update(province=Province.objects.get(game=game, code="midtown"))
+    turns.next_phase(game, mod, reason="test")
+    page.wait_for_function("""document.querySelector('#map .flag[data-unit="east-1"] title')
+        ?.textContent.endsWith('Серединград')""", timeout=5000)
+    assert len(svgs) == 2

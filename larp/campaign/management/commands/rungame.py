@@ -51,7 +51,10 @@ class Command(BaseCommand):
         python = sys.executable
         commands = {
             "web": [python, "-m", "gunicorn", "larp.wsgi:application", "--bind", f"{host}:{port}",
-                    "--workers", str(web_workers), "--threads", "4", "--timeout", "60", "--access-logfile", "-"],
+                    "--workers", str(web_workers), "--threads", "4", "--timeout", "60", "--access-logfile", "-",
+                    # Tablets ask the clock every second: keep their connections open between polls (idle
+                    # keep-alive connections wait in gthread's poller, not in one of the 4 threads).
+                    "--keep-alive", "75"],
             "worker": [python, "-m", "celery", "-A", "larp", "worker", "--loglevel", "INFO", "--concurrency", "2"],
             "beat": [python, "-m", "celery", "-A", "larp", "beat", "--loglevel", "INFO"],
         }
