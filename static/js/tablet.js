@@ -283,7 +283,7 @@
   }
 
   var Outbox = {
-    items: {}, flying: 0, MAX_FLYING: 2,
+    items: {}, flying: 0, MAX_FLYING: 2, busy: {},
 
     root: function () { return document.querySelector("[data-tablet][data-scope]"); },
     storeKey: function () { var r = this.root(); return r ? STORE + r.dataset.scope : null; },
@@ -347,9 +347,11 @@
     send: function (unit) {
       var item = this.items[unit], self = this;
       if (!item || item.state !== "pending" || item.flying) return;
-      if (this.flying >= this.MAX_FLYING) return;   /* sent when one of the others answers */
+      /* Sent when one of the others answers; one unit's orders go one after the other, in the order confirmed. */
+      if (this.flying >= this.MAX_FLYING || this.busy[unit]) { item.due = true; return; }
       clearTimeout(item.timer);
       item.flying = true;
+      this.busy[unit] = true;
       this.flying += 1;
       var form = document.querySelector("#unit-" + CSS.escape(unit) + " form[data-order-form]");
       if (form) { form.classList.add("in-flight"); Forms.sync(form); }
@@ -362,6 +364,7 @@
               function () { self.lost(item); })
         .finally(function () {
           item.flying = false;
+          delete self.busy[unit];
           self.flying -= 1;
           var f = document.querySelector("#unit-" + CSS.escape(unit) + " form[data-order-form]");
           if (f) { f.classList.remove("in-flight"); Forms.sync(f); }
