@@ -26,6 +26,7 @@ run: venv var/secret_key
 	$(PY) manage.py migrate --noinput -v0 && \
 	$(PY) manage.py collectstatic --noinput -v0 && \
 	$(PY) manage.py setup_demo && \
+	{ [[ ! "$${HTTPS,,}" =~ ^(1|true|yes|on)$$ ]] || scripts/make-certificate; } && \
 	exec $(PY) manage.py rungame
 
 # Set up and run every test (starts Redis, and PostgreSQL when DATABASE_URL

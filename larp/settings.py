@@ -63,6 +63,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Pages and fragments gzipped for the hall's Wi-Fi (static files: WhiteNoise's precompressed copies).
+    # BREACH: Django masks the CSRF token anew on every response and this middleware pads each gzip
+    # stream with random bytes; tablet pages reflect no text typed by anyone. README "Compression".
+    "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -205,6 +209,15 @@ if _cache == "redis":
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# A game night over HTTPS (`HTTPS=1 make run`, README "HTTPS on the hall's Wi-Fi"): gunicorn serves TLS
+# with the laptop's certificate; cookies are then sent only over TLS and browsers are told to stay on it.
+HTTPS = env_flag("HTTPS")
+TLS_CERT = os.environ.get("TLS_CERT", str(VAR_DIR / "tls" / "cert.pem"))
+TLS_KEY = os.environ.get("TLS_KEY", str(VAR_DIR / "tls" / "key.pem"))
+if HTTPS:
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "86400"))
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 3  # a whole game weekend

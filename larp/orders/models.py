@@ -36,6 +36,8 @@ class Order(models.Model):
     filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                  related_name="+", verbose_name=_("filed by"))
     filed_at = models.DateTimeField(_("filed at"), default=timezone.now)
+    # The client's key of the confirmed order: a re-sent copy (a retry, a lost answer) is the same order.
+    key = models.CharField(_("confirmation key"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("order")
@@ -70,6 +72,8 @@ class OrderEvent(models.Model):
     payload = models.JSONField(default=dict)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     at = models.DateTimeField(default=timezone.now)
+    key = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["at", "id"]
+        indexes = [models.Index(fields=["unit", "key"], condition=~Q(key=""), name="order_event_key")]

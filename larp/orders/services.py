@@ -174,8 +174,38 @@ def _check(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict) -> None
         raise OrderRefused(refusal_text(game.pk, refusal), refusal=refusal, code=refusal["code"])
 
 
+def clean_key(value) -> str:
+    """A confirmation key as the client sent it, or "" when it is not one (then nothing is matched by it)."""
+    if not isinstance(value, str) or not 8 <= len(value) <= 64 or not _KEY_CHARS.issuperset(value):
+        return ""
+    return value
+
+
+_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
+
+def _repeat_of(game: Game, unit: Army | Fleet, unit_code: str, key: str) -> Order | None:
+    """The unit's order when this confirmation was already saved (a retry, or an answer lost on the way back).
+
+    The order is then left as it is: its filing time and history do not change.
+    If the unit has no order any more (withdrawn, or dropped for a carrying
+    fleet), the confirmation is filed again like a new one.
+    """
+    if not key:
+        return None
+    turn_id = next(iter(OrderEvent.objects.filter(game=game, unit=unit_code, key=key).order_by()
+                        .values_list("turn_id", flat=True)[:1]), None)
+    if turn_id is None:
+        return None
+    owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
+    order = Order.objects.filter(turn_id=turn_id, **owner).select_related("filed_by").order_by().first()
+    if order is not None:
+        order.repeated, order.dropped_fleet_order = True, None
+    return order
+
+
 def _save(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict, user, action: str | None = None,
-          at=None) -> Order:
+          at=None, key: str = "") -> Order:
     """Save the order and its history entry, both stamped `at` (the moment the deadline was checked)."""
     owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
     by = user if user.is_authenticated else None
@@ -185,29 +215,42 @@ def _save(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict, user, ac
     # order_by(): one order per unit, and Meta.ordering would join turn, game and unit tables for nothing.
     existing = next(iter(Order.objects.filter(turn=turn, **owner).order_by().values_list("pk", flat=True)[:1]), None)
     order = Order(pk=existing, turn=turn, **owner, game=game, faction=unit.faction, type=order_data["type"],
-                  payload=order_data, implicit=False, filed_by=by, filed_at=at)
+                  payload=order_data, implicit=False, filed_by=by, filed_at=at, key=key)
     order.save(force_update=existing is not None, force_insert=existing is None)
     created = existing is None
     action = action or (OrderEvent.FILED if created else OrderEvent.REPLACED)
     OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=order_data["unit"], action=action,
-                              payload=order_data, by=by, at=at)
+                              payload=order_data, by=by, at=at, key=key)
+    order.repeated = False
     order.dropped_fleet_order = _drop_carrying_fleet_order(turn, order_data, user, at)
     return order
 
 
 @_closing_late
-def file_order(user, game: Game, unit_code: str, payload: dict) -> Order:
-    """File or replace the order of one army or fleet. Raises OrderRefused; saves nothing then."""
+def file_order(user, game: Game, unit_code: str, payload: dict, key: str = "") -> Order:
+    """File or replace the order of one army or fleet. Raises OrderRefused; saves nothing then.
+
+    `key` names the player's confirmation: the same key sent again (a retry,
+    even after the deadline) answers with the order already saved, unchanged
+    (`order.repeated`), instead of filing it a second time.
+    """
     unit = find_unit(game, unit_code)
     if unit is None or unit.destroyed:
         raise OrderRefused(_("No such army or fleet on the map."), code="unknown_unit")
     if not can_see_faction(user, unit.faction):
         raise OrderRefused(_("You may give orders only to your own faction's armies and fleets."), code="forbidden")
+    key = clean_key(key)
     order_data = _order_data(unit, unit_code, payload)
+    repeat = _repeat_of(game, unit, unit_code, key)  # before the deadline check: a saved order stays saved
+    if repeat is not None:
+        return repeat
     with transaction.atomic():
         _phase, turn, now = _open_strategy(game, unit.faction_id)
+        repeat = _repeat_of(game, unit, unit_code, key)  # two copies sent at once: the second waited for the lock
+        if repeat is not None:
+            return repeat
         _check(game, turn, unit, order_data)
-        return _save(game, turn, unit, order_data, user, at=now)
+        return _save(game, turn, unit, order_data, user, at=now, key=key)
 
 
 def _drop_carrying_fleet_order(turn: Turn, order_data: dict, user, at=None) -> str | None:

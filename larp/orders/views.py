@@ -63,7 +63,7 @@ def json_errors(view):
 def order_json(order: Order) -> dict:
     return {"unit": order.payload.get("unit"), "order": order.payload, "implicit": order.implicit,
             "filed_by": order.filed_by.username if order.filed_by else None,
-            "filed_at": order.filed_at.isoformat()}
+            "filed_at": order.filed_at.isoformat(), "key": order.key}
 
 
 @login_required
@@ -72,11 +72,14 @@ def order_json(order: Order) -> dict:
 def file_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
     game = get_object_or_404(Game, pk=game_id)
     try:
-        order = services.file_order(request.user, game, unit, _payload(request))
+        payload = _payload(request)
+        key = payload.get("key") if request.content_type == "application/json" else request.POST.get("key")
+        order = services.file_order(request.user, game, unit, payload, key=key or "")
     except services.OrderRefused as exc:
         return JsonResponse({"ok": False, "code": exc.code, "message": exc.message, "refusal": exc.refusal},
                             status=STATUS.get(exc.code, 422))
-    return JsonResponse({"ok": True, **order_json(order), "dropped_fleet_order": order.dropped_fleet_order})
+    return JsonResponse({"ok": True, **order_json(order), "dropped_fleet_order": order.dropped_fleet_order,
+                         "repeated": order.repeated})
 
 
 @login_required

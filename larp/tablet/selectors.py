@@ -6,6 +6,8 @@ owners and fortresses, never a stack's contents.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections import defaultdict
 from functools import lru_cache
@@ -318,8 +320,28 @@ def faction_board(user, faction: Faction) -> dict:
     return {
         "faction": faction, "game": game, "phase": phase, "turn": turn, "orders_open": is_open,
         "units": units, "garrisons": garrisons, "reports": spy_reports(faction),
-        "ordered": sum(1 for u in units if u["order"] is not None), "label_of": label_of,
+        **_summary(units), "label_of": label_of,
     }
+
+
+def _summary(units: list[dict]) -> dict:
+    """Orders the server has from the players (not the holds made for them at the deadline), and those holds."""
+    return {"ordered": sum(1 for u in units if u["order"] is not None and not u["order"].implicit),
+            "holding": sum(1 for u in units if u["order"] is not None and u["order"].implicit),
+            "units_total": len(units)}
+
+
+def order_summary(user, faction: Faction) -> dict:
+    """The board's summary line alone (refreshed beside a card after filing)."""
+    phase = current_phase(faction.game)
+    turn = phase.turn if phase else None
+    orders = {}
+    if turn is not None:
+        orders = {o.payload.get("unit"): o for o in visible_orders(user, turn).filter(faction=faction)}
+    codes = [a.code for a in Army.objects.filter(faction=faction, destroyed=False).select_related("faction")]
+    codes += [f.code for f in Fleet.objects.filter(faction=faction, destroyed=False).select_related("faction")]
+    return {"turn": turn, "orders_open": orders_open(phase),
+            **_summary([{"order": orders.get(code)} for code in codes])}
 
 
 def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = None) -> dict | None:
@@ -540,6 +562,12 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
             "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_box, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
             "legend": legend, "route": route_points, "route_end": route_end, "label_px": label_px}
+
+
+def map_version(data: dict, language: str, focus: str) -> str:
+    """A short name for exactly this picture of the map (in this language, from this faction's corner)."""
+    raw = json.dumps([data, language, focus], sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
 # --- moderators' lists -------------------------------------------------------------------------

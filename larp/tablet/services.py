@@ -134,7 +134,7 @@ def grant_spy_report(by, game: Game, to_faction: Faction, ref: str) -> SpyReport
 # --- orders from the tablet form (R5) ------------------------------------------------
 
 
-def file_from_form(user, game: Game, unit_code: str, picks: dict) -> object:
+def file_from_form(user, game: Game, unit_code: str, picks: dict, key: str = "") -> object:
     """Turn the form's picks (type, steps, fleet) into the engine's order document and file it.
 
     The engine builds the document (order_from_path) from the turn-start
@@ -148,14 +148,14 @@ def file_from_form(user, game: Game, unit_code: str, picks: dict) -> object:
 
     kind = picks.get("type") or ""
     if kind == "hold":
-        return orders.file_order(user, game, unit_code, {"type": "hold"})
+        return orders.file_order(user, game, unit_code, {"type": "hold"}, key=key)
     phase = current_phase(game)
     sit = start_situation(phase.turn) if phase is not None else None
     if sit is None or sit.unit(unit_code) is None:
         # No turn (or the unit was raised after it began): let the orders service say why.
-        return orders.file_order(user, game, unit_code, {"type": kind})
+        return orders.file_order(user, game, unit_code, {"type": kind}, key=key)
     try:
         payload = order_from_path(sit, unit_code, kind, picks.get("path") or [], fleet=picks.get("fleet") or None)
     except (ValueError, CaseError):
         raise orders.OrderRefused(_("Choose an order type."), code="bad_type") from None
-    return orders.file_order(user, game, unit_code, payload)
+    return orders.file_order(user, game, unit_code, payload, key=key)

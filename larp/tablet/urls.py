@@ -8,6 +8,7 @@ urlpatterns = [
     path("g/<int:game_id>/f/<slug:faction>/", views.faction_page, name="faction"),
     path("g/<int:game_id>/f/<slug:faction>/units/<str:unit>/order", views.file_order, name="file_order"),
     path("g/<int:game_id>/map/", views.map_page, name="map"),
+    path("g/<int:game_id>/map/svg", views.map_svg, name="map_svg"),
     path("g/<int:game_id>/players/", views.players_page, name="players"),
     path("g/<int:game_id>/players/codes", views.issue_missing, name="issue_missing"),
     path("g/<int:game_id>/players/add", views.add_player, name="add_player"),

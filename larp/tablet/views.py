@@ -6,6 +6,7 @@ Full page and fragment come from one template: with HTMX the view renders
 from __future__ import annotations
 
 import json
+import secrets
 
 import segno
 from django.contrib import messages
@@ -17,6 +18,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.cache import add_never_cache_headers
+from django.utils.http import urlencode
+from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -60,13 +64,18 @@ def _faction(request: HttpRequest, game_id: int, faction: str) -> Faction:
     return obj
 
 
+def _clock_context(game_id: int) -> dict:
+    payload = clock.payload(game_id)  # first: a passed deadline is closed before the rest of the page is read
+    return {"clock": payload, "face": selectors.clock_face(payload),
+            "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False)}
+
+
 def _page_context(request, faction: Faction) -> dict:
-    payload = clock.payload(faction.game_id)  # first: a passed deadline is closed before the board is read
+    clock_context = _clock_context(faction.game_id)
     board = selectors.faction_board(request.user, faction)
-    return {**board, "clock": payload, "face": selectors.clock_face(payload),
-            "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-            "map": selectors.map_view(faction.game, focus=faction), "is_moderator": is_moderator(request.user, faction.game_id),
-            "turn_result": selectors.faction_turn_result(faction)}
+    return {**board, **clock_context,
+            **_map_context(faction.game, faction), "is_moderator": is_moderator(request.user, faction.game_id),
+            "form_key": secrets.token_urlsafe(16), "turn_result": selectors.faction_turn_result(faction)}
 
 
 @login_required
@@ -99,7 +108,7 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
     picks = _picks(request.POST)
     status, saved, error, dropped = 200, None, None, None
     try:
-        order = services.file_from_form(request.user, faction.game, unit, picks)
+        order = services.file_from_form(request.user, faction.game, unit, picks, key=request.POST.get("key", ""))
     except OrderRefused as exc:
         error, status = exc.message, REFUSAL_STATUS.get(exc.code, 422)
     else:
@@ -113,6 +122,11 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
     entry = selectors.one_unit(request.user, faction, unit, selected=picks if error else None)
     context = {"unit": entry, "saved_at": saved, "error": error, "faction": faction, "game": faction.game}
     response = render(request, "tablet/faction.html#unit", context, status=status)
+    if saved:
+        # The board's count of filed orders changes with this one.
+        summary = render(request, "tablet/faction.html#summary",
+                         {**selectors.order_summary(request.user, faction), "oob": True})
+        response.content += summary.content
     if dropped:
         # The fleet now carries the army (R5): its own order is gone; refresh its card out of band.
         fleet = selectors.one_unit(request.user, faction, dropped)
@@ -134,16 +148,57 @@ def _local_time(value) -> str:
 # --- the strategic map ------------------------------------------------------------------------
 
 
+def _map_context(game: Game, focus: Faction | None) -> dict:
+    """The map's data and the address of its SVG, named by a version that changes whenever the picture does."""
+    data = selectors.map_view(game, focus=focus)
+    version = selectors.map_version(data, get_language(), focus.code if focus else "")
+    query = urlencode({"f": focus.code if focus else "", "v": version})
+    return {"map": data, "map_version": version,
+            "map_src": reverse("tablet:map_svg", args=[game.pk]) + "?" + query,
+            "map_url": reverse("tablet:map", args=[game.pk]) + "?" + urlencode({"f": focus.code if focus else ""})}
+
+
+def _map_focus(request: HttpRequest, game: Game) -> Faction | None:
+    """Whose corner the map opens on: the faction asked for (positions are public, R13), else the player's own."""
+    membership = require_member(request.user, game)
+    asked = request.GET.get("f", "")
+    if asked:
+        found = Faction.objects.filter(game=game, code=asked).first()
+        if found is not None:
+            return found
+    return membership.faction if membership and membership.role == Membership.PLAYER else None
+
+
 @login_required
+@never_cache
 def map_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """Every army's position and flag, for everyone in the game; no stack contents (R13)."""
     game = get_object_or_404(Game, pk=game_id)
-    membership = require_member(request.user, game)
-    own = membership.faction if membership and membership.role == Membership.PLAYER else None
-    context = {"game": game, "map": selectors.map_view(game, focus=own), "own_faction": own}
+    own = _map_focus(request, game)
+    context = {"game": game, "own_faction": own, **_map_context(game, own)}
     if request.htmx:
-        return render(request, "tablet/map.html#map", context)
+        return render(request, "tablet/map.html#map_lazy", context)
+    from larp.turns.services import current_phase
+
+    # The clock on the map page too: a phase change refreshes the map here as on the faction page.
+    context.update(_clock_context(game.pk), phase=current_phase(game))
     return render(request, "tablet/map.html", context)
+
+
+@login_required
+@require_GET
+def map_svg(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The map's SVG alone. Asked for by its current version, it is cached by the tablet for good: the next
+    page or phase change that shows the same map costs nothing; a changed map has a new address."""
+    game = get_object_or_404(Game, pk=game_id)
+    own = _map_focus(request, game)
+    context = {"game": game, "own_faction": own, **_map_context(game, own)}
+    response = render(request, "tablet/map.html#map_svg", context)
+    if request.GET.get("v") == context["map_version"]:
+        response["Cache-Control"] = "private, max-age=31536000, immutable"
+    else:
+        add_never_cache_headers(response)
+    return response
 
 
 # --- moderators: players and join codes --------------------------------------------------------

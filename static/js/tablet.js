@@ -9,8 +9,10 @@
   }
 
   /* ---------------------------------------------------------------- the clock (R3: the server's clock decides)
-   * offset = server time - local time, measured at the midpoint of each poll; re-synced every few seconds,
-   * when the tablet wakes (visibilitychange) and when the network comes back. */
+   * offset = server time - local time, measured at the midpoint of each poll. Asked again 0.8 s after each
+   * answer (a pause, a resume or a new phase shows within a second; the server keeps the connection open
+   * between polls), every 5 s while the tablet's screen is off, and at once when it wakes or the network
+   * comes back. */
   var Clock = {
     el: null, offset: 0, data: null, lastSync: 0, timer: null, tick: null, failures: 0, ordersOpen: null,
 
@@ -28,7 +30,6 @@
       this.names = JSON.parse(d.phaseNames || "{}");
       var self = this;
       this.tick = setInterval(function () { self.render(); }, 200);
-      this.timer = setInterval(function () { self.sync(); }, 5000);
       document.addEventListener("visibilitychange", function () { if (!document.hidden) self.sync(); });
       window.addEventListener("online", function () { self.sync(); });
       window.addEventListener("pageshow", function () { self.sync(); });
@@ -38,15 +39,22 @@
 
     now: function () { return Date.now() / 1000 + this.offset; },
 
+    /* At most one clock request is open, and it gives up after a few seconds: a hung poll never piles up. */
+    POLL: 800, POLL_HIDDEN: 5000,
+
     sync: function () {
+      if (this.inflight) return;
       var self = this, t0 = Date.now() / 1000;
-      fetch(this.el.dataset.clockUrl, { cache: "no-store", credentials: "same-origin" })
+      this.inflight = true;
+      clearTimeout(this.timer);
+      request(this.el.dataset.clockUrl, {}, 4000)
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
         .then(function (p) {
           var t1 = Date.now() / 1000;
           self.offset = p.server_time - (t0 + t1) / 2;
           self.lastSync = t1;
           self.failures = 0;
+          Net.set(false);
           var before = self.data;
           self.data = p;
           self.el.classList.remove("stale");
@@ -56,7 +64,16 @@
           }
           self.render();
         })
-        .catch(function () { self.failures += 1; self.el.classList.add("stale"); });
+        .catch(function () {
+          self.failures += 1;
+          self.el.classList.add("stale");
+          if (self.failures >= 2 || !navigator.onLine) Net.set(true);
+        })
+        .finally(function () {
+          self.inflight = false;
+          clearTimeout(self.timer);
+          self.timer = setTimeout(function () { self.sync(); }, document.hidden ? self.POLL_HIDDEN : self.POLL);
+        });
     },
 
     remaining: function () {
@@ -103,11 +120,15 @@
         text = el.dataset.msgOtherPhase;
         if (left != null && left < 0) el.classList.add("over");
       }
+      if (Net.down) text += " " + el.dataset.msgStale;
       note.textContent = text;
+      el.classList.toggle("stale", Net.down);
       var open = this.open();
       if (open !== this.ordersOpen) {
+        var was = this.ordersOpen;
         this.ordersOpen = open;
         Forms.lockAll(!open);
+        if (!open && was) Outbox.closed();
         /* The deadline just passed here: ask the server at once (its request closes the phase). */
         if (!open && p.phase === "strategy" && p.state === "running") this.sync();
       }
@@ -122,9 +143,36 @@
     return (neg ? "+" : "") + out;
   }
 
+  /* ---------------------------------------------------------------- requests
+   * Every request has a time limit: a hung answer on the hall's Wi-Fi never holds one of the browser's six
+   * connections for long, so an order is never stuck behind a poll. */
+  function request(url, options, ms) {
+    var ctl = new AbortController(), timer = setTimeout(function () { ctl.abort(); }, ms);
+    options = Object.assign({ credentials: "same-origin", cache: "no-store", signal: ctl.signal }, options || {});
+    return fetch(url, options).finally(function () { clearTimeout(timer); });
+  }
+
+  /* ---------------------------------------------------------------- the network's state
+   * Down when the browser says offline or requests fail; up again on the first answer from the server. */
+  var Net = {
+    down: false,
+    set: function (down) {
+      if (down === this.down) return;
+      this.down = down;
+      var banner = document.querySelector("[data-offline-banner]");
+      if (banner) banner.hidden = !down;
+      document.documentElement.classList.toggle("net-down", down);
+      if (Clock.el) Clock.render();
+      if (!down) Outbox.flush("online");
+    }
+  };
+  window.addEventListener("offline", function () { Net.set(true); });
+  window.addEventListener("online", function () { Net.set(false); Outbox.flush("online"); Clock.sync(); });
+
   /* ---------------------------------------------------------------- order forms
    * Every legal choice is in the page (from the engine's legal_steps); a group shows when the order type
-   * and the steps before it match. Hidden groups are disabled so they are not sent. */
+   * and the steps before it match. Hidden groups are disabled so they are not sent. The submit button stays
+   * disabled until this script has set the form up (a tap before that would send a plain form). */
   var Forms = {
     locked: false,
 
@@ -139,6 +187,11 @@
           if (m) Forms.clearFrom(form, Number(m[1]) + 1);
           Forms.hideNote(form);
           Forms.sync(form);
+          Outbox.changed(form);
+        });
+        form.addEventListener("submit", function (ev) {
+          ev.preventDefault();
+          if (!Forms.locked && form.dataset.complete) Outbox.confirm(form);
         });
         Forms.sync(form);
       });
@@ -164,8 +217,10 @@
         });
         if (!shown) continue;
         var pick = shown.querySelector("input:checked");
+        /* An unpicked step leaves the order as complete as the last pick made it: a march's second step
+         * is optional, so «Проход» and one province is a whole order (the first step is never optional). */
         if (pick) { path.push(pick.value); complete = pick.dataset.complete === "1"; }
-        else { complete = false; }
+        else if (depth === 1) { complete = false; }
       }
       form.querySelectorAll("fieldset[data-group=fleet]").forEach(function (fs) {
         var on = fs.dataset.type === type && path.length > 0 && fs.dataset.prefix === path[0];
@@ -173,7 +228,7 @@
       });
       form.dataset.complete = complete ? "1" : "";
       var button = form.querySelector("[data-submit]");
-      if (button && !form.classList.contains("in-flight")) button.disabled = !complete || Forms.locked;
+      if (button) button.disabled = !complete || Forms.locked || form.classList.contains("in-flight");
     },
 
     lockAll: function (locked) {
@@ -184,7 +239,6 @@
         form.querySelectorAll(".types input").forEach(function (i) { i.disabled = locked; });
         if (locked) {
           form.querySelectorAll("fieldset[data-group]").forEach(function (fs) { fs.disabled = true; });
-          Forms.stopRetry(form);
           var b = form.querySelector("[data-submit]");
           if (b) b.disabled = true;
         } else {
@@ -194,71 +248,301 @@
     },
 
     note: function (form, text) {
-      var n = form.querySelector("[data-net-note]");
+      var n = form && form.querySelector("[data-net-note]");
       if (n) { n.textContent = text; n.hidden = false; }
     },
     hideNote: function (form) {
-      var n = form.querySelector("[data-net-note]");
+      var n = form && form.querySelector("[data-net-note]");
       if (n) n.hidden = true;
     },
 
-    /* A dropped connection: keep what was typed, say so, send again with backoff (1, 2, 4 … 15 s).
-     * Filing the same order twice leaves one order, so a retry of a request that did arrive is harmless. */
-    retry: function (form) {
-      var tries = Number(form.dataset.tries || 0) + 1;
-      form.dataset.tries = String(tries);
-      var wait = Math.min(15000, 1000 * Math.pow(2, tries - 1));
-      form.classList.add("retrying");
-      Forms.note(form, msg("Offline"));
-      var b = form.querySelector("[data-submit]");
-      if (b) b.disabled = true;
-      clearTimeout(form._retry);
-      form._retry = setTimeout(function () {
-        if (Forms.locked) return;
-        htmx.trigger(form, "submit");
-      }, wait);
-    },
-    stopRetry: function (form) {
-      clearTimeout(form._retry);
-      form.classList.remove("retrying");
-      delete form.dataset.tries;
+    /* The order as the player confirmed it: the form's fields, and the words of the chips they tapped. */
+    snapshot: function (form) {
+      var fields = new URLSearchParams(new FormData(form));
+      fields.delete("csrfmiddlewaretoken");
+      fields.delete("key");
+      var words = [];
+      form.querySelectorAll("fieldset:not([disabled]) input:checked").forEach(function (i) {
+        var span = i.parentNode.querySelector("span");
+        if (span) words.push(span.textContent.trim());
+      });
+      fields.sort();
+      return { body: fields.toString(), label: words.join(" → ") };
     }
   };
 
-  document.addEventListener("htmx:beforeRequest", function (ev) {
-    var form = ev.detail.elt;
-    if (!form.matches || !form.matches("form[data-order-form]")) return;
-    if (Forms.locked) { ev.preventDefault(); return; }
-    form.classList.add("in-flight");
-    if (!form.classList.contains("retrying")) Forms.note(form, msg("Sending"));
-  });
-  document.addEventListener("htmx:afterRequest", function (ev) {
-    var form = ev.detail.elt;
-    if (form.matches && form.matches("form[data-order-form]")) form.classList.remove("in-flight");
-  });
-  document.addEventListener("htmx:sendError", function (ev) {
-    var form = ev.detail.elt;
-    if (form.matches && form.matches("form[data-order-form]")) Forms.retry(form);
-  });
-  document.addEventListener("htmx:timeout", function (ev) {
-    var form = ev.detail.elt;
-    if (form.matches && form.matches("form[data-order-form]")) Forms.retry(form);
-  });
-  document.addEventListener("htmx:responseError", function (ev) {
-    var form = ev.detail.elt, status = ev.detail.xhr ? ev.detail.xhr.status : 0;
-    if (!form.matches || !form.matches("form[data-order-form]")) return;
-    if (status >= 500 || status === 0) { Forms.retry(form); return; }
-    Forms.stopRetry(form);
-    Forms.note(form, status === 403 ? msg("Forbidden") : msg("Error"));
-    Forms.sync(form);
-  });
+  /* ---------------------------------------------------------------- the outbox: an order is on the server or
+   * visibly not. A confirmed order waits here (and in the tablet's storage, so a reload keeps it) until the
+   * server answers; a retry sends exactly what was confirmed, with the same key, so the server files it once.
+   * At the deadline a still-unsent order turns into a red notice that stays until the next turn. */
+  var STORE = "larp-outbox:";
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  }
 
-  /* A new turn or phase: reload the board (orders open or close on the server's word). */
-  document.addEventListener("tablet:phase-changed", function () {
-    var board = document.querySelector("#board[data-board-url]");
-    if (board && window.htmx) htmx.ajax("GET", board.dataset.boardUrl, { target: "#board", swap: "outerHTML" });
-    var map = document.querySelector("#map[data-map-url]");
-    if (map && window.htmx) htmx.ajax("GET", map.dataset.mapUrl, { target: "#map", swap: "outerHTML" });
+  var Outbox = {
+    items: {}, flying: 0, MAX_FLYING: 2, busy: {},
+
+    root: function () { return document.querySelector("[data-tablet][data-scope]"); },
+    storeKey: function () { var r = this.root(); return r ? STORE + r.dataset.scope : null; },
+
+    load: function () {
+      var key = this.storeKey();
+      if (!key) return;
+      try { this.items = JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch (e) { this.items = {}; }
+      var turn = this.root().dataset.turn;
+      for (var u in this.items) if (String(this.items[u].turn) !== String(turn)) delete this.items[u];
+      this.save();
+    },
+    save: function () {
+      var key = this.storeKey();
+      if (!key) return;
+      try { localStorage.setItem(key, JSON.stringify(this.items)); } catch (e) { /* storage off: the page still shows it */ }
+    },
+    pending: function () {
+      var self = this;
+      return Object.keys(this.items).filter(function (u) { return self.items[u].state === "pending"; });
+    },
+
+    confirm: function (form) {
+      var article = form.closest("[data-unit]"), unit = article.dataset.unit, snap = Forms.snapshot(form);
+      var item = this.items[unit];
+      /* The same order confirmed again while it is on its way (a double tap) is the same confirmation. */
+      if (!(item && item.state === "pending" && item.body === snap.body)) {
+        item = { unit: unit, url: form.getAttribute("action"), body: snap.body, label: snap.label, key: newKey(),
+                 kind: article.classList.contains("fleet") ? "fleet" : "army", turn: this.root().dataset.turn,
+                 state: "pending", tries: 0 };
+        this.items[unit] = item;
+        this.save();
+      }
+      var keyInput = form.querySelector("[data-key]");
+      if (keyInput) keyInput.value = item.key;
+      Forms.note(form, msg("Sending"));
+      this.paint();
+      this.send(unit);
+    },
+
+    /* The player changed the picks after confirming: the unsent order is not sent any more. */
+    changed: function (form) {
+      var article = form.closest("[data-unit]"), item = article && this.items[article.dataset.unit];
+      if (!item || item.state !== "pending") return;
+      item.dirty = true;
+      if (!item.flying) {
+        delete this.items[item.unit];
+        clearTimeout(item.timer);
+        this.save();
+        Forms.note(form, msg("Changed"));
+        this.paint();
+      }
+    },
+
+    timeLimit: function () {
+      var left = Clock.remaining();
+      if (left == null) return 8000;
+      return Math.max(2500, Math.min(8000, left * 1000));
+    },
+
+    send: function (unit) {
+      var item = this.items[unit], self = this;
+      if (!item || item.state !== "pending" || item.flying) return;
+      /* Sent when one of the others answers; one unit's orders go one after the other, in the order confirmed. */
+      if (this.flying >= this.MAX_FLYING || this.busy[unit]) { item.due = true; return; }
+      clearTimeout(item.timer);
+      item.flying = true;
+      this.busy[unit] = true;
+      this.flying += 1;
+      var form = document.querySelector("#unit-" + CSS.escape(unit) + " form[data-order-form]");
+      if (form) { form.classList.add("in-flight"); Forms.sync(form); }
+      var body = new URLSearchParams(item.body), token = document.querySelector("input[name=csrfmiddlewaretoken]");
+      body.set("key", item.key);
+      if (token) body.set("csrfmiddlewaretoken", token.value);
+      request(item.url, { method: "POST", body: body, headers: { "HX-Request": "true" } }, this.timeLimit())
+        .then(function (r) { return r.text().then(function (html) { return { status: r.status, html: html }; }); })
+        .then(function (answer) { self.answered(item, answer.status, answer.html); },
+              function () { self.lost(item); })
+        .finally(function () {
+          item.flying = false;
+          delete self.busy[unit];
+          self.flying -= 1;
+          var f = document.querySelector("#unit-" + CSS.escape(unit) + " form[data-order-form]");
+          if (f) { f.classList.remove("in-flight"); Forms.sync(f); }
+          self.next();
+        });
+    },
+
+    next: function () {
+      var self = this;
+      this.pending().forEach(function (u) { if (self.items[u].due) { self.items[u].due = false; self.send(u); } });
+    },
+
+    answered: function (item, status, html) {
+      if (status >= 500) { this.lost(item); return; }
+      Net.set(false);
+      var current = this.items[item.unit] === item;
+      if (current) delete this.items[item.unit];
+      if (status === 200 || status === 409 || status === 422 || status === 404) {
+        if (status === 409 && current) {
+          /* Refused as too late (R3): it did not reach the moderators, and the page keeps saying so. */
+          item.state = "failed";
+          this.items[item.unit] = item;
+        }
+        swap(html, item.dirty);
+      } else {
+        Forms.note(document.querySelector("#unit-" + CSS.escape(item.unit) + " form"),
+                   status === 403 ? msg("Forbidden") : msg("Error"));
+      }
+      this.save();
+      this.paint();
+    },
+
+    lost: function (item) {
+      if (this.items[item.unit] !== item) return;
+      item.tries += 1;
+      if (!navigator.onLine || item.tries >= 2) Net.set(true);
+      if (Clock.data && !Clock.open()) { this.fail(item); return; }
+      Forms.note(document.querySelector("#unit-" + CSS.escape(item.unit) + " form[data-order-form]"), msg("Offline"));
+      this.schedule(item);
+      this.paint();
+    },
+
+    /* Back off 1, 2, 4, 8 s; in the last minute before the deadline, every second. */
+    schedule: function (item) {
+      var left = Clock.remaining(), self = this;
+      var wait = left != null && left < 60 ? 1000 : Math.min(8000, 1000 * Math.pow(2, Math.max(0, item.tries - 1)));
+      clearTimeout(item.timer);
+      item.timer = setTimeout(function () { self.kick(item.unit); }, wait);
+    },
+    kick: function (unit) {
+      var item = this.items[unit];
+      if (!item || item.state !== "pending") return;
+      if (item.flying || this.flying >= this.MAX_FLYING) { item.due = true; return; }
+      this.send(unit);
+    },
+
+    /* The network is back (or the clock answered): send every waiting order now. */
+    flush: function () {
+      var self = this;
+      this.pending().forEach(function (u) { self.kick(u); });
+    },
+
+    fail: function (item) {
+      clearTimeout(item.timer);
+      item.state = "failed";
+      this.items[item.unit] = item;
+      this.save();
+      this.paint();
+    },
+
+    /* Orders closed (the deadline, or the phase ended): one last try each — the server answers with the
+     * order it already has, or refuses it as late — then what is still unsent is shown as not delivered. */
+    closed: function () {
+      var self = this;
+      this.pending().forEach(function (u) {
+        var item = self.items[u];
+        if (!item.flying) self.send(u);
+      });
+    },
+
+    /* Show each unit's unsent or undelivered order on its card; a card the server says holds this key is done. */
+    paint: function () {
+      var self = this, changed = false;
+      document.querySelectorAll("article[data-unit]").forEach(function (card) {
+        var unit = card.dataset.unit, item = self.items[unit], box = card.querySelector("[data-pending]");
+        if (item && card.dataset.orderKey && card.dataset.orderKey === item.key) {
+          delete self.items[unit]; item = null; changed = true;   /* the server has it */
+        }
+        card.classList.toggle("has-pending", !!item && item.state === "pending");
+        card.classList.toggle("has-failed", !!item && item.state === "failed");
+        if (!box) return;
+        if (!item) { box.hidden = true; box.textContent = ""; box.className = "pending"; return; }
+        var text;
+        if (item.state === "pending") text = msg("Pending");
+        else if (card.dataset.hasOrder) text = msg("FailedPrevious");
+        else text = item.kind === "fleet" ? msg("FailedFleet") : msg("FailedArmy");
+        box.className = item.state === "pending" ? "pending" : "failed";
+        box.setAttribute("role", item.state === "pending" ? "status" : "alert");
+        box.textContent = "";
+        box.appendChild(document.createTextNode(text + " "));
+        var what = document.createElement("strong");
+        what.textContent = item.label;
+        box.appendChild(what);
+        box.hidden = false;
+      });
+      if (changed) this.save();
+    },
+
+    /* A new turn: what was left from the last one is no longer news. */
+    newTurn: function (turn) {
+      var root = this.root();
+      if (!root || String(root.dataset.turn) === String(turn)) return;
+      root.dataset.turn = turn == null ? "" : String(turn);
+      for (var u in this.items) if (String(this.items[u].turn) !== String(turn)) delete this.items[u];
+      this.save();
+      this.paint();
+    },
+
+    start: function () {
+      if (!this.root()) return;
+      this.load();
+      this.paint();
+      var self = this;
+      window.addEventListener("beforeunload", function (ev) {
+        if (!self.pending().length) return;
+        ev.preventDefault();
+        ev.returnValue = msg("Leave");
+        return msg("Leave");
+      });
+      if (!this.pending().length) return;
+      if (Clock.data && !Clock.open()) this.closed(); else this.flush();
+    }
+  };
+
+  /* Put a card (and any out-of-band pieces, e.g. the summary or a fleet's card) in place of the old ones.
+   * If the player changed the picks while it was on its way, their new picks stay: only the order shown
+   * as the server's is refreshed. */
+  function swap(html, keepForm) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    Array.from(tpl.content.children).forEach(function (el) {
+      var old = el.id && document.getElementById(el.id);
+      if (!old) return;
+      el.removeAttribute("hx-swap-oob");
+      if (keepForm && old.querySelector("form[data-order-form]") && el.matches("article[data-unit]")) {
+        ["[data-current-order]"].forEach(function (sel) {
+          var a = old.querySelector(sel), b = el.querySelector(sel);
+          if (a && b) a.replaceWith(b);
+        });
+        old.dataset.orderKey = el.dataset.orderKey || "";
+        old.dataset.hasOrder = el.dataset.hasOrder || "";
+        return;
+      }
+      old.replaceWith(el);
+      if (window.htmx) htmx.process(el);
+      setup(el);
+    });
+  }
+
+  /* A new turn or phase: reload the board (orders open or close on the server's word). One refresh at a
+   * time, each with a time limit. */
+  var Refresh = {
+    busy: {},
+    get: function (selector, attr) {
+      var el = document.querySelector(selector), self = this;
+      if (!el || !el.dataset[attr] || this.busy[selector]) return;
+      this.busy[selector] = true;
+      request(el.dataset[attr], { headers: { "HX-Request": "true" } }, 12000)
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+        .then(function (html) { swap(html, false); })
+        .catch(function () { /* the next phase change or the next poll tries again */ })
+        .finally(function () { delete self.busy[selector]; });
+    }
+  };
+  document.addEventListener("tablet:phase-changed", function (ev) {
+    Outbox.newTurn(ev.detail.turn);
+    Refresh.get("#board", "boardUrl");
+    Maps.refresh();
   });
 
   /* ---------------------------------------------------------------- map: pan and pinch-zoom on the viewBox */
@@ -333,20 +617,68 @@
       zoom(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX, e.clientY);
     }, { passive: false });
     if (svg.dataset.focus) { vb = fit(svg.dataset.focus.split(/\s+/).map(Number)); apply(); }
-    var fig = svg.closest("[data-map]");
-    fig.querySelectorAll("[data-zoom]").forEach(function (b) {
-      b.addEventListener("click", function () {
-        var r = svg.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-        if (b.dataset.zoom === "in") zoom(1.5, cx, cy);
-        else if (b.dataset.zoom === "out") zoom(1 / 1.5, cx, cy);
-        else { vb = base.slice(); apply(); }
-      });
-    });
+    /* The figure's zoom buttons act on whichever map it holds now (a new version replaces the svg). */
+    svg._zoom = function (how) {
+      var r = svg.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      if (how === "in") zoom(1.5, cx, cy);
+      else if (how === "out") zoom(1 / 1.5, cx, cy);
+      else { vb = base.slice(); apply(); }
+    };
   }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("[data-map] [data-zoom]");
+    if (!b) return;
+    var svg = b.closest("[data-map]").querySelector("svg[data-pan]");
+    if (svg && svg._zoom) svg._zoom(b.dataset.zoom);
+  });
+
+  /* ---------------------------------------------------------------- the map as a cached resource
+   * The page names the map's SVG by its version; the browser keeps it, so only a changed map is downloaded. */
+  var Maps = {
+    load: function (root) {
+      (root || document).querySelectorAll("[data-map-src]").forEach(function (frame) {
+        var src = frame.dataset.mapSrc;
+        if (!src || frame.dataset.loaded === src || frame.dataset.loading === src) return;
+        frame.dataset.loading = src;
+        request(src, { cache: "default" }, 20000)
+          .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+          .then(function (html) {
+            if (frame.dataset.mapSrc !== src) return;
+            frame.innerHTML = html;
+            frame.dataset.loaded = src;
+            frame.querySelectorAll("svg[data-pan]").forEach(panZoom);
+          })
+          .catch(function () { /* tried again at the next phase change or page */ })
+          .finally(function () { if (frame.dataset.loading === src) delete frame.dataset.loading; });
+      });
+    },
+    /* A phase change: ask which map is current (a few hundred bytes); fetch it only if it is a new one. */
+    refresh: function () {
+      var fig = document.querySelector("#map[data-map-url]");
+      if (!fig || Maps.busy) return;
+      Maps.busy = true;
+      request(fig.dataset.mapUrl, { headers: { "HX-Request": "true" } }, 12000)
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+        .then(function (html) {
+          var tpl = document.createElement("template");
+          tpl.innerHTML = html;
+          var fresh = tpl.content.querySelector("[data-map-src]"), frame = fig.querySelector("[data-map-src]");
+          if (fresh && frame) {
+            if (frame.dataset.mapSrc !== fresh.dataset.mapSrc) { frame.dataset.mapSrc = fresh.dataset.mapSrc; Maps.load(fig); }
+          } else {
+            swap(html, false);
+          }
+        })
+        .catch(function () { /* the next phase change tries again */ })
+        .finally(function () { Maps.busy = false; });
+    }
+  };
 
   function setup(root) {
     Forms.setup(root);
+    Outbox.paint();
     (root || document).querySelectorAll("[data-map] svg[data-pan]").forEach(panZoom);
+    Maps.load(root);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -356,6 +688,8 @@
       setup(document);
     }
     Clock.init();
+    if (!navigator.onLine) Net.set(true);
+    Outbox.start();
   });
-  window.tablet = { Clock: Clock, Forms: Forms };
+  window.tablet = { Clock: Clock, Forms: Forms, Outbox: Outbox, Net: Net };
 })();

@@ -115,3 +115,48 @@ def test_moderator_changes_an_order_after_the_deadline(tiny_game, moderator, pla
 
     with pytest.raises(PermissionDenied):
         moderator_set_order(player, tiny_game, "north-1", {"type": "hold"}, "me")
+
+
+# --- a confirmation sent twice (a retry, an answer lost on the way back) is one order ---------------------
+
+
+def test_the_same_confirmation_sent_again_keeps_its_filing_time_and_history(tiny_game, player, started):
+    first = file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]}, key="confirm-0001")
+    again = file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]}, key="confirm-0001")
+    assert again.pk == first.pk and again.repeated and not first.repeated
+    assert Order.objects.get(pk=first.pk).filed_at == first.filed_at
+    assert list(OrderEvent.objects.filter(unit="north-1").values_list("action", "key")) == [("filed", "confirm-0001")]
+    # A new confirmation of the same order is a new filing (the player tapped again on purpose).
+    file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]}, key="confirm-0002")
+    assert list(OrderEvent.objects.filter(unit="north-1").values_list("action", flat=True)) == ["filed", "replaced"]
+
+
+def test_a_late_copy_of_an_older_confirmation_does_not_undo_the_newer_order(tiny_game, player, started):
+    file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]}, key="confirm-old1")
+    newer = file_order(player, tiny_game, "north-1", {"type": "hold"}, key="confirm-new1")
+    answer = file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]}, key="confirm-old1")
+    assert answer.pk == newer.pk and answer.payload == {"unit": "north-1", "type": "hold"}
+    assert Order.objects.get(pk=newer.pk).type == "hold"
+    assert OrderEvent.objects.filter(unit="north-1").count() == 2
+
+
+def test_a_saved_confirmation_sent_again_after_the_deadline_is_answered_not_refused(tiny_game, player, started):
+    from django.utils import timezone
+
+    from larp.turns.models import Phase
+
+    first = file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]}, key="confirm-late")
+    Phase.objects.filter(pk=started.pk).update(deadline=timezone.now() - timezone.timedelta(seconds=1))
+    again = file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]}, key="confirm-late")
+    assert again.pk == first.pk and again.filed_at == first.filed_at
+    # A confirmation the server never had is too late, as before.
+    with pytest.raises(OrderRefused) as exc:
+        file_order(player, tiny_game, "north-2", {"type": "hold"}, key="confirm-none")
+    assert exc.value.code == "late"
+
+
+def test_a_malformed_key_matches_nothing(tiny_game, player, started):
+    for key in ("", "short", "x" * 65, "bad key with spaces", ["list"]):
+        file_order(player, tiny_game, "north-1", {"type": "hold"}, key=key)
+    assert OrderEvent.objects.filter(unit="north-1").count() == 5
+    assert not OrderEvent.objects.exclude(key="").exists()

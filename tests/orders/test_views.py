@@ -90,3 +90,16 @@ def test_moderator_order_form(client_for, tiny_game, moderator, player, started)
                                                 "reason": "misread form"})
     assert response.status_code == 302
     assert Order.objects.get(army__faction__code="north", army__number=1).payload["path"] == ["midtown"]
+
+
+def test_a_json_order_sent_twice_with_its_key_is_filed_once(client_for, tiny_game, player, started):
+    from larp.orders.models import OrderEvent
+
+    c = client_for(player)
+    payload = {"type": "attack", "path": ["midtown"], "key": "json-key-0001"}
+    first = post_order(c, tiny_game, "north-1", payload).json()
+    again = post_order(c, tiny_game, "north-1", payload).json()
+    assert first["ok"] and again["ok"] and not first["repeated"] and again["repeated"]
+    assert again["filed_at"] == first["filed_at"] and again["key"] == "json-key-0001"
+    assert "key" not in again["order"]  # the engine's document holds only what the engine reads
+    assert OrderEvent.objects.filter(unit="north-1").count() == 1

@@ -31,7 +31,7 @@ from larp.turns.models import AuditEntry
 
 PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:join"}
 AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
-MEMBER = {"tablet:map"}                        # anyone with a role in the game (positions, no stack contents)
+MEMBER = {"tablet:map", "tablet:map_svg"}  # anyone with a role in the game (positions, no stack contents)
 FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdraw", "orders:faction_orders"}
 # Everything else: the game's moderators only.
 

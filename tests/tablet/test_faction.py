@@ -242,3 +242,51 @@ def test_unknown_faction_or_unit_is_404(client_for, tiny_game, moderator, starte
     c = client_for(moderator)
     assert c.get(page_url(tiny_game, "atlantis")).status_code == 404
     assert c.post(file_url(tiny_game, "north-9"), {"type": "hold"}, **HTMX).status_code == 404
+
+
+def test_a_resent_confirmation_answers_with_the_first_filing_time(client_for, tiny_game, player, started):
+    """The tablet's retry after a lost answer: same key, same order, recorded once, the first time shown."""
+    c = client_for(player)
+    data = {"type": "attack", "s1": "midtown", "key": "tablet-key-0001"}
+    first = c.post(file_url(tiny_game, "north-1"), data, **HTMX)
+    order = Order.objects.get(army__faction__code="north", army__number=1)
+    second = c.post(file_url(tiny_game, "north-1"), data, **HTMX)
+    stamp = timezone.localtime(order.filed_at).strftime("%H:%M:%S")
+    assert first.status_code == second.status_code == 200
+    assert f"Приказ сохранён {stamp}" in second.content.decode()
+    assert 'data-order-key="tablet-key-0001"' in second.content.decode()
+    assert list(OrderEvent.objects.values_list("action", flat=True)) == ["filed"]
+    assert Order.objects.get(pk=order.pk).filed_at == order.filed_at
+
+
+def test_a_double_plain_post_before_the_script_is_ready_files_once(client_for, tiny_game, player, started):
+    """The page's own key rides in the form, so two plain posts of one rendered form are one filing."""
+    c = client_for(player)
+    page = c.get(page_url(tiny_game)).content.decode()
+    key = re.search(r'name="key" value="([^"]+)"', page).group(1)
+    for _ in range(2):
+        response = c.post(file_url(tiny_game, "north-1"), {"type": "hold", "key": key})
+        assert response.status_code == 302
+    assert OrderEvent.objects.count() == 1
+    assert "Приказ сохранён" in c.get(response["Location"]).content.decode()
+    # The submit buttons wait for the script: none is enabled in the page as sent.
+    assert re.findall(r"<button[^>]*data-submit[^>]*>", page)
+    assert all("disabled" in b for b in re.findall(r"<button[^>]*data-submit[^>]*>", page))
+
+
+def test_the_summary_counts_only_orders_the_players_filed(client_for, tiny_game, player, started):
+    from larp.orders.services import file_order
+
+    file_order(player, tiny_game, "north-1", {"type": "hold"})
+    c = client_for(player)
+    assert "Отдано приказов: 1 из 3." in c.get(page_url(tiny_game)).content.decode()
+    Phase.objects.filter(pk=started.pk).update(deadline=timezone.now() - timezone.timedelta(seconds=1))
+    c.post(file_url(tiny_game, "north-2"), {"type": "hold"}, **HTMX)  # too late: closes the phase, holds made
+    text = c.get(page_url(tiny_game)).content.decode()
+    assert "Отдано приказов: 1 из 3." in text and "Без приказа стоят на месте: 2." in text
+
+
+def test_filing_refreshes_the_summary_beside_the_card(client_for, tiny_game, player, started):
+    response = client_for(player).post(file_url(tiny_game, "north-1"), {"type": "hold"}, **HTMX)
+    text = response.content.decode()
+    assert re.search(r'<p id="summary"[^>]*hx-swap-oob="true"[^>]*>Отдано приказов: 1 из 3\.', text)

@@ -15,30 +15,44 @@ def map_url(game):
     return reverse("tablet:map", args=[game.pk])
 
 
+def svg_src(page: str) -> str:
+    return re.search(r'data-map-src="([^"]+)"', page).group(1).replace("&amp;", "&")
+
+
+def map_text(c, game, url=None) -> str:
+    """What a tablet shows: the page (or fragment) naming the map, then the map's SVG itself."""
+    page = c.get(url or map_url(game)).content.decode()
+    response = c.get(svg_src(page))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
 @pytest.mark.parametrize("who", ["player", "other_player", "moderator"])
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_every_member_sees_every_flag_and_no_contents(request, client_for, tiny_game, started, who, htmx):
     c = client_for(request.getfixturevalue(who))
     response = c.get(map_url(tiny_game), **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
-    text = response.content.decode()
     assert response.status_code == 200
+    if htmx:
+        assert "<html" not in response.content.decode() and response.content.decode().lstrip().startswith("<figure")
+    text = c.get(svg_src(response.content.decode())).content.decode()
     for unit in ("north-1", "north-2", "south-1", "east-1"):
         assert f'data-unit="{unit}"' in text
     assert 'data-unit="north-f1"' in text and 'class="ship"' in text
     for secret in (SOUTH_SECRET_COMMANDER, SOUTH_SECRET_TROOP, "Альберт", "Среднее войско", "Эскадра"):
         assert secret not in text
-    if htmx:
-        assert "<html" not in text and text.lstrip().startswith("<figure")
 
 
 def test_outsiders_do_not_see_the_map(client_for, tiny_game, stranger, started):
-    assert client_for(stranger).get(map_url(tiny_game)).status_code == 403
-    response = Client().get(map_url(tiny_game))
-    assert response.status_code == 302 and reverse("login") in response["Location"]
+    svg = reverse("tablet:map_svg", args=[tiny_game.pk])
+    for url in (map_url(tiny_game), svg):
+        assert client_for(stranger).get(url).status_code == 403
+        response = Client().get(url)
+        assert response.status_code == 302 and reverse("login") in response["Location"]
 
 
 def test_provinces_sea_zones_links_and_owner_colours(client_for, tiny_game, player, started):
-    text = client_for(player).get(map_url(tiny_game)).content.decode()
+    text = map_text(client_for(player), tiny_game)
     assert text.count('class="node sea') == 2 and text.count('class="node land') == 7
     assert 'class="link coast"' in text and 'class="link land"' in text and 'class="link sea"' in text
     assert 'fill="#1565c0"' in text  # North's provinces in North's colour
@@ -66,14 +80,33 @@ def test_fortresses_capitals_and_sieges(tiny_game, started):
 
 def test_besieged_fortress_is_marked_on_the_page(client_for, tiny_game, player, started):
     Army.objects.filter(faction__code="east").update(province=Province.objects.get(game=tiny_game, code="midtown"))
-    text = client_for(player).get(map_url(tiny_game)).content.decode()
+    text = map_text(client_for(player), tiny_game)
     node = re.search(r'<g class="node land fortress besieged"\s+data-province="midtown".*?</g>', text, re.S).group(0)
     assert "siege-ring" in node and "в осаде" in node
 
 
-def test_faction_page_embeds_the_map(client_for, tiny_game, player, started):
-    text = client_for(player).get(reverse("tablet:faction", args=[tiny_game.pk, "north"])).content.decode()
-    assert 'id="map"' in text and 'data-unit="south-1"' in text
+def test_faction_page_names_the_map_instead_of_inlining_it(client_for, tiny_game, player, started):
+    c = client_for(player)
+    text = c.get(reverse("tablet:faction", args=[tiny_game.pk, "north"])).content.decode()
+    assert 'id="map"' in text and "<svg data-pan" not in text
+    assert 'data-unit="south-1"' in map_text(c, tiny_game, reverse("tablet:faction", args=[tiny_game.pk, "north"]))
+
+
+def test_the_map_svg_is_cached_by_version_and_renamed_when_it_changes(client_for, tiny_game, player, started):
+    c = client_for(player)
+    src = svg_src(c.get(map_url(tiny_game)).content.decode())
+    response = c.get(src)
+    assert "max-age=31536000" in response["Cache-Control"] and "private" in response["Cache-Control"]
+    assert svg_src(c.get(map_url(tiny_game)).content.decode()) == src  # nothing moved: the same name
+    # An old name is answered with the current map, never cached.
+    stale = c.get(src.replace("v=", "v=0"))
+    assert "no-cache" in stale["Cache-Control"] and 'data-unit="south-1"' in stale.content.decode()
+    Army.objects.filter(faction__code="east").update(province=Province.objects.get(game=tiny_game, code="midtown"))
+    assert svg_src(c.get(map_url(tiny_game)).content.decode()) != src
+    # Another language is another picture, so another name.
+    c.cookies["django_language"] = "en"
+    assert svg_src(c.get(map_url(tiny_game)).content.decode()) != svg_src(
+        client_for(player).get(map_url(tiny_game)).content.decode())
 
 
 def test_the_big_scenario_renders(client_for, latin_game):

@@ -25,6 +25,16 @@ def redis_reachable(url: str, timeout: float = 0.5) -> bool:
         return False
 
 
+def tls_arguments() -> list[str]:
+    """gunicorn's TLS flags when the night runs over HTTPS (settings.HTTPS; scripts/make-certificate)."""
+    if not settings.HTTPS:
+        return []
+    for path in (settings.TLS_CERT, settings.TLS_KEY):
+        if not os.path.exists(path):
+            raise SystemExit(f"HTTPS is on but {path} is missing: run scripts/make-certificate first.")
+    return ["--certfile", settings.TLS_CERT, "--keyfile", settings.TLS_KEY]
+
+
 class Command(BaseCommand):
     help = "Start the web server, a Celery worker and Celery beat (Redis when reachable, else a serverless broker)."
 
@@ -51,13 +61,17 @@ class Command(BaseCommand):
         python = sys.executable
         commands = {
             "web": [python, "-m", "gunicorn", "larp.wsgi:application", "--bind", f"{host}:{port}",
-                    "--workers", str(web_workers), "--threads", "4", "--timeout", "60", "--access-logfile", "-"],
+                    "--workers", str(web_workers), "--threads", "4", "--timeout", "60", "--access-logfile", "-",
+                    # Tablets ask the clock every second: keep their connections open between polls (idle
+                    # keep-alive connections wait in gthread's poller, not in one of the 4 threads).
+                    "--keep-alive", "75", *tls_arguments()],
             "worker": [python, "-m", "celery", "-A", "larp", "worker", "--loglevel", "INFO", "--concurrency", "2"],
             "beat": [python, "-m", "celery", "-A", "larp", "beat", "--loglevel", "INFO"],
         }
         procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-        self.stdout.write(self.style.SUCCESS(f"\n  Open http://{shown}:{port}/  (admin: http://{shown}:{port}/admin/)"))
+        scheme = "https" if settings.HTTPS else "http"
+        self.stdout.write(self.style.SUCCESS(f"\n  Open {scheme}://{shown}:{port}/  (admin: {scheme}://{shown}:{port}/admin/)"))
         self.stdout.write(f"  Broker: {broker}")
         self.stdout.write(f"  Demo logins: {settings.VAR_DIR / 'demo-logins.txt'}\n  Ctrl-C stops everything.\n")
 
