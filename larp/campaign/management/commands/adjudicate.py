@@ -1,14 +1,15 @@
-"""`manage.py adjudicate MODE CASE.json`: the rules engine's command line inside Django.
+"""`manage.py adjudicate SYSTEM.MODE CASE.json`: any rule system's engine on a case, inside Django.
 
-A thin wrapper around larp.engine.cli.main (docs/adjudication.md): one JSON
-document on stdout and exit 0, or one line on stderr and exit 2 for a
-malformed case (1 for an internal error). No database access.
+A thin wrapper around the system's command-line module (larp.rules.systems):
+one JSON document on stdout and exit 0, or one line on stderr and exit 2 for a
+malformed case (1 for an internal error). A bare MODE is the military module
+(`adjudicate turn CASE.json`). No database access.
 """
 import sys
 
 from django.core.management.base import BaseCommand
 
-from larp.engine.cli import MODES, main
+from larp.rules import systems
 
 
 class _Stream:
@@ -24,19 +25,22 @@ class _Stream:
 
 class Command(BaseCommand):
     help = (
-        "Adjudicate a case document with the rules engine (docs/adjudication.md). "
-        "battle: one autobattle (R8-R11); odds: exact outcome odds over all dice; "
-        "movement: execute orders (R5-R6); turn: movement, battles and storms, regroup (R12). "
-        "Prints one JSON document; a malformed case exits 2 with one line naming the field."
+        "Adjudicate a case document with a rule system's engine (docs/adjudication.md, docs/architecture.md). "
+        "Military module: battle (one autobattle, R8-R11), odds (exact outcome odds over all dice), "
+        "movement (execute orders, R5-R6), turn (movement, battles and storms, regroup, R12); "
+        "other systems as SYSTEM.MODE. Prints one JSON document; a malformed case exits 2 with one line."
     )
     requires_system_checks = []
     requires_migrations_checks = False
 
     def add_arguments(self, parser):
-        parser.add_argument("mode", choices=list(MODES), help="what to adjudicate: " + ", ".join(MODES))
+        choices = systems.choices()
+        parser.add_argument("mode", choices=choices, metavar="SYSTEM.MODE",
+                            help="what to adjudicate: " + ", ".join(choices))
         parser.add_argument("path", metavar="CASE.json", help="the case document; '-' reads standard input")
 
     def handle(self, *args, mode, path, **options):
-        code = main([mode, path], sys.stdin, _Stream(self.stdout), _Stream(self.stderr))
+        system, name = systems.split(mode)
+        code = systems.cli_module(system).main([name, path], sys.stdin, _Stream(self.stdout), _Stream(self.stderr))
         if code:
             raise SystemExit(code)
