@@ -192,6 +192,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "close-due-phases": {"task": "larp.turns.tasks.close_due_phases", "schedule": 2.0},
 }
+# The console warns moderators when the worker has not run beat's task for this long (larp/turns/worker.py).
+WORKER_STALE_SECONDS = float(os.environ.get("WORKER_STALE_SECONDS", "10"))
 
 _cache = os.environ.get("CACHE_URL", "redis" if CELERY_BROKER_URL.startswith("redis") else "locmem")
 if _cache == "redis":
