@@ -194,6 +194,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 # The console warns moderators when the worker has not run beat's task for this long (larp/turns/worker.py).
 WORKER_STALE_SECONDS = float(os.environ.get("WORKER_STALE_SECONDS", "10"))
+# A print job that has not progressed for this long is given up as failed (larp/sheets/services.py).
+PRINT_STALL_SECONDS = float(os.environ.get("PRINT_STALL_SECONDS", "20"))
 
 _cache = os.environ.get("CACHE_URL", "redis" if CELERY_BROKER_URL.startswith("redis") else "locmem")
 if _cache == "redis":
