@@ -71,6 +71,7 @@ def test_filing_goes_on_without_redis_and_the_worker_closes_when_it_returns(
         "Task larp.turns.tasks.close_phase_at_deadline") >= 2, 5), worker.log.read_text(errors="replace")[-3000:]
 
     spare_redis.stop()
+    down_at = time.time()
 
     # Filing, re-filing, withdrawing and the clock all keep working; only slower (no cache).
     t0 = time.monotonic()
@@ -93,7 +94,10 @@ def test_filing_goes_on_without_redis_and_the_worker_closes_when_it_returns(
     # Nobody looks at the other game; Redis comes back (empty, as after a crash) and the worker closes it.
     time.sleep(1)
     spare_redis.start()
+    back_at = time.time()
     assert wait_until(lambda: _phase(watched).state == Phase.CLOSED, timeout=15), "not closed after Redis returned"
+    print(f"\nRedis down {back_at - down_at:.1f} s; the untouched game closed "
+          f"{_phase(watched).closed_at.timestamp() - back_at:.1f} s after Redis returned")
     log = worker.log.read_text(errors="replace")
     assert worker.proc.poll() is None and "Unrecoverable error" not in log, log[-3000:]  # it survived the drop
     closed = _phase(watched)
