@@ -79,7 +79,7 @@ def clean_params(game: Game, kind: str, raw: dict) -> dict:
     if "faction" in wanted and raw.get("faction") not in (None, ""):
         value = raw["faction"]
         faction = Faction.objects.filter(game=game, code=str(value)).first()
-        if faction is None and str(value).isdigit():
+        if faction is None and str(value).isascii() and str(value).isdigit():
             faction = Faction.objects.filter(game=game, pk=int(value)).first()
         if faction is None:
             raise PrintError(_("This game has no faction %(faction)s.") % {"faction": value})

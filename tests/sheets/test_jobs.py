@@ -83,6 +83,8 @@ def test_only_moderators_request(tiny_game, player, stranger):
     ("maps", {}, "Неизвестный документ"),
     ("battle-sheets", {"paper": "a3"}, "Формат бумаги"),
     ("battle-sheets", {"faction": "atlantis"}, "нет фракции atlantis"),
+    ("battle-sheets", {"faction": "²"}, "нет фракции ²"),  # a Unicode digit: not a faction id either
+    ("turn-results", {"turn": "²"}, "нужно число"),
     ("turn-results", {"turn": "x"}, "нужно число"),
     ("turn-results", {}, "Игра ещё не началась"),
     ("protocols", {"turn": 2}, "У хода 2 ещё нет итогов"),
