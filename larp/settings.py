@@ -144,18 +144,23 @@ STORAGES = {
 }
 MEDIA_ROOT = VAR_DIR / "media"
 
-# Login throttling (django-axes): failed sign-ins are counted per client address in the database,
-# so every gunicorn worker sees the same count and it holds when Redis is down; after
-# LOGIN_FAILURE_LIMIT failures that address is refused for LOGIN_COOLOFF_MINUTES, with a
-# message in the user's language (templates/registration/locked_out.html). A successful
-# sign-in resets the count; `manage.py axes_reset` lifts a block at once.
+# Login throttling (django-axes): failed sign-ins are counted per account and client address together
+# in the database, so every gunicorn worker sees the same count and it holds when Redis is down; after
+# LOGIN_FAILURE_LIMIT failures that account is refused from that address for LOGIN_COOLOFF_MINUTES,
+# with a message in the user's language (templates/registration/locked_out.html). Other accounts on the
+# same address (the hall's Wi-Fi) go on signing in. A successful password sign-in resets the count, a
+# join code does not (larp/tablet/throttle.py); `manage.py axes_reset` lifts a block at once.
+# Behind reverse proxies set TRUSTED_PROXIES to their number (larp/client_address.py).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_COOLOFF_MINUTES", "5")))
-AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "larp.tablet.throttle.ThrottleHandler"
+AXES_CLIENT_IP_CALLABLE = "larp.client_address.client_address"
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
@@ -196,6 +201,10 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "close-due-phases": {"task": "larp.turns.tasks.close_due_phases", "schedule": 2.0},
 }
+# The console warns moderators when the worker has not run beat's task for this long (larp/turns/worker.py).
+WORKER_STALE_SECONDS = float(os.environ.get("WORKER_STALE_SECONDS", "10"))
+# A print job that has not progressed for this long is given up as failed (larp/sheets/services.py).
+PRINT_STALL_SECONDS = float(os.environ.get("PRINT_STALL_SECONDS", "20"))
 
 _cache = os.environ.get("CACHE_URL", "redis" if CELERY_BROKER_URL.startswith("redis") else "locmem")
 if _cache == "redis":

@@ -4,8 +4,21 @@ Moderators are staff users without Django model permissions; membership in a
 game (larp.campaign.access) is what grants them the admin for that game.
 """
 from django.contrib import admin
+from django.contrib.admin.utils import get_fields_from_path
+from django.contrib.auth import get_user_model
+from django.db.models import Q
 
 from larp.campaign.access import moderated_games
+
+
+def scoped_accounts(games):
+    """The accounts a moderator of `games` may pick: members of those games, and accounts in no game yet
+    (never another game's players or moderators, never a superuser)."""
+    from larp.campaign.models import Membership
+
+    return get_user_model()._default_manager.filter(is_superuser=False).filter(
+        Q(memberships__game__in=games) | ~Q(pk__in=Membership.objects.values("user_id"))
+    ).distinct().order_by("username")
 
 
 class GameScopedAdmin(admin.ModelAdmin):
@@ -21,6 +34,18 @@ class GameScopedAdmin(admin.ModelAdmin):
         if request.user.is_superuser:
             return qs
         return qs.filter(**{f"{self.game_path}__in": self._games(request)})
+
+    def get_list_filter(self, request):
+        """Filters on a relation list only what the user's rows point at (never another game's title)."""
+        filters = super().get_list_filter(request)
+        if request.user.is_superuser:
+            return filters
+        scoped = []
+        for item in filters:
+            if isinstance(item, str) and get_fields_from_path(self.model, item)[-1].is_relation:
+                item = (item, admin.RelatedOnlyFieldListFilter)
+            scoped.append(item)
+        return scoped
 
     def _allowed(self, request, obj=None) -> bool:
         if not request.user.is_active or not request.user.is_staff:
@@ -85,6 +110,8 @@ class GameScopedAdmin(admin.ModelAdmin):
             games = self._games(request)
             if model.__name__ == "Game":
                 kwargs["queryset"] = games
+            elif model is get_user_model():
+                kwargs["queryset"] = scoped_accounts(games)
             elif any(f.name == "game" for f in model._meta.get_fields()):
                 kwargs["queryset"] = model._default_manager.filter(game__in=games)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)

@@ -11,11 +11,10 @@ def _unit_numeral(value: str) -> str | None:
     """'north-f1' -> 'I', 'north-2' -> 'II': the texts already say "fleet"/"army" (larp.turns.situation ids)."""
     from larp.forces.models import roman
 
-    _faction, sep, number = value.rpartition("-")
-    if not sep:
-        return None
-    number = number[1:] if number.startswith("f") else number
-    return roman(int(number)) if number.isdigit() and int(number) > 0 else None
+    from larp.orders.services import parse_unit_code
+
+    parsed = parse_unit_code(value)
+    return roman(parsed[2]) if parsed is not None and parsed[2] > 0 else None
 
 
 def _names(game_id: int, params: dict) -> dict:

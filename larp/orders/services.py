@@ -6,6 +6,8 @@ shows, and closing the phase waits for an order being saved.
 """
 from __future__ import annotations
 
+import re
+
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -32,21 +34,33 @@ class OrderRefused(Exception):
         self.code = code
 
 
+UNIT_CODE = re.compile(r"(?P<faction>[a-z][a-z0-9_-]*)-(?P<fleet>f?)(?P<number>0|[1-9][0-9]{0,4})", re.ASCII)
+MAX_UNIT_NUMBER = 32767  # PositiveSmallIntegerField
+
+
+def parse_unit_code(unit_code: str) -> tuple[str, bool, int] | None:
+    """`<faction>-<n>` is an army, `<faction>-f<n>` a fleet (larp.turns.situation): (faction, is_fleet, n).
+
+    Strict: ASCII digits in canonical form only (no leading zeros, signs, spaces or other scripts' digits),
+    so each unit has exactly one code; anything else is None (a 404 for the caller)."""
+    match = UNIT_CODE.fullmatch(unit_code) if isinstance(unit_code, str) else None
+    if match is None or int(match["number"]) > MAX_UNIT_NUMBER:
+        return None
+    return match["faction"], bool(match["fleet"]), int(match["number"])
+
+
 def find_unit(game: Game, unit_code: str) -> Army | Fleet | None:
-    """`<faction>-<n>` is an army, `<faction>-f<n>` a fleet (larp.turns.situation).
+    """The army or fleet with this exact code, or None.
 
     Ordered by pk: the match is unique, and Meta.ordering ("game", ...) would join the game table.
     """
-    faction, sep, number = unit_code.rpartition("-")
-    if not sep:
+    parsed = parse_unit_code(unit_code)
+    if parsed is None:
         return None
-    if number.startswith("f") and number[1:].isdigit():
-        return Fleet.objects.filter(game=game, faction__code=faction, number=int(number[1:])).select_related(
-            "faction").order_by("pk").first()
-    if number.isdigit():
-        return Army.objects.filter(game=game, faction__code=faction, number=int(number)).select_related(
-            "faction").order_by("pk").first()
-    return None
+    faction, is_fleet, number = parsed
+    model = Fleet if is_fleet else Army
+    return model.objects.filter(game=game, faction__code=faction, number=number).select_related(
+        "faction").order_by("pk").first()
 
 
 def _lock_current_phase(game: Game) -> Phase | None:
@@ -275,7 +289,9 @@ def _drop_carrying_fleet_order(turn: Turn, order_data: dict, user, at=None) -> s
 def withdraw_order(user, game: Game, unit_code: str) -> bool:
     """Withdraw an order before the deadline (the unit will hold). False if there was none."""
     unit = find_unit(game, unit_code)
-    if unit is None or not can_see_faction(user, unit.faction):
+    if unit is None:
+        raise OrderRefused(_("No such army or fleet on the map."), code="unknown_unit")
+    if not can_see_faction(user, unit.faction):
         raise OrderRefused(_("You may give orders only to your own faction's armies and fleets."), code="forbidden")
     with transaction.atomic():
         _phase, turn, now = _open_strategy(game, unit.faction_id)

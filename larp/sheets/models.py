@@ -53,6 +53,7 @@ class PrintJob(models.Model):
     created_at = models.DateTimeField(_("requested"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    progressed_at = models.DateTimeField(_("last progress"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("print job")

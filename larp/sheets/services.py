@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
@@ -41,8 +42,10 @@ PARAMS = {
     PrintJob.TURN_RESULTS: ("paper", "turn"),
 }
 NEEDS_RESULTS = {PrintJob.PROTOCOLS, PrintJob.TURN_RESULTS}
-# A job queued or running this long is taken for lost (a worker killed mid-way) and may be made again.
-STALE_AFTER = timedelta(minutes=5)
+# A running job that has not progressed for settings.PRINT_STALL_SECONDS (a worker killed mid-way; a page
+# takes well under a second) is given up as failed, and a queued job that no worker has started in three
+# times that: the status page says so and the print button makes it afresh.
+QUEUED_STALL_FACTOR = 3
 
 
 class PrintError(ValidationError):
@@ -76,7 +79,7 @@ def clean_params(game: Game, kind: str, raw: dict) -> dict:
     if "faction" in wanted and raw.get("faction") not in (None, ""):
         value = raw["faction"]
         faction = Faction.objects.filter(game=game, code=str(value)).first()
-        if faction is None and str(value).isdigit():
+        if faction is None and str(value).isascii() and str(value).isdigit():
             faction = Faction.objects.filter(game=game, pk=int(value)).first()
         if faction is None:
             raise PrintError(_("This game has no faction %(faction)s.") % {"faction": value})
@@ -141,11 +144,8 @@ def request_print(game: Game, kind: str, raw_params: dict, user) -> tuple[PrintJ
     key = dedup_key(kind, params, language)
     with transaction.atomic():
         existing = _active(game, key)
-        if existing is not None:
-            if timezone.now() - existing.created_at < STALE_AFTER:
-                return existing, False
-            _fail(existing.pk, _("Given up: no worker finished it in %(minutes)s minutes.")
-                  % {"minutes": int(STALE_AFTER.total_seconds() // 60)})
+        if existing is not None and not give_up_if_stalled(existing):
+            return existing, False
         try:
             with transaction.atomic():
                 job = PrintJob.objects.create(game=game, kind=kind, params=params, language=language, dedup_key=key,
@@ -157,6 +157,39 @@ def request_print(game: Game, kind: str, raw_params: dict, user) -> tuple[PrintJ
             return existing, False
     transaction.on_commit(lambda: enqueue(job.pk))
     return job, True
+
+
+def _stall_limits() -> tuple[timedelta, timedelta]:
+    running = timedelta(seconds=settings.PRINT_STALL_SECONDS)
+    return running, running * QUEUED_STALL_FACTOR
+
+
+def give_up_if_stalled(job: PrintJob) -> bool:
+    """Mark a job that stopped moving as failed, with the reason for the moderator; True if it is (now) failed.
+
+    Conditional on the job being exactly as seen (state and progress), so a worker that moves it on
+    meanwhile wins and nothing is failed twice."""
+    if job.state not in PrintJob.ACTIVE:
+        return job.state == PrintJob.FAILED
+    now = timezone.now()
+    running_limit, queued_limit = _stall_limits()
+    if job.state == PrintJob.RUNNING:
+        if now - (job.progressed_at or job.started_at or job.created_at) < running_limit:
+            return False
+        error = _("printing stopped at %(progress)s %% — its background task died. Print it again.") % {
+            "progress": job.progress}
+    else:
+        if now - job.created_at < queued_limit:
+            return False
+        error = _("printing did not start — background tasks are not running. Print it again.")
+    failed = PrintJob.objects.filter(pk=job.pk, state=job.state, progress=job.progress).update(
+        state=PrintJob.FAILED, error=error, finished_at=now)
+    if failed:
+        log.warning("print job %s given up: no progress since %s", job.pk, job.progressed_at or job.created_at)
+        job.state, job.error, job.finished_at = PrintJob.FAILED, error, now
+    else:
+        job.refresh_from_db(fields=["state", "progress", "error", "finished_at", "progressed_at"])
+    return job.state == PrintJob.FAILED
 
 
 def _active(game: Game, key: str) -> PrintJob | None:
@@ -178,17 +211,19 @@ def run_job(job_id: int) -> str:
     """Claim a queued job (one conditional UPDATE, so two workers never make it twice), make it, store it."""
     now = timezone.now()
     claimed = PrintJob.objects.filter(pk=job_id, state=PrintJob.QUEUED).update(
-        state=PrintJob.RUNNING, started_at=now, progress=1)
+        state=PrintJob.RUNNING, started_at=now, progressed_at=now, progress=1)
     if not claimed:
-        # A worker killed mid-job leaves it running; acks_late redelivers the task: take it over when stale.
-        claimed = PrintJob.objects.filter(pk=job_id, state=PrintJob.RUNNING, started_at__lt=now - STALE_AFTER).update(
-            started_at=now, progress=1)
+        # A worker killed mid-job leaves it running; acks_late redelivers the task: take it over when stalled.
+        claimed = PrintJob.objects.filter(pk=job_id, state=PrintJob.RUNNING,
+                                          progressed_at__lt=now - _stall_limits()[0]).update(
+            started_at=now, progressed_at=now, progress=1)
     if not claimed:
         return PrintJob.objects.filter(pk=job_id).values_list("state", flat=True).first() or "missing"
     job = PrintJob.objects.select_related("game").get(pk=job_id)
 
     def progress(percent: int) -> None:
-        PrintJob.objects.filter(pk=job_id, state=PrintJob.RUNNING).update(progress=max(1, min(percent, 99)))
+        PrintJob.objects.filter(pk=job_id, state=PrintJob.RUNNING).update(progress=max(1, min(percent, 99)),
+                                                                          progressed_at=timezone.now())
 
     try:
         with translation.override(job.language):
@@ -210,5 +245,16 @@ def _fail(job_id: int, error: str) -> None:
     PrintJob.objects.filter(pk=job_id).update(state=PrintJob.FAILED, error=error[:2000], finished_at=timezone.now())
 
 
-def recent_jobs(game: Game, limit: int = 8):
-    return PrintJob.objects.filter(game=game).defer("content").order_by("-created_at", "-id")[:limit]
+def recent_jobs(game: Game, limit: int = 8) -> list[PrintJob]:
+    jobs = list(PrintJob.objects.filter(game=game).defer("content").order_by("-created_at", "-id")[:limit])
+    for job in jobs:
+        give_up_if_stalled(job)
+    return jobs
+
+
+def job_status(game: Game, job_id: int) -> PrintJob | None:
+    """The job as the status page shows it: given up first if it has stalled."""
+    job = PrintJob.objects.filter(pk=job_id, game=game).defer("content").first()
+    if job is not None:
+        give_up_if_stalled(job)
+    return job

@@ -50,7 +50,9 @@ def request_document(request: HttpRequest, game_id: int, kind: str | None = None
 @never_cache
 def job_status(request: HttpRequest, game_id: int, job_id: int) -> HttpResponse:
     game = _moderated_game(request, game_id)
-    job = get_object_or_404(PrintJob.objects.defer("content"), pk=job_id, game=game)
+    job = services.job_status(game, job_id)
+    if job is None:
+        raise Http404("No such print job.")
     if request.htmx:
         # Finished: the fragment comes back without its hx-trigger, so polling stops.
         return render(request, "sheets/job.html#status", {"game": game, "job": job})

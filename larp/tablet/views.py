@@ -30,6 +30,7 @@ from larp.orders.services import OrderRefused
 from larp.tablet import selectors, services, tokens
 from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY
 from larp.tablet.models import JoinToken
+from larp.tablet.throttle import mark_join_code_sign_in
 from larp.turns import clock
 from larp.turns.models import Phase
 
@@ -47,6 +48,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         joined = services.redeem(token)
     except tokens.TokenProblem as problem:
         return render(request, "tablet/join_refused.html", {"problem": problem.kind}, status=403)
+    mark_join_code_sign_in(request)  # no password was checked: the throttle's counts stay
     login(request, joined.user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[JOIN_SESSION_KEY] = joined.pk  # revoking this code signs the tablet out (middleware)
     faction = player_faction(joined.user, joined.game)

@@ -145,3 +145,17 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M:%S} {self.action}"
+
+
+class WorkerHeartbeat(models.Model):
+    """When the background worker last ran beat's catch-up task: the console warns moderators when it is old."""
+
+    name = models.CharField(max_length=40, unique=True)
+    beat_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("worker heartbeat")
+        verbose_name_plural = _("worker heartbeats")
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.beat_at:%H:%M:%S}"

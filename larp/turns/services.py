@@ -157,10 +157,35 @@ def start_game(game: Game, by) -> Phase:
     return _start_turn(game, ts, 1, by)
 
 
-@transaction.atomic
+def _closed_if_past_deadline(phase: Phase) -> bool:
+    """A Strategy phase whose deadline has passed is closed by whoever touches it first, never paused or
+    extended. The caller holds the phase row locked, which is the claim: the worker's conditional update
+    waits for it and then finds the phase closed."""
+    if phase.kind != Phase.STRATEGY or phase.state != Phase.RUNNING or phase.deadline is None \
+            or phase.deadline > timezone.now():
+        return False
+    _close(phase, None, "deadline")
+    return True
+
+
+def _refuse_if_closed_at_deadline(phase: Phase) -> Phase:
+    """After the transaction that closed it has committed: tell the moderator why nothing was paused or extended."""
+    if phase.state == Phase.CLOSED:
+        raise PhaseError(_("The phase deadline had already passed: the phase is closed and no more orders "
+                           "are accepted. Start the next phase."))
+    return phase
+
+
 def pause(game: Game, by, reason: str = "") -> Phase:
+    return _refuse_if_closed_at_deadline(_pause(game, by, reason))
+
+
+@transaction.atomic
+def _pause(game: Game, by, reason: str = "") -> Phase:
     require_moderator(by, game)
     _ts, phase = _locked(game)
+    if phase is not None and _closed_if_past_deadline(phase):
+        return phase
     if phase is None or phase.state != Phase.RUNNING:
         raise PhaseError(_("Only a running phase can be paused."))
     remaining = phase.remaining()
@@ -188,8 +213,12 @@ def resume(game: Game, by, reason: str = "") -> Phase:
     return phase
 
 
-@transaction.atomic
 def extend(game: Game, by, minutes: float, reason: str = "") -> Phase:
+    return _refuse_if_closed_at_deadline(_extend(game, by, minutes, reason))
+
+
+@transaction.atomic
+def _extend(game: Game, by, minutes: float, reason: str = "") -> Phase:
     require_moderator(by, game)
     try:
         minutes = float(minutes)
@@ -198,6 +227,8 @@ def extend(game: Game, by, minutes: float, reason: str = "") -> Phase:
     if not 0 < minutes <= 120:
         raise PhaseError(_("An extension must be between 0 and 120 minutes."))
     _ts, phase = _locked(game)
+    if phase is not None and _closed_if_past_deadline(phase):
+        return phase
     if phase is None or phase.state == Phase.CLOSED:
         raise PhaseError(_("The phase is closed; start the next one instead."))
     if phase.state == Phase.RUNNING:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from larp.turns import views
+from larp.turns import status_views, views
 
 app_name = "turns"
 urlpatterns = [
@@ -8,4 +8,5 @@ urlpatterns = [
     path("console/", views.console, name="console"),
     path("control/<slug:action>", views.control, name="control"),
     path("audit/", views.audit_log, name="audit"),
+    path("worker-status", status_views.worker_status_view, name="worker_status"),
 ]

@@ -1,5 +1,6 @@
-"""Redis stopped during a Strategy phase (cache and broker gone): filing goes on, the deadline holds,
-and the phase closes when Redis returns. A spare redis-server is stopped, never the machine's own."""
+"""Redis stopped during a Strategy phase (cache and broker gone) while the worker holds both deadline tasks
+(ETA tasks, unacknowledged): filing goes on, the deadline holds, the worker survives the drop and closes the
+phase when Redis returns. A spare redis-server is stopped, never the machine's own."""
 import json
 import time
 
@@ -14,6 +15,16 @@ from larp.turns.models import AuditEntry, Phase
 from tests.workers import wait_until
 
 pytestmark = pytest.mark.worker
+
+
+def _point_celery_at(url, monkeypatch):
+    """This process queues its tasks on the spare Redis too, so the worker really holds the deadline task."""
+    from larp.celery import app
+
+    for key in ("broker_url", "broker_write_url", "broker_read_url"):
+        monkeypatch.setitem(app.conf, key, url)
+    monkeypatch.setattr(app, "_pool", None)
+    monkeypatch.setattr(app.amqp, "_producer_pool", None)
 
 
 def _redis_settings(settings, url):
@@ -47,15 +58,20 @@ def test_filing_goes_on_without_redis_and_the_worker_closes_when_it_returns(
     monkeypatch.setenv("CELERY_BROKER_URL_TEST", spare_redis.url)
     monkeypatch.setenv("REDIS_URL", spare_redis.url)
     monkeypatch.setenv("CACHE_URL", "redis")
-    worker_factory()
+    _point_celery_at(spare_redis.url, monkeypatch)
+    worker = worker_factory()
 
     watched, _mod_a, tablet_a = _game(fast_game, "untouched after the deadline", 5, "a")
     poked, _mod_b, tablet_b = _game(fast_game, "poked after the deadline", 5, "b")
     phase_a = services.start_game(watched, _mod_a)
     phase_b = services.start_game(poked, _mod_b)
     assert clock.payload(watched.pk)["state"] == "running"  # cached in Redis
+    # The worker holds both deadline tasks (ETA: received, unacknowledged until run).
+    assert wait_until(lambda: worker.log.read_text(errors="replace").count(
+        "Task larp.turns.tasks.close_phase_at_deadline") >= 2, 5), worker.log.read_text(errors="replace")[-3000:]
 
     spare_redis.stop()
+    down_at = time.time()
 
     # Filing, re-filing, withdrawing and the clock all keep working; only slower (no cache).
     t0 = time.monotonic()
@@ -78,7 +94,12 @@ def test_filing_goes_on_without_redis_and_the_worker_closes_when_it_returns(
     # Nobody looks at the other game; Redis comes back (empty, as after a crash) and the worker closes it.
     time.sleep(1)
     spare_redis.start()
+    back_at = time.time()
     assert wait_until(lambda: _phase(watched).state == Phase.CLOSED, timeout=15), "not closed after Redis returned"
+    print(f"\nRedis down {back_at - down_at:.1f} s; the untouched game closed "
+          f"{_phase(watched).closed_at.timestamp() - back_at:.1f} s after Redis returned")
+    log = worker.log.read_text(errors="replace")
+    assert worker.proc.poll() is None and "Unrecoverable error" not in log, log[-3000:]  # it survived the drop
     closed = _phase(watched)
     assert closed.closed_how == "deadline" and closed.closed_at >= closed.deadline
     assert Order.objects.get(turn=phase_a.turn, army__faction__code="north", army__number=1).type == "hold"

@@ -37,7 +37,7 @@ def test_a_stale_job_is_given_up_and_made_again(tiny_game, moderator):
     fresh, created = services.request_print(tiny_game, "order-forms", {}, moderator)
     assert created and fresh.pk != job.pk
     job.refresh_from_db()
-    assert job.state == PrintJob.FAILED and job.error  # "given up: no worker finished it in 5 minutes"
+    assert job.state == PrintJob.FAILED and "печать не началась" in job.error
 
 
 def test_run_job_makes_the_pdf_once(tiny_game, moderator):
@@ -83,6 +83,8 @@ def test_only_moderators_request(tiny_game, player, stranger):
     ("maps", {}, "Неизвестный документ"),
     ("battle-sheets", {"paper": "a3"}, "Формат бумаги"),
     ("battle-sheets", {"faction": "atlantis"}, "нет фракции atlantis"),
+    ("battle-sheets", {"faction": "²"}, "нет фракции ²"),  # a Unicode digit: not a faction id either
+    ("turn-results", {"turn": "²"}, "нужно число"),
     ("turn-results", {"turn": "x"}, "нужно число"),
     ("turn-results", {}, "Игра ещё не началась"),
     ("protocols", {"turn": 2}, "У хода 2 ещё нет итогов"),

@@ -2,6 +2,11 @@
 
 Uses Redis when it answers; otherwise a broker that needs no server
 (kombu's filesystem transport), so it always starts. Ctrl-C stops all.
+
+The three are supervised: whichever stops is started again after a back-off
+(1 s, doubling up to 30 s; back to 1 s once it has run for a minute), with a
+line in the log; the others go on. The web server in particular keeps serving
+while the worker or beat is restarted.
 """
 import os
 import signal
@@ -9,10 +14,15 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from urllib.parse import urlparse
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+
+FIRST_BACKOFF = 1.0  # seconds before the first restart of a child that stopped
+MAX_BACKOFF = 30.0
+STABLE_AFTER = 60.0  # a child that ran this long before stopping starts again from FIRST_BACKOFF
 
 
 def redis_reachable(url: str, timeout: float = 0.5) -> bool:
@@ -35,6 +45,69 @@ def tls_arguments() -> list[str]:
     return ["--certfile", settings.TLS_CERT, "--keyfile", settings.TLS_KEY]
 
 
+def web_command(python: str, host: str, port: int, web_workers: int, extra: list[str] | None = None) -> list[str]:
+    """gunicorn's command line; `extra` is appended (e.g. TLS options)."""
+    return [python, "-m", "gunicorn", "larp.wsgi:application", "--bind", f"{host}:{port}",
+            "--workers", str(web_workers), "--threads", "4", "--timeout", "60", "--access-logfile", "-",
+            # Tablets ask the clock every second: keep their connections open between polls (idle
+            # keep-alive connections wait in gthread's poller, not in one of the 4 threads).
+            "--keep-alive", "75", *(extra or [])]
+
+
+def worker_command(python: str) -> list[str]:
+    return [python, "-m", "celery", "-A", "larp", "worker", "--loglevel", "INFO", "--concurrency", "2"]
+
+
+def beat_command(python: str) -> list[str]:
+    return [python, "-m", "celery", "-A", "larp", "beat", "--loglevel", "INFO"]
+
+
+@dataclass
+class Child:
+    """One supervised process: started again after a back-off whenever it stops."""
+
+    name: str
+    command: list[str]
+    env: dict
+    proc: subprocess.Popen | None = None
+    started_at: float = 0.0
+    backoff: float = FIRST_BACKOFF
+    restart_at: float | None = None
+    restarts: int = 0
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.command, env=self.env)
+        self.started_at, self.restart_at = time.monotonic(), None
+
+    def check(self, now: float, say) -> None:
+        """Notice a stop and schedule the restart; restart when its time has come."""
+        if self.restart_at is None:
+            if self.proc is None or self.proc.poll() is None:
+                return
+            if now - self.started_at >= STABLE_AFTER:
+                self.backoff = FIRST_BACKOFF
+            self.restart_at = now + self.backoff
+            say(f"{self.name} stopped (exit {self.proc.returncode}); restarting in {self.backoff:g} s.")
+            self.backoff = min(self.backoff * 2, MAX_BACKOFF)
+        elif now >= self.restart_at:
+            self.start()
+            self.restarts += 1
+            say(f"{self.name} restarted (pid {self.proc.pid}, restart {self.restarts}).")
+
+    def terminate(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+
+    def wait(self, timeout: float) -> None:
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
 class Command(BaseCommand):
     help = "Start the web server, a Celery worker and Celery beat (Redis when reachable, else a serverless broker)."
 
@@ -42,6 +115,10 @@ class Command(BaseCommand):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
         parser.add_argument("--web-workers", type=int, default=int(os.environ.get("WEB_WORKERS", "3")))
+
+    def say(self, line: str) -> None:
+        self.stderr.write(f"[rungame {time.strftime('%H:%M:%S')}] {line}")
+        self.stderr.flush()
 
     def handle(self, *args, host, port, web_workers, **options):
         from larp.checks import refuse_dev_key_without_debug
@@ -59,22 +136,22 @@ class Command(BaseCommand):
         else:
             broker = env["CELERY_BROKER_URL"]
         python = sys.executable
-        commands = {
-            "web": [python, "-m", "gunicorn", "larp.wsgi:application", "--bind", f"{host}:{port}",
-                    "--workers", str(web_workers), "--threads", "4", "--timeout", "60", "--access-logfile", "-",
-                    # Tablets ask the clock every second: keep their connections open between polls (idle
-                    # keep-alive connections wait in gthread's poller, not in one of the 4 threads).
-                    "--keep-alive", "75", *tls_arguments()],
-            "worker": [python, "-m", "celery", "-A", "larp", "worker", "--loglevel", "INFO", "--concurrency", "2"],
-            "beat": [python, "-m", "celery", "-A", "larp", "beat", "--loglevel", "INFO"],
-        }
-        procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
+        children = [
+            Child("web", web_command(python, host, port, web_workers, tls_arguments()), env),
+            Child("worker", worker_command(python), env),
+            Child("beat", beat_command(python), env),
+        ]
+        for child in children:
+            child.start()
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
         scheme = "https" if settings.HTTPS else "http"
         self.stdout.write(self.style.SUCCESS(f"\n  Open {scheme}://{shown}:{port}/  (admin: {scheme}://{shown}:{port}/admin/)"))
         self.stdout.write(f"  Broker: {broker}")
         self.stdout.write(f"  Demo logins: {settings.VAR_DIR / 'demo-logins.txt'}\n  Ctrl-C stops everything.\n")
+        self.stdout.flush()
+        self.supervise(children)
 
+    def supervise(self, children: list[Child]) -> None:
         stopping = False
 
         def stop(*_):
@@ -85,17 +162,12 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, stop)
         try:
             while not stopping:
-                for name, proc in procs.items():
-                    if proc.poll() is not None:
-                        self.stderr.write(f"{name} stopped (exit {proc.returncode}); stopping the rest.")
-                        stopping = True
-                time.sleep(0.5)
+                now = time.monotonic()
+                for child in children:
+                    child.check(now, self.say)
+                time.sleep(0.2)
         finally:
-            for proc in procs.values():
-                if proc.poll() is None:
-                    proc.terminate()
-            for proc in procs.values():
-                try:
-                    proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+            for child in children:
+                child.terminate()
+            for child in children:
+                child.wait(timeout=10)
