@@ -164,8 +164,10 @@
         });
         if (!shown) continue;
         var pick = shown.querySelector("input:checked");
+        /* An unpicked step leaves the order as complete as the last pick made it: a march's second step
+         * is optional, so «Проход» and one province is a whole order (the first step is never optional). */
         if (pick) { path.push(pick.value); complete = pick.dataset.complete === "1"; }
-        else { complete = false; }
+        else if (depth === 1) { complete = false; }
       }
       form.querySelectorAll("fieldset[data-group=fleet]").forEach(function (fs) {
         var on = fs.dataset.type === type && path.length > 0 && fs.dataset.prefix === path[0];

@@ -259,3 +259,26 @@ def test_moderator_prints_join_codes_and_a_scanned_code_signs_in(new_page, game_
     tablet.goto(link)
     assert "попросите у модератора новый код" in tablet.locator("main").inner_text().lower()
     tablet.screenshot(path=artifacts / "join-revoked-768x1024.png")
+
+
+def test_a_one_step_march_can_be_filed(new_page, game_for):
+    """«Проход» and one province is a whole order: step 2 is optional, so the button must not stay grey."""
+    from larp.turns import services as turns
+
+    game, mod, _player, join = game_for(start=False)
+    # North holds Midtown too, so a march through Northfield may take a second step there.
+    game.provinces.filter(code="midtown").update(owner=game.factions.get(code="north"))
+    turns.start_game(game, mod)
+    page = new_page()
+    page.goto(join)
+    c = pick(page, "north-1", "Проход", "Северное Поле")
+    assert c.locator('fieldset[data-type=march][data-depth="2"]:visible').count() == 1  # the optional step shows
+    submit = c.locator("[data-submit]")
+    assert submit.is_enabled()
+    submit.click()
+    card(page, "north-1").locator("[data-saved]").wait_for()
+    order = Order.objects.get(army__faction__code="north", army__number=1)
+    assert order.payload == {"unit": "north-1", "type": "march", "path": ["northfield"]}
+    # A second step is still offered and may be added.
+    c = pick(page, "north-1", "Проход", "Северное Поле", "Серединград")
+    assert c.locator("[data-submit]").is_enabled()
