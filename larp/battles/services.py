@@ -18,6 +18,7 @@ from larp.campaign.access import require_moderator
 from larp.campaign.models import Faction, Game, Province
 from larp.engine import CaseError, run_turn, seeded_die
 from larp.forces.models import Army
+from larp.forces.services import add_cards
 from larp.orders.models import Order
 from larp.turns import clock
 from larp.turns.models import Phase, Turn, TurnSettings
@@ -274,7 +275,7 @@ def set_greek_fire(game: Game, by, battle_no: int, use: bool) -> dict:
     return _update_choices(game, by, "greek_fire", change, {"battle": battle_no, "use": use}, battle_no=battle_no)
 
 
-def set_storms(game: Game, by, province: str, storms: int) -> dict:
+def set_storms(game: Game, by, province: str, storms: int, reason: str = "") -> dict:
     try:
         storms = int(storms)
     except (TypeError, ValueError):
@@ -285,10 +286,10 @@ def set_storms(game: Game, by, province: str, storms: int) -> dict:
     def change(choices, confirmed):
         choices["storms"] = {**choices.get("storms", {}), province: storms}
 
-    return _update_choices(game, by, "storms_limited", change, {"province": province, "storms": storms})
+    return _update_choices(game, by, "storms_limited", change, {"province": province, "storms": storms}, reason)
 
 
-def set_retreat(game: Game, by, unit: str, province: str | None) -> dict:
+def set_retreat(game: Game, by, unit: str, province: str | None, reason: str = "") -> dict:
     """Another legal retreat than the engine's default (R12); None restores the default."""
     def change(choices, confirmed):
         retreats = {k: v for k, v in choices.get("retreats", {}).items() if k != unit}
@@ -296,7 +297,7 @@ def set_retreat(game: Game, by, unit: str, province: str | None) -> dict:
             retreats[unit] = province
         choices["retreats"] = retreats
 
-    return _update_choices(game, by, "retreat_chosen", change, {"unit": unit, "to": province})
+    return _update_choices(game, by, "retreat_chosen", change, {"unit": unit, "to": province}, reason)
 
 
 @transaction.atomic
@@ -374,6 +375,14 @@ def raise_army(game: Game, by, army: Army, province_code: str | None = None) -> 
     army.save(update_fields=["destroyed", "province"])
     audit(game, by, "army_raised", {"army": army.code, "province": province.code})
     return army
+
+
+@transaction.atomic
+def purchase(game: Game, by, army: Army, troop_type, count: int) -> None:
+    """Cards bought on the economic module, added within the supply (R2); audited."""
+    require_moderator(by, game)
+    add_cards(army, troop_type, count)
+    audit(game, by, "purchase", {"army": army.code, "troop_type": troop_type.code, "count": count})
 
 
 # --- the work of each phase (the turn cycle asks before a phase is left) ---------

@@ -53,10 +53,22 @@ def test_extend_running_and_paused(tiny_game, moderator, frozen):
         services.extend(tiny_game, moderator, -5)
 
 
+def do_the_work(game, moderator):
+    """What each phase asks before it may be left: movement applied, battles fought, regroup applied."""
+    from larp.battles import services as console
+
+    phase = services.current_phase(game)
+    if phase.kind == Phase.MOVEMENT:
+        console.apply_movement(game, moderator)
+    elif phase.kind == Phase.REGROUP:
+        console.apply_regroup(game, moderator)
+
+
 def test_phase_sequence_and_new_turn(tiny_game, moderator, frozen):
     services.start_game(tiny_game, moderator)
     kinds = []
     for _ in range(4):
+        do_the_work(tiny_game, moderator)
         kinds.append(services.next_phase(tiny_game, moderator).kind)
     assert kinds == ["movement", "tactics", "regroup", "strategy"]
     assert Turn.objects.filter(game=tiny_game).count() == 2
@@ -104,7 +116,9 @@ def test_draw_is_reproducible_and_fixed_unless_allowed(tiny_game, moderator):
     settings.redraw_between_turns = True
     settings.save()
     for _ in range(3):
+        do_the_work(tiny_game, moderator)
         services.next_phase(tiny_game, moderator)
+    do_the_work(tiny_game, moderator)
     services.end_now(tiny_game, moderator)  # regroup closed: between turns
     redrawn = services.make_draw(tiny_game, moderator, seed=7)
     assert sorted(redrawn) == ["east", "north", "south"]
@@ -129,3 +143,67 @@ def test_clock_is_cached(tiny_game, moderator, django_assert_num_queries, settin
     assert data["phase"] == "strategy" and data["turn"] == 1 and 299 < data["remaining"] <= 300
     services.pause(tiny_game, moderator)
     assert clock.payload(tiny_game.pk)["paused"] is True  # invalidated on the change
+
+
+# --- a phase with work is not left until the work is done, or skipped with a reason (audited) ------------
+
+@pytest.fixture
+def attack_filed(tiny_game, moderator, player):
+    """North I attacks neutral Midtown; the Strategy phase closed, Movement running."""
+    from larp.orders.services import file_order
+
+    services.start_game(tiny_game, moderator)
+    file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["midtown"]})
+    services.next_phase(tiny_game, moderator)
+    return tiny_game
+
+
+def test_movement_is_not_left_until_applied_or_skipped_with_a_reason(attack_filed, moderator):
+    game = attack_filed
+    movement = services.current_phase(game)
+    assert movement.kind == Phase.MOVEMENT
+    for leave in (services.next_phase, services.end_now):
+        with pytest.raises(services.WorkPending) as refused:
+            leave(game, moderator)
+        assert any("1" in item for item in refused.value.pending)  # one unit would move, one battle
+    assert services.current_phase(game).pk == movement.pk and services.current_phase(game).state == Phase.RUNNING
+    with pytest.raises(services.PhaseError):
+        services.next_phase(game, moderator, "  ", skip=True)  # a skip needs a reason
+    tactics = services.next_phase(game, moderator, "the hall ran out of time", skip=True)
+    assert tactics.kind == Phase.TACTICS
+    skipped = AuditEntry.objects.get(game=game, action="phase_skipped")
+    assert skipped.reason == "the hall ran out of time" and skipped.detail["phase"] == "movement"
+    assert skipped.detail["lost"] == refused.value.pending
+
+
+def test_each_phase_asks_for_its_work(attack_filed, moderator):
+    from larp.battles import services as console
+
+    game = attack_filed
+    console.apply_movement(game, moderator)
+    assert services.next_phase(game, moderator).kind == Phase.TACTICS
+    with pytest.raises(services.WorkPending) as refused:
+        services.next_phase(game, moderator)  # battle 1 awaits its dice
+    assert "1" in refused.value.pending[0]
+    console.confirm_battle(game, moderator, 1, [6], [1])
+    assert services.next_phase(game, moderator).kind == Phase.REGROUP
+    with pytest.raises(services.WorkPending):
+        services.end_now(game, moderator)  # regroup not applied
+    console.apply_regroup(game, moderator)
+    following = services.next_phase(game, moderator)
+    assert following.kind == Phase.STRATEGY and following.turn.number == 2
+    assert not AuditEntry.objects.filter(game=game, action="phase_skipped").exists()
+
+
+def test_an_act_names_its_phase_and_a_stale_one_is_refused(attack_filed, moderator):
+    from larp.battles import services as console
+
+    game = attack_filed
+    movement = services.current_phase(game)
+    console.apply_movement(game, moderator)
+    services.next_phase(game, moderator, phase_id=movement.pk)
+    with pytest.raises(services.StaleRequest):
+        services.next_phase(game, moderator, phase_id=movement.pk)  # the second press of the same button
+    with pytest.raises(services.StaleRequest):
+        services.pause(game, moderator, phase_id=movement.pk)
+    assert services.current_phase(game).kind == Phase.TACTICS
