@@ -31,6 +31,8 @@ def sign_in(page, username, password):
 def test_moderator_confirms_dice_and_the_map_shows_the_new_owner(storm_ready, new_page, artifacts):
     game = storm_ready
     page = new_page(viewport={"width": 1280, "height": 900})
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
     sign_in(page, "console-browser-mod", "console-pass-123")
 
     page.goto(f"/g/{game.pk}/console/battles/")
@@ -49,6 +51,7 @@ def test_moderator_confirms_dice_and_the_map_shows_the_new_owner(storm_ready, ne
     assert "Серединград" in page.locator("text=Провинции, сменившие владельца").locator("xpath=following::ul[1]").inner_text()
     page.click("text=Применить перегруппировку")
     page.wait_for_load_state()
+    assert asked and asked[-1].startswith("Применить перегруппировку?")  # asked before writing to the map
     assert "Перегруппировка применена" in page.content()
 
     page.goto(f"/g/{game.pk}/map/")
@@ -69,16 +72,22 @@ def latin_with_moderator(transactional_db):
 
 @pytest.mark.browser
 def test_a_whole_turn_of_the_default_scenario_by_one_moderator(latin_with_moderator, new_page, artifacts):
-    """Start, orders written by the moderator (R14), movement, every battle with server dice, regroup, next turn."""
+    """Start, orders written by the moderator (R14), movement, every battle with server dice, regroup, next turn;
+    the console home shows one next thing to do at each step, and every destructive act asks first."""
     from larp.campaign.models import Province
-    from larp.turns.models import Turn
+    from larp.turns.models import AuditEntry, Turn
 
     game = latin_with_moderator
     page = new_page(viewport={"width": 1280, "height": 900})
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
     sign_in(page, "whole-turn-mod", "whole-turn-123")
     page.goto(f"/g/{game.pk}/console/")
-    page.click("text=Начать игру")
-    assert "Стратегия" in page.locator(".clock-panel").inner_text()
+    page.screenshot(path=str(artifacts / "console-home-before-start.png"), full_page=True)
+    page.click(".next-step button.primary")  # «Начать игру»
+    assert asked and "Начать игру?" in asked[-1]
+    assert "Стратегия" in page.locator("[data-clock-phase]").inner_text()
+    assert "приказы: 0 из" in page.locator(".filing-grid").inner_text()
 
     for unit, order_type, path in (("bulgaria-4", "attack", "serres"), ("epirus-2", "attack", "bodonitsa"),
                                    ("rum-2", "attack", "attalia")):
@@ -90,13 +99,23 @@ def test_a_whole_turn_of_the_default_scenario_by_one_moderator(latin_with_modera
         page.fill("form[action$='console/order'] input[name=reason]", "written for the player at the table")
         page.click("text=Сохранить приказ")
         assert "Приказ сохранён" in page.content(), page.locator(".messages").inner_text()
+    assert "приказы: 1 из" in page.locator(".filing-grid tr", has_text="Болгария").inner_text()
+    page.screenshot(path=str(artifacts / "console-home-strategy.png"), full_page=True)
 
-    page.click("text=Следующая фаза")  # Strategy closes, Movement starts
-    page.goto(f"/g/{game.pk}/console/movement/")
+    page.fill("form[action$='control/end'] input[name=reason]", "everyone is ready")
+    page.click("form[action$='control/end'] button")  # Strategy closes at once
+    assert "Закончить фазу сейчас?" in asked[-1]
+    page.click(".next-step button.primary")  # «Перейти к передвижению»
+    assert "Передвижение" in page.locator("[data-clock-phase]").inner_text()
+    assert "Передвижение не применено" in page.locator(".unfinished").inner_text()
+    page.screenshot(path=str(artifacts / "console-home-movement.png"), full_page=True)
+    page.click(".next-step a.primary")  # «Провести передвижение»
     page.click("text=Переставить флажки на карте")
     assert "переставлены" in page.content()
 
-    page.goto(f"/g/{game.pk}/console/battles/")
+    page.goto(f"/g/{game.pk}/console/")
+    page.click(".next-step button.primary")  # «Перейти к сражениям»
+    page.click(".next-step a.primary")  # «Провести сражение 1»
     for _ in range(20):
         if page.locator(".awaiting").count() == 0:
             break
@@ -105,15 +124,22 @@ def test_a_whole_turn_of_the_default_scenario_by_one_moderator(latin_with_modera
     assert "Все сражения проведены" in page.content()
     page.screenshot(path=str(artifacts / "console-battles-done-1280.png"), full_page=True)
 
-    page.goto(f"/g/{game.pk}/console/regroup/")
-    page.click("text=Применить перегруппировку")
+    page.goto(f"/g/{game.pk}/console/")
+    page.click(".next-step button.primary")  # «Перейти к перегруппировке»
+    page.click(".next-step a.primary")  # «Применить перегруппировку»
+    page.click("form[action$='regroup/apply'] button")
+    assert "Применить перегруппировку?" in asked[-1]
     assert "Перегруппировка применена" in page.content()
     assert Province.objects.get(game=game, code="bodonitsa").owner.code in ("epirus", "athens")
 
     page.goto(f"/g/{game.pk}/console/")
-    for _ in range(3):  # Movement -> Tactics -> Regroup -> turn 2
-        page.click("text=Следующая фаза")
+    assert page.locator(".next-step button.primary").inner_text() == "Открыть ход 2"
+    page.click(".next-step button.primary")
     assert Turn.objects.filter(game=game).count() == 2
-    assert "Ход 2" in page.locator(".clock-panel").inner_text()
+    assert "Ход 2" in page.locator("[data-clock-phase]").inner_text()
+    assert not AuditEntry.objects.filter(game=game, action="phase_skipped").exists()
+    log = page.locator("ul.audit").inner_text()
+    assert "Ход 1: перегруппировка применена" in log and "{" not in log
+    page.screenshot(path=str(artifacts / "console-home-turn-2.png"), full_page=True)
     page.goto(f"/g/{game.pk}/history/1/")
     assert "Бодоница" in page.content()
