@@ -259,8 +259,8 @@ def legal_steps(sit: Situation, unit_id: str, order_type: OrderType | str,
     non-friendly target can be reached. sea_attack / landing: the path is
     [S1, (S2,) target]; first the coastal sea zones holding an own fleet, then
     (landing) adjacent zones or targets, then targets. fleet_move: the
-    adjacent zones; fleet_attack: own or adjacent zone, then hostile factions
-    with a fleet in that zone or next to it. An illegal or complete prefix offers nothing. Every choice made from
+    adjacent zones; fleet_attack: own or adjacent zone with such a target, then
+    hostile factions with a fleet in that zone or next to it. An illegal or complete prefix offers nothing. Every choice made from
     these lists passes `check_static` once `is_complete` says the path is done.
     """
     order_type = OrderType(order_type)
@@ -316,9 +316,10 @@ def legal_steps(sit: Situation, unit_id: str, order_type: OrderType | str,
     else:
         here = unit.location
         if not path:
-            out.extend(sit.sea_adj[here])
             if order_type == OrderType.FLEET_ATTACK:
-                out.append(here)
+                out.extend(z for z in (here, *sit.sea_adj[here]) if _fleet_attack_targets(sit, unit, z))
+            else:
+                out.extend(sit.sea_adj[here])
         elif order_type == OrderType.FLEET_ATTACK and len(path) == 1 and (
                 path[0] == here or path[0] in sit.sea_adj[here]):
             out.extend(_fleet_attack_targets(sit, unit, path[0]))

@@ -203,6 +203,7 @@ def test_fleet_attack_offers_only_factions_with_a_fleet_near_the_battle_zone():
         if f["id"] == "g-f1":
             f["sea"] = "s3"  # g's only fleet sails far away: nothing of g is in or next to s1 or s2
     sit = parse_case(case).situation
+    assert legal_steps(sit, "f-f1", "fleet_attack", []) == []  # no zone is offered: nobody to attack near
     assert legal_steps(sit, "f-f1", "fleet_attack", ["s1"]) == []
     assert legal_steps(sit, "f-f1", "fleet_attack", ["s2"]) == []
     f_near = small_map()

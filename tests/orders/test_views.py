@@ -55,7 +55,8 @@ def test_moderator_reads_every_faction_and_controls(client_for, tiny_game, moder
     assert len(c.get(reverse("orders:faction_orders", args=[tiny_game.pk, "north"])).json()["orders"]) == 1
     page = c.get(reverse("turns:console", args=[tiny_game.pk]))
     assert page.status_code == 200 and "Стратегия" in page.content.decode()
-    response = c.post(reverse("turns:control", args=[tiny_game.pk, "pause"]), {"reason": "перерыв"})
+    phase = services.current_phase(tiny_game).pk
+    response = c.post(reverse("turns:control", args=[tiny_game.pk, "pause"]), {"phase": phase, "reason": "перерыв"})
     assert response.status_code == 302
     assert services.current_phase(tiny_game).state == "paused"
     assert "перерыв" in c.get(reverse("turns:audit", args=[tiny_game.pk])).content.decode()
