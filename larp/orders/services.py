@@ -32,6 +32,11 @@ class OrderRefused(Exception):
         self.code = code
 
 
+def _canonical_number(text: str) -> bool:
+    """ASCII digits with no leading zero: 'nicaea-2', never 'nicaea-02', 'nicaea-²' or 'nicaea-٢'."""
+    return text.isascii() and text.isdigit() and str(int(text)) == text
+
+
 def find_unit(game: Game, unit_code: str) -> Army | Fleet | None:
     """`<faction>-<n>` is an army, `<faction>-f<n>` a fleet (larp.turns.situation).
 
@@ -40,10 +45,10 @@ def find_unit(game: Game, unit_code: str) -> Army | Fleet | None:
     faction, sep, number = unit_code.rpartition("-")
     if not sep:
         return None
-    if number.startswith("f") and number[1:].isdigit():
+    if number.startswith("f") and _canonical_number(number[1:]):
         return Fleet.objects.filter(game=game, faction__code=faction, number=int(number[1:])).select_related(
             "faction").order_by("pk").first()
-    if number.isdigit():
+    if _canonical_number(number):
         return Army.objects.filter(game=game, faction__code=faction, number=int(number)).select_related(
             "faction").order_by("pk").first()
     return None
@@ -288,6 +293,25 @@ def visible_orders(user, turn: Turn):
     if turn.orders_revealed:
         return qs
     return qs.filter(faction=own)
+
+
+def payload_from_picks(game: Game, picks: dict) -> dict:
+    """The engine's order document from a legal-choice form's picks (type, steps, fleet), on the turn-start map."""
+    from larp.engine import order_from_path
+
+    kind = picks.get("type") or ""
+    if kind == Order.HOLD:
+        return {"type": Order.HOLD}
+    ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
+    turn = ts.current_phase.turn if ts and ts.current_phase else None
+    try:
+        sit = start_situation(turn) if turn is not None else None
+        if sit is None or sit.unit(picks.get("unit") or "") is None:
+            return {"type": kind}  # moderator_set_order says why (no turn, unknown unit)
+        return order_from_path(sit, picks["unit"], kind, picks.get("path") or [], fleet=picks.get("fleet"))
+    except (ValueError, KeyError, IndexError, CaseError):
+        raise OrderRefused(_("The order is not whole: choose every step the form offers."), code="malformed") \
+            from None
 
 
 def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason: str) -> Order:

@@ -7,7 +7,10 @@ from django.utils.translation import gettext as _
 
 from larp.battles.models import TurnResolution
 from larp.campaign.models import Faction, Game
+from larp.forces.models import Fleet
 from larp.orders.models import Order
+from larp.orders.services import find_unit
+from larp.tablet import selectors as tablet
 from larp.turns.models import Phase
 
 NEXT_PHASE_LABELS = {
@@ -102,3 +105,30 @@ def orders_table(phase: Phase, names: dict) -> list[dict] | None:
                          "target_faction": names.get("factions", {}).get(payload.get("target_faction"), ""),
                          "by": order.filed_by if order else None, "at": order.filed_at if order else None})
     return rows
+
+
+def paper_order_units(phase: Phase, names: dict) -> list[dict]:
+    """The units a moderator may write an order for this turn (those on the map at its start), by faction."""
+    rows = []
+    for kind in ("armies", "fleets"):
+        for unit in phase.turn.start_state.get(kind, []):
+            rows.append({"code": unit["id"], "label": names.get("units", {}).get(unit["id"], unit["id"]),
+                         "faction": names.get("factions", {}).get(unit["faction"], unit["faction"])})
+    return sorted(rows, key=lambda r: (r["faction"], r["label"]))
+
+
+def paper_order(game: Game, phase: Phase, unit_code: str, selected: dict | None = None) -> dict | None:
+    """The legal-choice form of one unit for a paper order (R14): the tablet's pickers, any time of the turn."""
+    try:
+        unit = find_unit(game, unit_code) if unit_code and len(unit_code) <= 60 else None
+    except ValueError:  # digits that are not ASCII name no unit
+        unit = None
+    if unit is None or unit.destroyed:
+        return None
+    kind = "fleet" if isinstance(unit, Fleet) else "army"
+    turn = phase.turn
+    order = Order.objects.filter(turn=turn, **({"fleet": unit} if kind == "fleet" else {"army": unit})).first()
+    entry = tablet.unit_entry(unit, sit=tablet.start_situation(turn), label_of=tablet.names(game), order=order,
+                              is_open=True, selected=selected)
+    entry["faction_name"] = unit.faction.name
+    return entry

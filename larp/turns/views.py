@@ -45,11 +45,19 @@ def status_of(exc: ValidationError) -> int:
     return 400 if getattr(exc, "code", None) == "invalid" else 409
 
 
-def _console_page(request: HttpRequest, game: Game) -> HttpResponse:
+def console_page(request: HttpRequest, game: Game, picks: dict | None = None) -> HttpResponse:
     phase = services.current_phase(game)
     payload = clock.payload(game.pk)
     game_names = names(game)
-    return render(request, "turns/console.html", {
+    unit_code = (picks or {}).get("unit") or request.GET.get("unit", "")
+    paper = selectors.paper_order(game, phase, unit_code, picks) if phase and unit_code else None
+    context = {
+        "paper_units": selectors.paper_order_units(phase, game_names) if phase else [],
+        "paper": paper, "paper_unit": unit_code,
+    }
+    if request.htmx and request.GET.get("unit") is not None:
+        return render(request, "turns/console.html#paper-order", {"game": game, "phase": phase, **context})
+    return render(request, "turns/console.html", {**context,
         "game": game, "phase": phase, "settings": services.turn_settings(game), "names": game_names,
         "clock": payload, "face": clock_face(payload),
         "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
@@ -63,7 +71,7 @@ def _console_page(request: HttpRequest, game: Game) -> HttpResponse:
 
 @login_required
 def console(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _console_page(request, moderator_game(request.user, game_id))
+    return console_page(request, moderator_game(request.user, game_id))
 
 
 ACTIONS = {
@@ -90,11 +98,11 @@ def control(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
         raise Http404(action)
     form = forms.FORMS[action](request.POST)
     if not form.is_valid():
-        return refused(request, _console_page, game, form_messages(form), 400)
+        return refused(request, console_page, game, form_messages(form), 400)
     try:
         act(game, request.user, form.cleaned_data)
     except ValidationError as exc:
-        return refused(request, _console_page, game, exc.messages, status_of(exc))
+        return refused(request, console_page, game, exc.messages, status_of(exc))
     messages.success(request, _("Done."))
     return redirect("turns:console", game_id=game.pk)
 

@@ -89,15 +89,19 @@ def test_a_whole_turn_of_the_default_scenario_by_one_moderator(latin_with_modera
     assert "Стратегия" in page.locator("[data-clock-phase]").inner_text()
     assert "приказы: 0 из" in page.locator(".filing-grid").inner_text()
 
-    for unit, order_type, path in (("bulgaria-4", "attack", "serres"), ("epirus-2", "attack", "bodonitsa"),
-                                   ("rum-2", "attack", "attalia")):
-        page.click("text=Записать или исправить приказ (R14)") if not page.locator(
-            "select[name=unit]").is_visible() else None
-        page.select_option("select[name=unit]", unit)
-        page.select_option("select[name=type]", order_type)
-        page.fill("input[name=path]", path)
-        page.fill("form[action$='console/order'] input[name=reason]", "written for the player at the table")
-        page.click("text=Сохранить приказ")
+    for unit, target in (("bulgaria-4", "Серре"), ("epirus-2", "Бодоница"), ("rum-2", "Атталия")):
+        if not page.locator("select[name=unit]").is_visible():
+            page.click("text=Записать или исправить приказ (R14)")
+        page.select_option("select[name=unit]", unit)  # the unit's legal pickers arrive in place
+        form = page.locator("form[data-paper-order]")
+        form.locator("input[name=unit][value='%s']" % unit).wait_for(state="attached")
+        form.locator("label.chip", has_text="Захват").click()
+        assert form.locator("button[data-submit]").is_disabled()  # not a whole order yet
+        form.locator("fieldset:not([hidden]) label.chip", has_text=target).click()
+        form.locator("input[name=reason]").fill("written for the player at the table")
+        form.screenshot(path=str(artifacts / f"console-paper-order-{unit}.png"))
+        form.locator("button[data-submit]").click()
+        page.wait_for_load_state()
         assert "Приказ сохранён" in page.content(), page.locator(".messages").inner_text()
     assert "приказы: 1 из" in page.locator(".filing-grid tr", has_text="Болгария").inner_text()
     page.screenshot(path=str(artifacts / "console-home-strategy.png"), full_page=True)

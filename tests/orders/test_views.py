@@ -87,7 +87,7 @@ def test_moderator_order_form(client_for, tiny_game, moderator, player, started)
     services.end_now(tiny_game, moderator)
     url = reverse("orders:moderator_order", args=[tiny_game.pk])
     assert client_for(player).post(url, {"unit": "north-1", "type": "hold", "reason": "x"}).status_code == 403
-    response = client_for(moderator).post(url, {"unit": "north-1", "type": "attack", "path": "midtown",
+    response = client_for(moderator).post(url, {"unit": "north-1", "type": "attack", "s1": "midtown",
                                                 "reason": "misread form"})
     assert response.status_code == 302
     assert Order.objects.get(army__faction__code="north", army__number=1).payload["path"] == ["midtown"]

@@ -207,3 +207,53 @@ def test_an_act_names_its_phase_and_a_stale_one_is_refused(attack_filed, moderat
     with pytest.raises(services.StaleRequest):
         services.pause(game, moderator, phase_id=movement.pk)
     assert services.current_phase(game).kind == Phase.TACTICS
+
+
+# --- paper orders (R14) with the tablet's legal pickers ------------------------------------------------
+
+def test_paper_order_offers_only_legal_choices_by_name(client_for, tiny_game, moderator):
+    import re
+
+    from django.urls import reverse
+
+    services.start_game(tiny_game, moderator)
+    c = client_for(moderator)
+    page = c.get(reverse("turns:console", args=[tiny_game.pk])).content.decode()
+    assert "идентификатор" not in page and 'name="path"' not in page  # no ids typed by hand any more
+    picker = c.get(reverse("turns:console", args=[tiny_game.pk]), {"unit": "north-1"}, HTTP_HX_REQUEST="true")
+    text = picker.content.decode()
+    assert picker.status_code == 200 and "<html" not in text
+    offered = set(re.findall(r'name="s1" value="([^"]+)"', text))
+    assert "midtown" in offered and "southgate" not in offered  # Southgate is not next to Northgate
+    assert "Серединград" in text and "Южные Врата" not in text
+    missing = c.get(reverse("turns:console", args=[tiny_game.pk]), {"unit": "north-99"}, HTTP_HX_REQUEST="true")
+    assert "Такой армии или флота на карте нет" in missing.content.decode()
+
+
+def test_paper_order_saved_through_the_pickers_and_hostile_picks_refused(client_for, tiny_game, moderator):
+    from django.urls import reverse
+
+    from larp.orders.models import Order
+
+    services.start_game(tiny_game, moderator)
+    services.end_now(tiny_game, moderator)  # after the deadline: only a moderator writes orders now (R14)
+    c = client_for(moderator)
+    url = reverse("orders:moderator_order", args=[tiny_game.pk])
+    before = list(Order.objects.values_list("payload", flat=True).order_by("id"))
+    for data, status in [({"unit": "north-1", "type": "attack", "s1": "southgate", "reason": "r"}, 422),
+                         ({"unit": "north-1", "type": "zz", "reason": "r"}, 422),
+                         ({"unit": "north-1", "type": "attack", "reason": "r"}, 422),
+                         ({"unit": "north-1", "type": "fleet_attack", "s1": "north_sea", "reason": "r"}, 422),
+                         ({"unit": "zz", "type": "hold", "reason": "r"}, 404),
+                         ({"unit": "north-1²", "type": "hold", "reason": "r"}, 404),
+                         ({"unit": "north-1", "type": "attack", "s1": "midtown"}, 400),
+                         ({"type": "hold", "reason": "r"}, 400)]:
+        response = c.post(url, data)
+        assert response.status_code == status, (data, response.status_code)
+        assert '<ul class="messages">' in response.content.decode()
+    assert list(Order.objects.values_list("payload", flat=True).order_by("id")) == before
+    response = c.post(url, {"unit": "north-1", "type": "attack", "s1": "midtown", "reason": "paper form"})
+    assert response.status_code == 302
+    order = Order.objects.get(army__faction__code="north", army__number=1)
+    assert order.payload == {"unit": "north-1", "type": "attack", "path": ["midtown"]} and not order.implicit
+    assert AuditEntry.objects.filter(game=tiny_game, action="order_changed", reason="paper form").exists()
