@@ -53,7 +53,8 @@ def sentence(entry: AuditEntry, names: dict) -> str:
     if a == "phase_started":
         return _("Turn %(turn)s: phase «%(phase)s» started.") % {"turn": d.get("turn"), "phase": _phase(d.get("phase"))}
     if a == "phase_closed":
-        how = {"deadline": _("at the deadline"), "moderator": _("by a moderator")}.get(d.get("how"), "")
+        how = {"deadline": _("at the deadline"), "request": _("at the deadline"),
+               "moderator": _("by a moderator")}.get(d.get("how"), "")
         text = _("Turn %(turn)s: phase «%(phase)s» closed %(how)s.") % {
             "turn": d.get("turn"), "phase": _phase(d.get("phase")), "how": how}
         if d.get("implicit_holds"):

@@ -257,3 +257,32 @@ def test_paper_order_saved_through_the_pickers_and_hostile_picks_refused(client_
     order = Order.objects.get(army__faction__code="north", army__number=1)
     assert order.payload == {"unit": "north-1", "type": "attack", "path": ["midtown"]} and not order.implicit
     assert AuditEntry.objects.filter(game=tiny_game, action="order_changed", reason="paper form").exists()
+
+
+def test_audit_log_reads_as_russian_sentences_in_local_time(client_for, attack_filed, moderator, settings):
+    import re
+
+    from django.urls import reverse
+    from django.utils import timezone
+
+    from larp.battles import services as console
+
+    game = attack_filed
+    console.apply_movement(game, moderator)
+    services.next_phase(game, moderator)
+    console.add_modifier(game, moderator, 1, "defender", 2, "туман")
+    console.confirm_battle(game, moderator, 1, [6], [1])
+    console.undo_last_battle(game, moderator, "не тот кубик", 1)
+    page = client_for(moderator).get(reverse("turns:audit", args=[game.pk])).content.decode()
+    for sentence in ("Ход 1: передвижение применено; сражений к проведению: 1.",
+                     "Сражение 1: поправка +2, сторона — обороняющийся.",
+                     "Сражение 1, Серединград, подтверждено (кубики вручную 6 : 1",
+                     "Сражение 1 отменено.", "не тот кубик",
+                     "Ход 1: фаза «Стратегия» закрыта модератором. Стоят на месте без приказа: 4."):
+        assert sentence in page, sentence
+    table = re.search(r'<table class="grid audit-log">(.*?)</table>', page, re.S).group(1)
+    shown = re.sub(r"<[^>]+>", " ", table)  # what a moderator reads (tags and their attributes aside)
+    assert not re.search(r"[{}]|'battle'|midtown|north-1|T\d\d:\d\d", shown)  # no dicts, no ids, no ISO UTC
+    entry = AuditEntry.objects.filter(game=game).latest("at")
+    local = timezone.localtime(entry.at).strftime("%H:%M:%S")
+    assert settings.TIME_ZONE == "Europe/Moscow" and local in page
