@@ -147,3 +147,31 @@ def test_a_whole_turn_of_the_default_scenario_by_one_moderator(latin_with_modera
     page.screenshot(path=str(artifacts / "console-home-turn-2.png"), full_page=True)
     page.goto(f"/g/{game.pk}/history/1/")
     assert "Бодоница" in page.content()
+
+
+@pytest.mark.browser
+def test_a_phase_with_work_is_skipped_only_with_a_reason_and_the_loss_is_said(storm_ready, new_page, artifacts):
+    from larp.turns.models import AuditEntry
+    from larp.turns.services import current_phase
+
+    game = storm_ready
+    page = new_page(viewport={"width": 1280, "height": 900})
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss() if len(asked) == 1 else d.accept()))
+    sign_in(page, "console-browser-mod", "console-pass-123")
+    page.goto(f"/g/{game.pk}/console/")
+    unfinished = page.locator(".unfinished").inner_text()
+    assert "Передвижение не применено" in unfinished
+    assert page.locator(".next-step .primary").inner_text().startswith("Провести передвижение")
+    assert page.locator("form[action$='control/end']").count() == 0  # «end now» waits for the work too
+    page.fill(".skip-form input[name=reason]", "зал закрывается")
+    page.screenshot(path=str(artifacts / "console-skip-1280.png"), full_page=True)
+    page.click(".skip-form button")  # first time: the moderator reads what is lost and says no
+    assert asked[0].startswith("Пропустить эту фазу? Будет потеряно:") and "Передвижение не применено" in asked[0]
+    assert current_phase(game).kind == "movement"
+    page.click(".skip-form button")
+    page.wait_for_load_state()
+    assert current_phase(game).kind == "tactics"
+    skipped = AuditEntry.objects.get(game=game, action="phase_skipped")
+    assert skipped.reason == "зал закрывается"
+    assert "фаза «Передвижение» пропущена" in page.locator("ul.audit").inner_text()
