@@ -178,6 +178,10 @@ def confirm_battle(game: Game, by, battle_no: int, attacker, defender, *, roll_i
         roll = DiceRoll.objects.filter(pk=roll_id, resolution=resolution, battle_no=battle_no, undone=False).first()
         if roll is None:
             raise ConsoleError(_("That server roll does not belong to this battle."))
+        latest = pending_roll(resolution, battle_no)
+        if latest is not None and latest.pk != roll.pk:
+            raise StaleBattle(_("The dice of battle %(n)s were rolled again since this page was opened: look at "
+                                "the new roll before confirming.") % {"n": battle_no})
         attacker, defender, source = roll.attacker, roll.defender, "server"
     else:
         attacker = _valid_dice(attacker, awaiting["dice_count"]["attacker"], "attacker")

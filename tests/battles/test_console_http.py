@@ -244,3 +244,16 @@ def test_server_roll_pressed_twice_at_once_stores_one_roll(two_moderators):
                                (second, url, {"battle": 1, "replaces": shown.pk})])
     assert sorted(r.status_code for r in responses) == [302, 409]
     assert DiceRoll.objects.filter(resolution__turn__game=game, battle_no=1, source="server").count() == 2
+
+
+def test_confirming_a_roll_that_was_rolled_again_since_is_refused(fighting):
+    game, mod, c = fighting
+    first = console.server_roll(game, mod, 1)
+    second = console.server_roll(game, mod, 1, replaces=first.pk)  # another moderator rolled again
+    before = world(game)
+    response = c.post(battle_url(game, "confirm"), {"battle": 1, "roll": first.pk})
+    assert_refused(response, before, game, "confirm an old roll")
+    assert "брошены заново" in response.content.decode()
+    assert c.post(battle_url(game, "confirm"), {"battle": 1, "roll": second.pk}).status_code == 302
+    assert TurnResolution.objects.get(turn__game=game).dice[0] == {"attacker": second.attacker,
+                                                                   "defender": second.defender}
