@@ -6,6 +6,8 @@ shows, and closing the phase waits for an order being saved.
 """
 from __future__ import annotations
 
+import re
+
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -32,6 +34,9 @@ class OrderRefused(Exception):
         self.code = code
 
 
+_UNIT_FACTION = re.compile(r"[a-z][a-z0-9_\-]*")
+
+
 def _canonical_number(text: str) -> bool:
     """ASCII digits with no leading zero: 'nicaea-2', never 'nicaea-02', 'nicaea-²' or 'nicaea-٢'."""
     return text.isascii() and text.isdigit() and str(int(text)) == text
@@ -43,7 +48,7 @@ def find_unit(game: Game, unit_code: str) -> Army | Fleet | None:
     Ordered by pk: the match is unique, and Meta.ordering ("game", ...) would join the game table.
     """
     faction, sep, number = unit_code.rpartition("-")
-    if not sep:
+    if not sep or not _UNIT_FACTION.fullmatch(faction):  # faction ids are lower-case ASCII (campaign.models)
         return None
     if number.startswith("f") and _canonical_number(number[1:]):
         return Fleet.objects.filter(game=game, faction__code=faction, number=int(number[1:])).select_related(

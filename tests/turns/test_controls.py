@@ -226,6 +226,9 @@ def test_paper_order_offers_only_legal_choices_by_name(client_for, tiny_game, mo
     offered = set(re.findall(r'name="s1" value="([^"]+)"', text))
     assert "midtown" in offered and "southgate" not in offered  # Southgate is not next to Northgate
     assert "Серединград" in text and "Южные Врата" not in text
+    for hostile in ("north\x00-1", "north-1²", "x" * 500, "north-01", "-1", "north-f"):
+        response = c.get(reverse("turns:console", args=[tiny_game.pk]), {"unit": hostile})
+        assert response.status_code == 200 and "Такой армии или флота на карте нет" in response.content.decode()
     missing = c.get(reverse("turns:console", args=[tiny_game.pk]), {"unit": "north-99"}, HTTP_HX_REQUEST="true")
     assert "Такой армии или флота на карте нет" in missing.content.decode()
 
@@ -246,6 +249,7 @@ def test_paper_order_saved_through_the_pickers_and_hostile_picks_refused(client_
                          ({"unit": "north-1", "type": "fleet_attack", "s1": "north_sea", "reason": "r"}, 422),
                          ({"unit": "zz", "type": "hold", "reason": "r"}, 404),
                          ({"unit": "north-1²", "type": "hold", "reason": "r"}, 404),
+                         ({"unit": "north\x00-1", "type": "hold", "reason": "r"}, 400),
                          ({"unit": "north-1", "type": "attack", "s1": "midtown"}, 400),
                          ({"type": "hold", "reason": "r"}, 400)]:
         response = c.post(url, data)
