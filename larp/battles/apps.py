@@ -6,3 +6,9 @@ class BattlesConfig(AppConfig):
     name = "larp.battles"
     label = "battles"
     verbose_name = _("Battles")
+
+    def ready(self):
+        from larp.battles.services import unfinished_work
+        from larp.turns.services import register_phase_work
+
+        register_phase_work(unfinished_work)

@@ -18,6 +18,7 @@ class TurnResolution(models.Model):
     choices = models.JSONField(_("choices"), default=dict, blank=True)
     result = models.JSONField(_("engine result"), default=dict, blank=True)
     news = models.TextField(_("news of other modules"), blank=True)
+    movement_applied_at = models.DateTimeField(_("movement applied"), null=True, blank=True)
     applied_at = models.DateTimeField(_("applied"), null=True, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)
 

@@ -18,6 +18,7 @@ from larp.campaign.access import require_moderator
 from larp.campaign.models import Faction, Game, Province
 from larp.engine import CaseError, run_turn, seeded_die
 from larp.forces.models import Army
+from larp.forces.services import add_cards
 from larp.orders.models import Order
 from larp.turns import clock
 from larp.turns.models import Phase, Turn, TurnSettings
@@ -27,6 +28,14 @@ from larp.turns.situation import apply_positions, apply_state
 
 class ConsoleError(ValidationError):
     """A console act that does not fit the turn's state; the message is for the moderator."""
+
+
+class AlreadyDone(ConsoleError):
+    """The act was done already (a double click, a second moderator): nothing changes, nothing is wrong."""
+
+
+class StaleBattle(ConsoleError):
+    """The request names a battle or roll that is no longer the current one (double click, second moderator)."""
 
 
 def _current_turn(game: Game, *, lock: bool = False) -> tuple[Turn, Phase]:
@@ -84,13 +93,20 @@ def current_result(game: Game) -> tuple[Turn, TurnResolution, dict]:
 
 
 @transaction.atomic
-def apply_movement(game: Game, by) -> dict:
-    """Armies and fleets stand where movement took them; the battles are set up (R6)."""
+def apply_movement(game: Game, by, turn_number: int | None = None) -> dict:
+    """Armies and fleets stand where movement took them; the battles are set up (R6). Once per turn."""
     require_moderator(by, game)
     turn, _phase = _current_turn(game)
+    if turn_number is not None and turn_number != turn.number:
+        raise StaleBattle(_("This page was for turn %(asked)s; it is turn %(now)s now. Nothing was applied.")
+                          % {"asked": turn_number, "now": turn.number})
     resolution = _resolution(turn, lock=True)
     result = resolution.result
+    if resolution.movement_applied_at is not None:  # a double click, or a second moderator
+        raise AlreadyDone(_("Movement of turn %(n)s has already been applied.") % {"n": turn.number})
     apply_positions(game, result["positions"])
+    resolution.movement_applied_at = timezone.now()
+    resolution.save(update_fields=["movement_applied_at"])
     audit(game, by, "movement_applied", {"turn": turn.number, "battles": len(result.get("battles", []))})
     clock.invalidate_on_commit(game.pk)
     return result
@@ -99,18 +115,33 @@ def apply_movement(game: Game, by) -> dict:
 def _check_battle_no(resolution: TurnResolution, battle_no: int) -> dict:
     awaiting = (resolution.result or {}).get("awaiting")
     if awaiting is None or awaiting["n"] != battle_no:
-        raise ConsoleError(_("Battle %(n)s is not the one awaiting dice (it was confirmed already, or "
+        raise StaleBattle(_("Battle %(n)s is not the one awaiting dice (it was confirmed already, or "
                              "battles changed).") % {"n": battle_no})
     return awaiting
 
 
-def server_roll(game: Game, by, battle_no: int) -> DiceRoll:
-    """Dice rolled by the server from the game's recorded seed, stored before anyone sees them."""
+def pending_roll(resolution: TurnResolution, battle_no: int) -> DiceRoll | None:
+    """The server roll shown for this battle and not yet confirmed (the latest one)."""
+    return DiceRoll.objects.filter(resolution=resolution, battle_no=battle_no, source="server",
+                                   undone=False).order_by("-at", "-id").first()
+
+
+def server_roll(game: Game, by, battle_no: int, replaces: int | None = None) -> DiceRoll:
+    """Dice rolled by the server from the game's recorded seed, stored before anyone sees them.
+
+    `replaces` names the roll on the moderator's screen (None: none yet). If another roll has been made for
+    this battle since, the request is stale (a double click, a second moderator) and refused, so one press
+    stores one roll.
+    """
     require_moderator(by, game)
     with transaction.atomic():
         turn, _phase = _current_turn(game)
         resolution = _resolution(turn, lock=True)
         awaiting = _check_battle_no(resolution, battle_no)
+        shown = pending_roll(resolution, battle_no)
+        if (shown.pk if shown else None) != replaces:
+            raise StaleBattle(_("The dice of battle %(n)s have just been rolled (by another moderator, or by a "
+                                "second click): look at them before rolling again.") % {"n": battle_no})
         # One die counter per turn and battle, so a re-roll gives new dice and a replay gives the same.
         rolled_before = DiceRoll.objects.filter(resolution=resolution).count()
         seed = game.seed * 1000 + turn.number
@@ -147,6 +178,10 @@ def confirm_battle(game: Game, by, battle_no: int, attacker, defender, *, roll_i
         roll = DiceRoll.objects.filter(pk=roll_id, resolution=resolution, battle_no=battle_no, undone=False).first()
         if roll is None:
             raise ConsoleError(_("That server roll does not belong to this battle."))
+        latest = pending_roll(resolution, battle_no)
+        if latest is not None and latest.pk != roll.pk:
+            raise StaleBattle(_("The dice of battle %(n)s were rolled again since this page was opened: look at "
+                                "the new roll before confirming.") % {"n": battle_no})
         attacker, defender, source = roll.attacker, roll.defender, "server"
     else:
         attacker = _valid_dice(attacker, awaiting["dice_count"]["attacker"], "attacker")
@@ -164,24 +199,34 @@ def confirm_battle(game: Game, by, battle_no: int, attacker, defender, *, roll_i
 
 
 @transaction.atomic
-def undo_last_battle(game: Game, by, reason: str = "") -> int:
-    """Drop the last confirmed roll: the turn is recomputed and the previous state returns exactly (R14)."""
+def undo_last_battle(game: Game, by, reason: str, battle_no: int | None = None) -> int:
+    """Drop the last confirmed roll: the turn is recomputed and the previous state returns exactly (R14).
+
+    The reason is required (the log shows it). `battle_no` names the battle the moderator sees as the last
+    one; if it is no longer the last (a second click, another moderator), nothing is undone.
+    """
     require_moderator(by, game)
+    if not (reason or "").strip():
+        raise ConsoleError(_("Write why the battle is undone: the log keeps it."))
     turn, _phase = _current_turn(game)
     resolution = _resolution(turn, lock=True)
     if resolution.applied_at is not None:
         raise ConsoleError(_("Regroup has been applied; battles can no longer be undone."))
+    if battle_no is not None and len(resolution.dice) != battle_no:
+        raise StaleBattle(_("Battle %(n)s is no longer the last one confirmed (it was undone already, or "
+                            "another battle was confirmed since): nothing was undone.") % {"n": battle_no})
     if not resolution.dice:
         raise ConsoleError(_("No battle has been confirmed yet."))
     battle_no = len(resolution.dice)
     resolution.dice = resolution.dice[:-1]
     DiceRoll.objects.filter(resolution=resolution, battle_no=battle_no, undone=False).update(undone=True)
     _recompute(turn, resolution)
-    audit(game, by, "battle_undone", {"battle": battle_no}, reason)
+    audit(game, by, "battle_undone", {"battle": battle_no}, reason.strip())
     return battle_no
 
 
-def _update_choices(game: Game, by, action: str, change, detail: dict, reason: str = "") -> dict:
+def _update_choices(game: Game, by, action: str, change, detail: dict, reason: str = "",
+                    battle_no: int | None = None) -> dict:
     require_moderator(by, game)
     with transaction.atomic():
         turn, _phase = _current_turn(game)
@@ -190,6 +235,8 @@ def _update_choices(game: Game, by, action: str, change, detail: dict, reason: s
             raise ConsoleError(_("Regroup has been applied; start the next turn."))
         previous = (dict(resolution.choices), resolution.result)
         choices = dict(resolution.choices)
+        if battle_no is not None:
+            _check_battle_no(resolution, battle_no)
         change(choices, len(resolution.dice))
         resolution.choices = choices
         try:
@@ -219,7 +266,7 @@ def add_modifier(game: Game, by, battle_no: int, side: str, value: int, reason: 
                                 {"battle": battle_no, "side": side, "value": value, "reason": reason.strip()}]
 
     return _update_choices(game, by, "modifier_added", change, {"battle": battle_no, "side": side, "value": value},
-                           reason)
+                           reason, battle_no)
 
 
 def set_greek_fire(game: Game, by, battle_no: int, use: bool) -> dict:
@@ -229,10 +276,10 @@ def set_greek_fire(game: Game, by, battle_no: int, use: bool) -> dict:
         chosen = [n for n in choices.get("greek_fire", []) if n != battle_no]
         choices["greek_fire"] = sorted(chosen + ([battle_no] if use else []))
 
-    return _update_choices(game, by, "greek_fire", change, {"battle": battle_no, "use": use})
+    return _update_choices(game, by, "greek_fire", change, {"battle": battle_no, "use": use}, battle_no=battle_no)
 
 
-def set_storms(game: Game, by, province: str, storms: int) -> dict:
+def set_storms(game: Game, by, province: str, storms: int, reason: str = "") -> dict:
     try:
         storms = int(storms)
     except (TypeError, ValueError):
@@ -243,10 +290,10 @@ def set_storms(game: Game, by, province: str, storms: int) -> dict:
     def change(choices, confirmed):
         choices["storms"] = {**choices.get("storms", {}), province: storms}
 
-    return _update_choices(game, by, "storms_limited", change, {"province": province, "storms": storms})
+    return _update_choices(game, by, "storms_limited", change, {"province": province, "storms": storms}, reason)
 
 
-def set_retreat(game: Game, by, unit: str, province: str | None) -> dict:
+def set_retreat(game: Game, by, unit: str, province: str | None, reason: str = "") -> dict:
     """Another legal retreat than the engine's default (R12); None restores the default."""
     def change(choices, confirmed):
         retreats = {k: v for k, v in choices.get("retreats", {}).items() if k != unit}
@@ -254,7 +301,7 @@ def set_retreat(game: Game, by, unit: str, province: str | None) -> dict:
             retreats[unit] = province
         choices["retreats"] = retreats
 
-    return _update_choices(game, by, "retreat_chosen", change, {"unit": unit, "to": province})
+    return _update_choices(game, by, "retreat_chosen", change, {"unit": unit, "to": province}, reason)
 
 
 @transaction.atomic
@@ -268,13 +315,19 @@ def set_news(game: Game, by, text: str) -> None:
 
 
 @transaction.atomic
-def apply_regroup(game: Game, by) -> dict:
-    """Write the turn's outcome to the map: positions, losses, retreats, recolouring (R12). Once."""
+def apply_regroup(game: Game, by, turn_number: int | None = None) -> dict:
+    """Write the turn's outcome to the map: positions, losses, retreats, recolouring (R12). Once.
+
+    `turn_number` names the turn the moderator sees; a request made for another turn is refused.
+    """
     require_moderator(by, game)
     turn, phase = _current_turn(game)
+    if turn_number is not None and turn_number != turn.number:
+        raise StaleBattle(_("This page was for turn %(asked)s; it is turn %(now)s now. Nothing was applied.")
+                          % {"asked": turn_number, "now": turn.number})
     resolution = _resolution(turn, lock=True)
     if resolution.applied_at is not None:
-        raise ConsoleError(_("Regroup for turn %(n)s has already been applied.") % {"n": turn.number})
+        raise AlreadyDone(_("Regroup for turn %(n)s has already been applied.") % {"n": turn.number})
     result = _recompute(turn, resolution)
     if "awaiting" in result:
         raise ConsoleError(_("Battle %(n)s at %(province)s still awaits its dice.")
@@ -326,3 +379,44 @@ def raise_army(game: Game, by, army: Army, province_code: str | None = None) -> 
     army.save(update_fields=["destroyed", "province"])
     audit(game, by, "army_raised", {"army": army.code, "province": province.code})
     return army
+
+
+@transaction.atomic
+def purchase(game: Game, by, army: Army, troop_type, count: int) -> None:
+    """Cards bought on the economic module, added within the supply (R2); audited."""
+    require_moderator(by, game)
+    add_cards(army, troop_type, count)
+    audit(game, by, "purchase", {"army": army.code, "troop_type": troop_type.code, "count": count})
+
+
+# --- the work of each phase (the turn cycle asks before a phase is left) ---------
+
+def _turn_result(turn: Turn) -> tuple[TurnResolution, dict]:
+    resolution = _resolution(turn)
+    if not resolution.result:
+        with transaction.atomic():
+            resolution = _resolution(turn, lock=True)
+    return resolution, resolution.result
+
+
+def unfinished_work(phase: Phase) -> list[str]:
+    """What leaving this phase now would lose, in sentences for the moderator (empty: its work is done).
+
+    Movement: the positions applied. Tactics: no battle awaiting dice. Regroup: the outcome applied.
+    """
+    game = phase.turn.game
+    resolution, result = _turn_result(phase.turn)
+    if phase.kind == Phase.MOVEMENT and resolution.movement_applied_at is None:
+        moving = sum(1 for m in result.get("moves", []) if m.get("result") != "held")
+        return [_("Movement has not been applied: units that would move: %(moves)s; battles it sets up: "
+                  "%(battles)s. They will stay where they stand.")
+                % {"moves": moving, "battles": len(result.get("battles", []))}]
+    if phase.kind == Phase.TACTICS and result.get("awaiting"):
+        awaiting = result["awaiting"]
+        return [_("Battle %(n)s (%(province)s) and any after it have not been fought; without them regroup "
+                  "of this turn cannot be applied.")
+                % {"n": awaiting["n"], "province": _province_name(game, awaiting["province"])}]
+    if phase.kind == Phase.REGROUP and resolution.applied_at is None:
+        return [_("Regroup has not been applied: losses, retreats and provinces changing hands "
+                  "(%(recoloured)s) will not reach the map.") % {"recoloured": len(result.get("recoloured", []))}]
+    return []

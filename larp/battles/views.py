@@ -4,31 +4,30 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from larp.battles import selectors, services
+from larp.battles import forms, selectors, services
 from larp.battles.models import DiceRoll, TurnResolution
-from larp.campaign.access import require_moderator
+from larp.campaign.access import moderator_game
 from larp.campaign.models import Faction, Game, Province
 from larp.forces.models import Army, TroopType
-from larp.forces import services as forces
 from larp.orders.messages import refusal_text
 from larp.tablet import selectors as tablet
 from larp.turns.models import Snapshot, Turn
 from larp.turns.services import current_phase
+from larp.turns.views import form_messages, refused, status_of
 
 
 def moderator_page(view):
     @login_required
     @wraps(view)
     def wrapper(request, game_id, *args, **kwargs):
-        game = get_object_or_404(Game, pk=game_id)
-        require_moderator(request.user, game)
-        return view(request, game, *args, **kwargs)
+        return view(request, moderator_game(request.user, game_id), *args, **kwargs)
 
+    wrapper.page = view  # the page itself, for showing it again with a refusal
     return wrapper
 
 
@@ -83,10 +82,10 @@ def movement(request: HttpRequest, game: Game) -> HttpResponse:
         remembered = selectors.shown(game, turn.number)
         shown = remembered["step"] if remembered and remembered["view"] == "movement" else 0
     selectors.remember_shown(game, turn.number, "movement", shown)
-    refused = [{**r, "text": refusal_text(game.pk, r)} for r in result.get("refused", [])]
+    refused_orders = [{**r, "text": refusal_text(game.pk, r)} for r in result.get("refused", [])]
     held = [m for m in result.get("moves", []) if m["result"] == "held" and m.get("order") == "hold"]
     return render(request, "battles/movement.html", _context(
-        game, names=names, turn=turn, result=result, refused=refused, held=held,
+        game, names=names, turn=turn, result=result, refused=refused_orders, held=held, resolution=resolution,
         **_movement_stage(game, turn, result, names, shown)))
 
 
@@ -95,8 +94,7 @@ def battles(request: HttpRequest, game: Game) -> HttpResponse:
     turn, resolution, result = _result_or_message(request, game)
     pending_roll = None
     if resolution is not None and result and result.get("awaiting"):
-        pending_roll = DiceRoll.objects.filter(resolution=resolution, battle_no=result["awaiting"]["n"],
-                                               source="server", undone=False).order_by("-at").first()
+        pending_roll = services.pending_roll(resolution, result["awaiting"]["n"])
     awaiting = (result or {}).get("awaiting")
     if turn is not None:
         selectors.remember_shown(game, turn.number, "battles")
@@ -120,83 +118,85 @@ def regroup(request: HttpRequest, game: Game) -> HttpResponse:
         land=Province.objects.filter(game=game, domain=Province.LAND)))
 
 
-def _act(request, game, action, success=None):
+def _act(request: HttpRequest, game: Game, form, act, page, success=None) -> HttpResponse:
+    """Check the form, do the act, go back to the page; a refusal shows the page again with a 4xx status.
+
+    Malformed input is a bad request (400); an act the turn's state refuses (a stale press, a battle not
+    awaiting dice) a conflict (409); a repeat of an act already done changes nothing and says so.
+    """
+    if not form.is_valid():
+        return refused(request, page.page, game, form_messages(form), 400)
     try:
-        action()
+        act(form.cleaned_data)
+    except services.AlreadyDone as exc:
+        messages.info(request, " ".join(exc.messages))
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return False
-    messages.success(request, success or _("Done."))
-    return True
+        return refused(request, page.page, game, exc.messages, status_of(exc))
+    else:
+        messages.success(request, success or _("Done."))
+    return redirect(f"battles:{page.page.__name__}", game_id=game.pk)
 
 
-def _ints(values):
-    return [v for v in values if str(v).strip() != ""]
+def _retreats(game: Game) -> list[dict]:
+    try:
+        _turn, _resolution, result = services.current_result(game)
+    except ValidationError:
+        return []
+    return (result or {}).get("retreats", [])
+
+
+BATTLE_ACTS = {
+    "roll": (forms.RollForm, lambda game, user, d: services.server_roll(game, user, d["battle"], d["replaces"])),
+    "confirm": (forms.ConfirmForm, lambda game, user, d: services.confirm_battle(
+        game, user, d["battle"], d["attacker"], d["defender"], roll_id=d["roll"])),
+    "undo": (forms.UndoForm, lambda game, user, d: services.undo_last_battle(game, user, d["reason"], d["battle"])),
+    "modifier": (forms.ModifierForm, lambda game, user, d: services.add_modifier(
+        game, user, d["battle"], d["side"], d["value"], d["reason"])),
+    "greek_fire": (forms.GreekFireForm, lambda game, user, d: services.set_greek_fire(game, user, d["battle"],
+                                                                                       d["use"])),
+    "storms": (lambda game, data: forms.StormsForm(game, data), lambda game, user, d: services.set_storms(
+        game, user, d["province"].code, d["storms"], d["reason"])),
+}
 
 
 @moderator_page
 @require_POST
 def battle_action(request: HttpRequest, game: Game, action: str) -> HttpResponse:
-    post, user = request.POST, request.user
-    battle_no = int(post.get("battle", "0") or 0)
-    actions = {
-        "roll": lambda: services.server_roll(game, user, battle_no),
-        "confirm": lambda: services.confirm_battle(
-            game, user, battle_no, _ints(post.getlist("attacker")), _ints(post.getlist("defender")),
-            roll_id=int(post["roll"]) if post.get("roll") else None),
-        "undo": lambda: services.undo_last_battle(game, user, post.get("reason", "")),
-        "modifier": lambda: services.add_modifier(game, user, battle_no, post.get("side"), post.get("value"),
-                                                  post.get("reason", "")),
-        "greek_fire": lambda: services.set_greek_fire(game, user, battle_no, post.get("use") == "1"),
-        "storms": lambda: services.set_storms(game, user, post.get("province", ""), post.get("storms")),
-    }
-    if action not in actions:
-        return HttpResponse(status=404)
-    _act(request, game, actions[action])
-    return redirect("battles:battles", game_id=game.pk)
+    if action not in BATTLE_ACTS:
+        raise Http404(action)
+    make_form, act = BATTLE_ACTS[action]
+    form = make_form(game, request.POST) if action == "storms" else make_form(request.POST)
+    return _act(request, game, form, lambda d: act(game, request.user, d), battles)
 
 
 @moderator_page
 @require_POST
 def movement_action(request: HttpRequest, game: Game) -> HttpResponse:
-    _act(request, game, lambda: services.apply_movement(game, request.user),
-         _("Armies and fleets now stand where movement took them."))
-    return redirect("battles:movement", game_id=game.pk)
+    return _act(request, game, forms.ApplyForm(request.POST),
+                lambda d: services.apply_movement(game, request.user, d["turn"]), movement,
+                _("Armies and fleets now stand where movement took them."))
 
 
 @moderator_page
 @require_POST
 def regroup_action(request: HttpRequest, game: Game, action: str) -> HttpResponse:
-    post, user = request.POST, request.user
-    actions = {
-        "retreat": lambda: services.set_retreat(game, user, post.get("unit", ""), post.get("province") or None),
-        "news": lambda: services.set_news(game, user, post.get("news", "")),
-        "apply": lambda: services.apply_regroup(game, user),
-        "transfer": lambda: services.transfer_province(game, user, post.get("province", ""),
-                                                       post.get("faction") or None, post.get("reason", "")),
-        "raise": lambda: services.raise_army(game, user, get_object_or_404(Army, game=game, pk=post.get("army")),
-                                             post.get("province") or None),
-        "purchase": lambda: _purchase(game, user, post),
+    user, post = request.user, request.POST
+    acts = {
+        "retreat": lambda: (forms.RetreatForm(game, _retreats(game), post),
+                            lambda d: services.set_retreat(game, user, d["unit"], d["province"], d["reason"])),
+        "news": lambda: (forms.NewsForm(post), lambda d: services.set_news(game, user, d["news"])),
+        "apply": lambda: (forms.ApplyForm(post), lambda d: services.apply_regroup(game, user, d["turn"])),
+        "transfer": lambda: (forms.TransferForm(game, post), lambda d: services.transfer_province(
+            game, user, d["province"].code, d["faction"].code if d["faction"] else None, d["reason"])),
+        "raise": lambda: (forms.RaiseForm(game, post), lambda d: services.raise_army(
+            game, user, d["army"], d["province"].code if d["province"] else None)),
+        "purchase": lambda: (forms.PurchaseForm(game, post), lambda d: services.purchase(
+            game, user, d["army"], d["troop_type"], d["count"])),
     }
-    if action not in actions:
-        return HttpResponse(status=404)
-    _act(request, game, actions[action])
-    return redirect("battles:regroup", game_id=game.pk)
-
-
-def _purchase(game, user, post):
-    """Cards bought on the economic module, added within the supply (R2); audited."""
-    from larp.turns.services import audit
-
-    army = get_object_or_404(Army, game=game, pk=post.get("army"))
-    troop_type = get_object_or_404(TroopType, game=game, pk=post.get("troop_type"))
-    try:
-        count = int(post.get("count", "1"))
-    except ValueError:
-        raise ValidationError(_("Give the number of cards.")) from None
-    require_moderator(user, game)
-    forces.add_cards(army, troop_type, count)
-    audit(game, user, "purchase", {"army": army.code, "troop_type": troop_type.code, "count": count})
+    if action not in acts:
+        raise Http404(action)
+    form, act = acts[action]()
+    return _act(request, game, form, act, regroup)
 
 
 @moderator_page

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
 
 from larp.campaign.models import Faction, Game, Membership
 
@@ -73,3 +74,10 @@ def require_member(user, game: Game | int) -> Membership | None:
     if membership is None and not user.is_superuser:
         raise PermissionDenied("You take no part in this game.")
     return membership
+
+
+def moderator_game(user, game_id) -> Game:
+    """The game a console request acts on: 404 if there is none, 403 unless the user moderates it."""
+    game = get_object_or_404(Game, pk=game_id)
+    require_moderator(user, game)
+    return game

@@ -242,6 +242,14 @@ def _attack_targets(sit: Situation, unit: Army, zone: str) -> list[str]:
     return [p for p in sit.coast[zone] if p != unit.location and not sit.is_friendly(unit.faction, p)]
 
 
+def _fleet_attack_targets(sit: Situation, unit: Army, zone: str) -> list[str]:
+    """Hostile factions with a fleet in the battle zone or a zone next to it (it could be there when the
+    order executes, R5); a faction with no fleet near is never offered."""
+    near = {zone, *sit.sea_adj[zone]}
+    return [f.faction for f in sit.fleets.values()
+            if f.on_map and f.location in near and f.faction != unit.faction and sit.hostile(unit.faction, f.faction)]
+
+
 def legal_steps(sit: Situation, unit_id: str, order_type: OrderType | str,
                 path_so_far: list[str] | tuple[str, ...] = ()) -> list[str]:
     """The legal next choices of an order form, sorted by id.
@@ -251,8 +259,8 @@ def legal_steps(sit: Situation, unit_id: str, order_type: OrderType | str,
     non-friendly target can be reached. sea_attack / landing: the path is
     [S1, (S2,) target]; first the coastal sea zones holding an own fleet, then
     (landing) adjacent zones or targets, then targets. fleet_move: the
-    adjacent zones; fleet_attack: own or adjacent zone, then hostile faction
-    ids. An illegal or complete prefix offers nothing. Every choice made from
+    adjacent zones; fleet_attack: own or adjacent zone with such a target, then
+    hostile factions with a fleet in that zone or next to it. An illegal or complete prefix offers nothing. Every choice made from
     these lists passes `check_static` once `is_complete` says the path is done.
     """
     order_type = OrderType(order_type)
@@ -308,12 +316,13 @@ def legal_steps(sit: Situation, unit_id: str, order_type: OrderType | str,
     else:
         here = unit.location
         if not path:
-            out.extend(sit.sea_adj[here])
             if order_type == OrderType.FLEET_ATTACK:
-                out.append(here)
+                out.extend(z for z in (here, *sit.sea_adj[here]) if _fleet_attack_targets(sit, unit, z))
+            else:
+                out.extend(sit.sea_adj[here])
         elif order_type == OrderType.FLEET_ATTACK and len(path) == 1 and (
                 path[0] == here or path[0] in sit.sea_adj[here]):
-            out.extend(f for f in sit.factions if sit.hostile(faction, f))
+            out.extend(_fleet_attack_targets(sit, unit, path[0]))
     return sorted(set(out))
 
 

@@ -349,6 +349,25 @@ def visible_orders(user, turn: Turn):
     return qs.filter(faction=own)
 
 
+def payload_from_picks(game: Game, picks: dict) -> dict:
+    """The engine's order document from a legal-choice form's picks (type, steps, fleet), on the turn-start map."""
+    from larp.engine import order_from_path
+
+    kind = picks.get("type") or ""
+    if kind == Order.HOLD:
+        return {"type": Order.HOLD}
+    ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
+    turn = ts.current_phase.turn if ts and ts.current_phase else None
+    try:
+        sit = start_situation(turn) if turn is not None else None
+        if sit is None or sit.unit(picks.get("unit") or "") is None:
+            return {"type": kind}  # moderator_set_order says why (no turn, unknown unit)
+        return order_from_path(sit, picks["unit"], kind, picks.get("path") or [], fleet=picks.get("fleet"))
+    except (ValueError, KeyError, IndexError, CaseError):
+        raise OrderRefused(_("The order is not whole: choose every step the form offers."), code="malformed") \
+            from None
+
+
 def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason: str) -> Order:
     """A moderator writes or corrects an order at any time of the turn (R14), checked by the engine, audited.
 

@@ -110,32 +110,26 @@ def faction_orders(request: HttpRequest, game_id: int, faction: str) -> JsonResp
 @login_required
 @require_POST
 def moderator_order(request: HttpRequest, game_id: int):
-    """R14: a moderator writes an order for any unit at any time of the turn (console form)."""
+    """R14: a moderator writes an order for any unit at any time of the turn, with the legal-choice pickers."""
     from django.contrib import messages
     from django.shortcuts import redirect
 
-    game = get_object_or_404(Game, pk=game_id)
-    from larp.campaign.access import require_moderator
+    from larp.campaign.access import moderator_game
+    from larp.orders.forms import PaperOrderForm
+    from larp.turns import views as console
 
-    require_moderator(request.user, game)
-
-    def codes(value):
-        return [c.strip() for c in value.replace("→", ",").replace(";", ",").split(",") if c.strip()]
-
-    post = request.POST
-    payload = {"type": post.get("type", "")}
-    if post.get("path"):
-        payload["path"] = codes(post["path"])
-    if post.get("sea"):
-        seas = codes(post["sea"])
-        payload["sea"] = seas[0] if payload["type"] in ("fleet_move", "fleet_attack") else seas
-    for key in ("fleet", "target", "target_faction"):
-        if post.get(key):
-            payload[key] = post[key].strip()
+    game = moderator_game(request.user, game_id)
+    form = PaperOrderForm(request.POST)
+    if not form.is_valid():
+        return console.refused(request, console.console_page, game, console.form_messages(form), 400)
+    picks = form.picks()
     try:
-        services.moderator_set_order(request.user, game, post.get("unit", ""), payload, post.get("reason", ""))
+        payload = services.payload_from_picks(game, picks)
+        services.moderator_set_order(request.user, game, picks["unit"], payload, form.cleaned_data["reason"])
     except services.OrderRefused as exc:
         messages.error(request, exc.message)
-    else:
-        messages.success(request, _("Order saved."))
+        response = console.console_page(request, game, picks)
+        response.status_code = STATUS.get(exc.code, 422)
+        return response
+    messages.success(request, _("Order saved."))
     return redirect("turns:console", game_id=game.pk)

@@ -31,6 +31,63 @@ class PhaseError(ValidationError):
     """A moderator act that does not fit the phase's state; the message is for the moderator."""
 
 
+class StaleRequest(PhaseError):
+    """The request names a phase that is no longer the current one: a double click, or a second moderator."""
+
+
+class WorkPending(PhaseError):
+    """The phase still has work; leaving it needs an explicit, audited skip. `pending` says what would be lost."""
+
+    def __init__(self, pending: list[str]):
+        self.pending = pending
+        super().__init__([_("This phase is not finished:"), *pending,
+                          _("Finish it, or skip it with a written reason.")])
+
+
+# Apps that give a phase its work (battles: movement applied, battles fought, regroup applied) register a
+# check here, so the turn cycle guards every phase without importing them: check(phase) -> what is unfinished.
+_work_checks: list = []
+
+
+def register_phase_work(check) -> None:
+    if check not in _work_checks:
+        _work_checks.append(check)
+
+
+def unfinished_work(phase: Phase) -> list[str]:
+    """Sentences saying what leaving this phase now would lose (empty: nothing)."""
+    if phase.kind == Phase.STRATEGY or phase.state == Phase.CLOSED:
+        return []
+    return [item for check in _work_checks for item in check(phase)]
+
+
+def describe_phase(phase: Phase | None) -> str:
+    if phase is None:
+        return _("the game has not started")
+    return _("turn %(turn)s, %(phase)s (%(state)s)") % {
+        "turn": phase.turn.number, "phase": phase.get_kind_display(), "state": phase.get_state_display()}
+
+
+def _expect_phase(phase: Phase | None, phase_id: int | None) -> None:
+    """Refuse a request made for another phase than the current one (None: the caller names no phase)."""
+    if phase_id is not None and (phase is None or phase.pk != phase_id):
+        raise StaleRequest(_("The phase has already changed: now it is %(now)s. Nothing was done; "
+                             "look at the console and decide again.") % {"now": describe_phase(phase)})
+
+
+def _leave(phase: Phase, by, skip: bool, reason: str) -> None:
+    """The guard on leaving a phase: its work is done, or the moderator skips it with a reason (audited)."""
+    pending = unfinished_work(phase)
+    if not pending:
+        return
+    if not skip:
+        raise WorkPending(pending)
+    if not (reason or "").strip():
+        raise PhaseError(_("Write why the phase is skipped: the log keeps it."))
+    audit(phase.turn.game, by, "phase_skipped", {"turn": phase.turn.number, "phase": phase.kind, "lost": pending},
+          reason)
+
+
 def audit(game: Game, user, action: str, detail: dict | None = None, reason: str = "") -> AuditEntry:
     return AuditEntry.objects.create(game=game, user=user if user and user.is_authenticated else None,
                                      action=action, detail=detail or {}, reason=reason or "")
@@ -176,14 +233,15 @@ def _refuse_if_closed_at_deadline(phase: Phase) -> Phase:
     return phase
 
 
-def pause(game: Game, by, reason: str = "") -> Phase:
-    return _refuse_if_closed_at_deadline(_pause(game, by, reason))
+def pause(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> Phase:
+    return _refuse_if_closed_at_deadline(_pause(game, by, reason, phase_id=phase_id))
 
 
 @transaction.atomic
-def _pause(game: Game, by, reason: str = "") -> Phase:
+def _pause(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> Phase:
     require_moderator(by, game)
     _ts, phase = _locked(game)
+    _expect_phase(phase, phase_id)
     if phase is not None and _closed_if_past_deadline(phase):
         return phase
     if phase is None or phase.state != Phase.RUNNING:
@@ -197,9 +255,10 @@ def _pause(game: Game, by, reason: str = "") -> Phase:
 
 
 @transaction.atomic
-def resume(game: Game, by, reason: str = "") -> Phase:
+def resume(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> Phase:
     require_moderator(by, game)
     _ts, phase = _locked(game)
+    _expect_phase(phase, phase_id)
     if phase is None or phase.state != Phase.PAUSED:
         raise PhaseError(_("Only a paused phase can be resumed."))
     phase.state = Phase.RUNNING
@@ -213,12 +272,12 @@ def resume(game: Game, by, reason: str = "") -> Phase:
     return phase
 
 
-def extend(game: Game, by, minutes: float, reason: str = "") -> Phase:
-    return _refuse_if_closed_at_deadline(_extend(game, by, minutes, reason))
+def extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None) -> Phase:
+    return _refuse_if_closed_at_deadline(_extend(game, by, minutes, reason, phase_id=phase_id))
 
 
 @transaction.atomic
-def _extend(game: Game, by, minutes: float, reason: str = "") -> Phase:
+def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None) -> Phase:
     require_moderator(by, game)
     try:
         minutes = float(minutes)
@@ -227,6 +286,7 @@ def _extend(game: Game, by, minutes: float, reason: str = "") -> Phase:
     if not 0 < minutes <= 120:
         raise PhaseError(_("An extension must be between 0 and 120 minutes."))
     _ts, phase = _locked(game)
+    _expect_phase(phase, phase_id)
     if phase is not None and _closed_if_past_deadline(phase):
         return phase
     if phase is None or phase.state == Phase.CLOSED:
@@ -244,22 +304,32 @@ def _extend(game: Game, by, minutes: float, reason: str = "") -> Phase:
 
 
 @transaction.atomic
-def end_now(game: Game, by, reason: str = "") -> Phase:
+def end_now(game: Game, by, reason: str = "", *, phase_id: int | None = None, skip: bool = False) -> Phase:
+    """Close the current phase now; a phase with unfinished work only with an explicit skip (audited)."""
     require_moderator(by, game)
     _ts, phase = _locked(game)
+    _expect_phase(phase, phase_id)
     if phase is None or phase.state == Phase.CLOSED:
         raise PhaseError(_("The phase is already closed."))
+    _leave(phase, by, skip, reason)
     _close(phase, by, "moderator", reason)
     return phase
 
 
 @transaction.atomic
-def next_phase(game: Game, by, reason: str = "") -> Phase:
-    """Close the current phase if it is open, then start the next (after Regroup: a new turn)."""
+def next_phase(game: Game, by, reason: str = "", *, phase_id: int | None = None, skip: bool = False) -> Phase:
+    """Close the current phase if it is open, then start the next (after Regroup: a new turn).
+
+    A phase with unfinished work (movement not applied, a battle awaiting dice, regroup not applied) is
+    left only with skip=True and a reason, audited with what is lost. `phase_id` names the phase the
+    request was made for: a second press of the same button finds another phase and is refused.
+    """
     require_moderator(by, game)
     ts, phase = _locked(game)
     if phase is None:
         raise PhaseError(_("Start the game first."))
+    _expect_phase(phase, phase_id)
+    _leave(phase, by, skip, reason)
     if phase.state != Phase.CLOSED:
         _close(phase, by, "moderator", reason)
         ts.refresh_from_db()

@@ -1,19 +1,22 @@
-"""Moderator controls, the audit log and the clock. Views are thin: access check, service, response."""
+"""Moderator controls, the console home, the audit log and the clock. Thin: access, form, service, response."""
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from larp.campaign.access import require_moderator
-from larp.campaign.models import Game
 from larp.battles.selectors import names
-from larp.orders.models import Order
-from larp.turns import clock, services
-from larp.turns.models import AuditEntry
+from larp.campaign.access import moderator_game
+from larp.campaign.models import Game
+from larp.tablet.selectors import clock_face
+from larp.turns import clock, forms, selectors, services
+from larp.turns.audit_text import sentence
+from larp.turns.models import AuditEntry, Phase
 
 
 @require_GET
@@ -23,60 +26,91 @@ def clock_view(request: HttpRequest, game_id: int) -> JsonResponse:
     return JsonResponse(clock.payload(game_id))
 
 
-@login_required
-def console(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
-    require_moderator(request.user, game)
+def form_messages(form) -> list[str]:
+    """A refused form's messages, one per problem, in the user's language."""
+    return [str(m) for errors in form.errors.values() for m in errors]
+
+
+def refused(request: HttpRequest, page, game: Game, problems: list[str], status: int) -> HttpResponse:
+    """The page the act was pressed on, shown again with what went wrong and a 4xx status; nothing changed."""
+    for problem in problems:
+        messages.error(request, problem)
+    response = page(request, game)
+    response.status_code = status
+    return response
+
+
+def status_of(exc: ValidationError) -> int:
+    """A refusal by the state of the game is a conflict (409); a refusal of what was typed is a bad request."""
+    return 400 if getattr(exc, "code", None) == "invalid" else 409
+
+
+def console_page(request: HttpRequest, game: Game, picks: dict | None = None) -> HttpResponse:
     phase = services.current_phase(game)
-    units = []
-    if phase is not None:
-        turn = phase.turn
-        ordered = {o.payload.get("unit"): o for o in Order.objects.filter(turn=turn).select_related("filed_by")}
-        for army in turn.start_state.get("armies", []):
-            units.append({"code": army["id"], "faction": army["faction"], "order": ordered.get(army["id"])})
-        for fleet in turn.start_state.get("fleets", []):
-            units.append({"code": fleet["id"], "faction": fleet["faction"], "order": ordered.get(fleet["id"])})
-    return render(request, "turns/console.html", {
-        "game": game, "phase": phase, "units": units,
-        "audit": AuditEntry.objects.filter(game=game).select_related("user")[:50],
-        "settings": services.turn_settings(game),
-        "names": names(game),
+    payload = clock.payload(game.pk)
+    game_names = names(game)
+    unit_code = (picks or {}).get("unit") or request.GET.get("unit", "")
+    paper = selectors.paper_order(game, phase, unit_code, picks) if phase and unit_code else None
+    context = {
+        "paper_units": selectors.paper_order_units(phase, game_names) if phase else [],
+        "paper": paper, "paper_unit": unit_code,
+    }
+    if request.htmx and request.GET.get("unit") is not None:
+        return render(request, "turns/console.html#paper-order", {"game": game, "phase": phase, **context})
+    return render(request, "turns/console.html", {**context,
+        "game": game, "phase": phase, "settings": services.turn_settings(game), "names": game_names,
+        "clock": payload, "face": clock_face(payload),
+        "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
+        "step": selectors.next_step(game, phase),
+        "unfinished": services.unfinished_work(phase) if phase else [],
+        "grid": selectors.filing_grid(phase) if phase else None,
+        "orders": selectors.orders_table(phase, game_names) if phase else None,
+        "audit": [(e, sentence(e, game_names)) for e in AuditEntry.objects.filter(game=game).select_related("user")[:30]],
     })
 
 
+@login_required
+def console(request: HttpRequest, game_id: int) -> HttpResponse:
+    return console_page(request, moderator_game(request.user, game_id))
+
+
 ACTIONS = {
-    "start": lambda game, user, post: services.start_game(game, user),
-    "pause": lambda game, user, post: services.pause(game, user, post.get("reason", "")),
-    "resume": lambda game, user, post: services.resume(game, user, post.get("reason", "")),
-    "extend": lambda game, user, post: services.extend(game, user, post.get("minutes"), post.get("reason", "")),
-    "end": lambda game, user, post: services.end_now(game, user, post.get("reason", "")),
-    "next": lambda game, user, post: services.next_phase(game, user, post.get("reason", "")),
-    "draw": lambda game, user, post: services.make_draw(game, user),
-    "draw_manual": lambda game, user, post: services.enter_draw(
-        game, user, [c.strip() for c in post.get("order", "").replace(",", " ").split() if c.strip()]),
+    "start": lambda game, user, data: services.start_game(game, user),
+    "pause": lambda game, user, data: services.pause(game, user, data["reason"], phase_id=data["phase"]),
+    "resume": lambda game, user, data: services.resume(game, user, data["reason"], phase_id=data["phase"]),
+    "extend": lambda game, user, data: services.extend(game, user, data["minutes"], data["reason"],
+                                                       phase_id=data["phase"]),
+    "end": lambda game, user, data: services.end_now(game, user, data["reason"], phase_id=data["phase"],
+                                                     skip=data["skip"]),
+    "next": lambda game, user, data: services.next_phase(game, user, data["reason"], phase_id=data["phase"],
+                                                         skip=data["skip"]),
+    "draw": lambda game, user, data: services.make_draw(game, user),
+    "draw_manual": lambda game, user, data: services.enter_draw(game, user, data["order"]),
 }
 
 
 @login_required
 @require_POST
 def control(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
-    require_moderator(request.user, game)
+    game = moderator_game(request.user, game_id)
     act = ACTIONS.get(action)
     if act is None:
-        return HttpResponse(status=404)
+        raise Http404(action)
+    form = forms.FORMS[action](request.POST)
+    if not form.is_valid():
+        return refused(request, console_page, game, form_messages(form), 400)
     try:
-        act(game, request.user, request.POST)
+        act(game, request.user, form.cleaned_data)
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, _("Done."))
+        return refused(request, console_page, game, exc.messages, status_of(exc))
+    messages.success(request, _("Done."))
     return redirect("turns:console", game_id=game.pk)
 
 
 @login_required
 def audit_log(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
-    require_moderator(request.user, game)
+    game = moderator_game(request.user, game_id)
+    game_names = names(game)
+    entries = AuditEntry.objects.filter(game=game).select_related("user")[:500]
     return render(request, "turns/audit.html", {
-        "game": game, "entries": AuditEntry.objects.filter(game=game).select_related("user")[:500]})
+        "game": game, "entries": [(e, sentence(e, game_names)) for e in entries]})

@@ -195,3 +195,17 @@ def test_r5_examples_on_the_default_scenario():
     assert check_order(sit, {"unit": "achaea-9", "type": "sea_attack", "fleet": "achaea-f1",
                              "sea": ["south_aegean"], "target": "ephesus"}) is None
     assert check_order(sit, {"unit": "cilicia-f1", "type": "fleet_move", "sea": "south_aegean"}) is None
+
+
+def test_fleet_attack_offers_only_factions_with_a_fleet_near_the_battle_zone():
+    case = small_map()
+    for f in case["fleets"]:
+        if f["id"] == "g-f1":
+            f["sea"] = "s3"  # g's only fleet sails far away: nothing of g is in or next to s1 or s2
+    sit = parse_case(case).situation
+    assert legal_steps(sit, "f-f1", "fleet_attack", []) == []  # no zone is offered: nobody to attack near
+    assert legal_steps(sit, "f-f1", "fleet_attack", ["s1"]) == []
+    assert legal_steps(sit, "f-f1", "fleet_attack", ["s2"]) == []
+    f_near = small_map()
+    sit = parse_case(f_near).situation
+    assert legal_steps(sit, "f-f1", "fleet_attack", ["s2"]) == ["g"]  # g's fleet in s1, next to s2

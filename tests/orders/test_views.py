@@ -55,7 +55,8 @@ def test_moderator_reads_every_faction_and_controls(client_for, tiny_game, moder
     assert len(c.get(reverse("orders:faction_orders", args=[tiny_game.pk, "north"])).json()["orders"]) == 1
     page = c.get(reverse("turns:console", args=[tiny_game.pk]))
     assert page.status_code == 200 and "Стратегия" in page.content.decode()
-    response = c.post(reverse("turns:control", args=[tiny_game.pk, "pause"]), {"reason": "перерыв"})
+    phase = services.current_phase(tiny_game).pk
+    response = c.post(reverse("turns:control", args=[tiny_game.pk, "pause"]), {"phase": phase, "reason": "перерыв"})
     assert response.status_code == 302
     assert services.current_phase(tiny_game).state == "paused"
     assert "перерыв" in c.get(reverse("turns:audit", args=[tiny_game.pk])).content.decode()
@@ -86,7 +87,7 @@ def test_moderator_order_form(client_for, tiny_game, moderator, player, started)
     services.end_now(tiny_game, moderator)
     url = reverse("orders:moderator_order", args=[tiny_game.pk])
     assert client_for(player).post(url, {"unit": "north-1", "type": "hold", "reason": "x"}).status_code == 403
-    response = client_for(moderator).post(url, {"unit": "north-1", "type": "attack", "path": "midtown",
+    response = client_for(moderator).post(url, {"unit": "north-1", "type": "attack", "s1": "midtown",
                                                 "reason": "misread form"})
     assert response.status_code == 302
     assert Order.objects.get(army__faction__code="north", army__number=1).payload["path"] == ["midtown"]

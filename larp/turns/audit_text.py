@@ -1,0 +1,127 @@
+"""The audit log as sentences a moderator reads: names instead of ids, the phase by its name, no raw data.
+
+`sentence(entry, names)` takes the display names of the game (provinces, factions, units, orders) so this
+module reads nothing itself; the time is shown by the template in the game's local time.
+"""
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from larp.turns.models import AuditEntry, Phase
+
+PHASES = dict(Phase.KINDS)
+
+
+def _phase(code) -> str:
+    return str(PHASES.get(code, code or "—"))
+
+
+def _list(items) -> str:
+    return ", ".join(str(i) for i in items) if items else "—"
+
+
+def _dice(values) -> str:
+    return "+".join(str(v) for v in values or [])
+
+
+def _minutes(seconds) -> str:
+    seconds = max(0, int(round(seconds or 0)))
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
+def sentence(entry: AuditEntry, names: dict) -> str:
+    d = entry.detail or {}
+    province = names.get("provinces", {})
+    faction = names.get("factions", {})
+    unit = names.get("units", {})
+
+    def p(code):
+        return province.get(code, code) if code else _("neutral")
+
+    def f(code):
+        return faction.get(code, code) if code else _("neutral")
+
+    def u(code):
+        return unit.get(code, code)
+
+    a = entry.action
+    if a == "draw":
+        how = _("by hand") if d.get("manual") else _("by lot")
+        return _("Draw made (%(how)s): %(order)s.") % {"how": how, "order": _list(f(c) for c in d.get("draw", []))}
+    if a == "game_started":
+        return _("The game started.")
+    if a == "phase_started":
+        return _("Turn %(turn)s: phase «%(phase)s» started.") % {"turn": d.get("turn"), "phase": _phase(d.get("phase"))}
+    if a == "phase_closed":
+        how = {"deadline": _("at the deadline"), "request": _("at the deadline"),
+               "moderator": _("by a moderator")}.get(d.get("how"), "")
+        text = _("Turn %(turn)s: phase «%(phase)s» closed %(how)s.") % {
+            "turn": d.get("turn"), "phase": _phase(d.get("phase")), "how": how}
+        if d.get("implicit_holds"):
+            text += " " + _("Units without an order hold: %(n)s.") % {"n": d["implicit_holds"]}
+        return text
+    if a == "phase_skipped":
+        return _("Turn %(turn)s: phase «%(phase)s» skipped with its work unfinished: %(lost)s") % {
+            "turn": d.get("turn"), "phase": _phase(d.get("phase")), "lost": " ".join(d.get("lost", []))}
+    if a == "paused":
+        return _("Phase «%(phase)s» paused with %(left)s left.") % {
+            "phase": _phase(d.get("phase")), "left": _minutes(d.get("remaining"))}
+    if a == "resumed":
+        return _("Phase «%(phase)s» resumed with %(left)s left.") % {
+            "phase": _phase(d.get("phase")), "left": _minutes(d.get("remaining"))}
+    if a == "extended":
+        return _("Phase «%(phase)s» extended by %(minutes)s min.") % {
+            "phase": _phase(d.get("phase")), "minutes": f"{d.get('minutes', 0):g}"}
+    if a == "movement_applied":
+        return _("Turn %(turn)s: movement applied; battles to fight: %(n)s.") % {
+            "turn": d.get("turn"), "n": d.get("battles", 0)}
+    if a == "dice_rolled":
+        return _("Battle %(n)s: the server rolled %(a)s for the attacker and %(d)s for the defender.") % {
+            "n": d.get("battle"), "a": _dice(d.get("attacker")), "d": _dice(d.get("defender"))}
+    if a == "battle_confirmed":
+        dice = d.get("dice", {})
+        outcome = names.get("outcomes", {}).get(d.get("outcome"), d.get("outcome") or "")
+        totals = d.get("totals") or ["?", "?"]
+        source = _("server dice") if dice.get("source") == "server" else _("dice by hand")
+        return _("Battle %(n)s at %(province)s confirmed (%(source)s %(a)s : %(d)s, totals %(ta)s : %(td)s): "
+                 "%(outcome)s.") % {"n": d.get("battle"), "province": p(d.get("province")), "source": source,
+                                    "a": _dice(dice.get("attacker")), "d": _dice(dice.get("defender")),
+                                    "ta": totals[0], "td": totals[1], "outcome": outcome}
+    if a == "battle_undone":
+        return _("Battle %(n)s undone.") % {"n": d.get("battle")}
+    if a == "modifier_added":
+        side = _("attacker") if d.get("side") == "attacker" else _("defender")
+        return _("Battle %(n)s: modifier %(value)+d for the %(side)s.") % {
+            "n": d.get("battle"), "value": int(d.get("value") or 0), "side": side}
+    if a == "greek_fire":
+        text = _("Battle %(n)s: Greek fire used.") if d.get("use") else _("Battle %(n)s: Greek fire not used.")
+        return text % {"n": d.get("battle")}
+    if a == "storms_limited":
+        return _("%(province)s: at most %(n)s storms this turn.") % {"province": p(d.get("province")),
+                                                                      "n": d.get("storms")}
+    if a == "retreat_chosen":
+        if d.get("to"):
+            return _("%(unit)s retreats to %(province)s.") % {"unit": u(d.get("unit")), "province": p(d.get("to"))}
+        return _("%(unit)s retreats where the rules say.") % {"unit": u(d.get("unit"))}
+    if a == "news":
+        return _("Turn %(turn)s: news of other modules written.") % {"turn": d.get("turn")}
+    if a == "regroup_applied":
+        return _("Turn %(turn)s: regroup applied; provinces changing hands: %(n)s, retreats: %(r)s.") % {
+            "turn": d.get("turn"), "n": len(d.get("recoloured", [])), "r": d.get("retreats", 0)}
+    if a == "province_transferred":
+        return _("%(province)s handed from %(before)s to %(after)s.") % {
+            "province": p(d.get("province")), "before": f(d.get("from")), "after": f(d.get("to"))}
+    if a == "army_raised":
+        return _("%(unit)s raised anew in %(province)s.") % {"unit": u(d.get("army")), "province": p(d.get("province"))}
+    if a == "purchase":
+        return _("%(unit)s: cards bought: %(n)s.") % {"unit": u(d.get("army")), "n": d.get("count")}
+    if a == "order_changed":
+        order = d.get("order") or {}
+        kind = names.get("orders", {}).get(order.get("type"), order.get("type", ""))
+        path = [p(c) for c in order.get("path", [])] + ([p(order["target"])] if order.get("target") else [])
+        where = (": " + " → ".join(path)) if path else ""
+        return _("A moderator wrote the order of %(unit)s: %(order)s.") % {"unit": u(d.get("unit")),
+                                                                          "order": f"{kind}{where}"}
+    if a.startswith("admin_"):
+        return _("Changed in the administration: %(object)s.") % {"object": d.get("object", "")}
+    return _("Other change.")
