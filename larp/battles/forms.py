@@ -99,6 +99,15 @@ class ModifierForm(forms.Form):
     reason = reason_field(required=True)
 
 
+class RemoveModifierForm(forms.Form):
+    battle = battle_field()
+    index = forms.IntegerField(min_value=0, max_value=999, error_messages={
+        "required": _("This modifier is no longer there: the page was out of date. Look again."),
+        "invalid": _("This modifier is no longer there: the page was out of date. Look again."),
+        "min_value": _("This modifier is no longer there: the page was out of date. Look again."),
+        "max_value": _("This modifier is no longer there: the page was out of date. Look again.")})
+
+
 class GreekFireForm(forms.Form):
     battle = battle_field()
     use = forms.BooleanField(required=False)

@@ -269,6 +269,23 @@ def add_modifier(game: Game, by, battle_no: int, side: str, value: int, reason: 
                            reason, battle_no)
 
 
+def remove_modifier(game: Game, by, battle_no: int, index: int) -> dict:
+    """Take back a modifier of a battle not yet fought (`index` in the turn's list of modifiers)."""
+    detail = {"battle": battle_no}
+
+    def change(choices, confirmed):
+        if battle_no <= confirmed:
+            raise ConsoleError(_("Battle %(n)s is already fought; undo it first.") % {"n": battle_no})
+        modifiers = list(choices.get("modifiers", []))
+        if not 0 <= index < len(modifiers) or modifiers[index].get("battle") != battle_no:
+            raise ConsoleError(_("This modifier is no longer there: the page was out of date. Look again."))
+        gone = modifiers.pop(index)
+        detail.update(side=gone.get("side"), value=gone.get("value"), was=gone.get("reason", ""))
+        choices["modifiers"] = modifiers
+
+    return _update_choices(game, by, "modifier_removed", change, detail, battle_no=battle_no)
+
+
 def set_greek_fire(game: Game, by, battle_no: int, use: bool) -> dict:
     def change(choices, confirmed):
         if battle_no <= confirmed:

@@ -103,7 +103,7 @@ def battles(request: HttpRequest, game: Game) -> HttpResponse:
         game, turn=turn, result=result, resolution=resolution, pending_roll=pending_roll,
         queue=selectors.battle_queue(result or {}),
         # A modifier belongs to its own battle only (R9).
-        modifiers=[m for m in modifiers if awaiting and m.get("battle") == awaiting["n"]]))
+        modifiers=[{**m, "index": i} for i, m in enumerate(modifiers) if awaiting and m.get("battle") == awaiting["n"]]))
 
 
 @moderator_page
@@ -152,6 +152,8 @@ BATTLE_ACTS = {
     "undo": (forms.UndoForm, lambda game, user, d: services.undo_last_battle(game, user, d["reason"], d["battle"])),
     "modifier": (forms.ModifierForm, lambda game, user, d: services.add_modifier(
         game, user, d["battle"], d["side"], d["value"], d["reason"])),
+    "remove_modifier": (forms.RemoveModifierForm, lambda game, user, d: services.remove_modifier(
+        game, user, d["battle"], d["index"])),
     "greek_fire": (forms.GreekFireForm, lambda game, user, d: services.set_greek_fire(game, user, d["battle"],
                                                                                        d["use"])),
     "storms": (lambda game, data: forms.StormsForm(game, data), lambda game, user, d: services.set_storms(

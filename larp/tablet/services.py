@@ -106,9 +106,11 @@ def add_player(by, faction: Faction, username: str) -> tuple[object, JoinToken]:
 def resolve_stack(game: Game, ref: str):
     """`army:<pk>`, `fleet:<pk>` or `garrison:<province code>` -> the object, or None."""
     kind, _sep, ident = (ref or "").partition(":")
-    if kind == "army" and ident.isdigit():
+    if kind in ("army", "fleet") and not (ident.isascii() and ident.isdigit() and len(ident) <= 18):
+        return None  # '²', '٢' and 20-digit numbers pass isdigit() but name no stack
+    if kind == "army":
         return Army.objects.filter(game=game, pk=int(ident), destroyed=False).select_related("faction", "province").first()
-    if kind == "fleet" and ident.isdigit():
+    if kind == "fleet":
         return Fleet.objects.filter(game=game, pk=int(ident), destroyed=False).select_related("faction", "sea").first()
     if kind == "garrison":
         return Province.objects.filter(game=game, code=ident, domain=Province.LAND).select_related("owner").first()

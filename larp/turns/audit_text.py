@@ -93,6 +93,10 @@ def sentence(entry: AuditEntry, names: dict) -> str:
         side = _("attacker") if d.get("side") == "attacker" else _("defender")
         return _("Battle %(n)s: modifier %(value)+d for the %(side)s.") % {
             "n": d.get("battle"), "value": int(d.get("value") or 0), "side": side}
+    if a == "modifier_removed":
+        side = _("attacker") if d.get("side") == "attacker" else _("defender")
+        return _("Battle %(n)s: modifier %(value)+d for the %(side)s taken back («%(was)s»).") % {
+            "n": d.get("battle"), "value": int(d.get("value") or 0), "side": side, "was": d.get("was", "")}
     if a == "greek_fire":
         text = _("Battle %(n)s: Greek fire used.") if d.get("use") else _("Battle %(n)s: Greek fire not used.")
         return text % {"n": d.get("battle")}

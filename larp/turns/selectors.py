@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from larp.battles.models import TurnResolution
+from larp.campaign import labels
 from larp.campaign.models import Faction, Game
 from larp.forces.models import Fleet
 from larp.orders.models import Order
@@ -81,28 +82,25 @@ def filing_grid(phase: Phase) -> list[dict] | None:
 
 
 def orders_table(phase: Phase, names: dict) -> list[dict] | None:
-    """After the deadline: every unit's order, in words (None while orders are secret)."""
+    """After the deadline: every unit's order, in the vocabulary's words (None while orders are secret)."""
     turn = phase.turn
     if not turn.orders_revealed:
         return None
-    provinces = names.get("provinces", {})  # land provinces and sea zones alike
     ordered = {o.payload.get("unit"): o for o in Order.objects.filter(turn=turn).select_related("filed_by")}
+    carried_by = {o.payload["fleet"]: o.payload.get("unit") for o in ordered.values() if o.payload.get("fleet")}
     rows = []
     for kind in ("armies", "fleets"):
         for unit in turn.start_state.get(kind, []):
             order = ordered.get(unit["id"])
-            payload = order.payload if order else {}
-            places = [provinces.get(c, c) for c in payload.get("path", [])]
-            if payload.get("sea"):
-                sea = payload["sea"] if isinstance(payload["sea"], list) else [payload["sea"]]
-                places = [provinces.get(c, c) for c in sea] + places
-            if payload.get("target"):
-                places.append(provinces.get(payload["target"], payload["target"]))
+            if order:
+                text = labels.order_text(order.payload, names)
+            elif unit["id"] in carried_by:  # a fleet that carries a landing army takes no order of its own (R5)
+                text = labels.carry_text(carried_by[unit["id"]], names)
+            else:
+                text = "—"
             rows.append({"unit": names.get("units", {}).get(unit["id"], unit["id"]),
                          "faction": names.get("factions", {}).get(unit["faction"], unit["faction"]),
-                         "order": names.get("orders", {}).get(payload.get("type"), "—") if order else "—",
-                         "places": " → ".join(places), "implicit": bool(order and order.implicit),
-                         "target_faction": names.get("factions", {}).get(payload.get("target_faction"), ""),
+                         "order": text, "implicit": bool(order and order.implicit),
                          "by": order.filed_by if order else None, "at": order.filed_at if order else None})
     return rows
 

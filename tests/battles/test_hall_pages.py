@@ -8,6 +8,7 @@ from larp.battles import selectors
 from larp.battles import services as console
 from larp.sheets import build
 from larp.sheets.selectors import names_for
+from larp.turns.models import AuditEntry
 from tests.battles.test_console_flow import played  # noqa: F401 - the fixture: orders filed, Movement running
 
 
@@ -94,3 +95,30 @@ def test_history_shows_orders_in_words_and_players_by_name(played, client_for): 
     page = client_for(mod).get(reverse("battles:history_turn", args=[game.pk, 1])).content.decode()
     assert "Захват: Серре" in page
     assert "Иван Асень" in page and "p-bulgaria" not in page
+
+
+def test_a_modifier_is_removed_from_its_battle_before_confirming(played, client_for):  # noqa: F811
+    game, mod = played
+    console.apply_movement(game, mod)
+    c = client_for(mod)
+    url = reverse("battles:battles", args=[game.pk])
+    console.add_modifier(game, mod, 1, "attacker", 3, "ошибка: не та сторона")
+    before = console.current_result(game)[2]["awaiting"]
+    page = c.get(url).content.decode()
+    index = re.search(r'name="index" value="(\d+)"', page).group(1)
+
+    response = c.post(reverse("battles:battle_action", args=[game.pk, "remove_modifier"]),
+                      {"battle": 1, "index": index}, follow=True)
+    assert response.status_code == 200
+    after_page = response.content.decode()
+    assert "ошибка: не та сторона" not in after_page.split("Журнал")[0]
+    _turn, resolution, result = console.current_result(game)
+    assert resolution.choices.get("modifiers", []) == []
+    assert before != result["awaiting"]  # the battle is computed without the modifier again
+    entry = AuditEntry.objects.filter(game=game, action="modifier_removed").get()
+    assert entry.detail["was"] == "ошибка: не та сторона" and entry.detail["value"] == 3
+
+    again = c.post(reverse("battles:battle_action", args=[game.pk, "remove_modifier"]), {"battle": 1, "index": index})
+    assert again.status_code == 409 and "Этой поправки уже нет" in again.content.decode()
+    assert c.post(reverse("battles:battle_action", args=[game.pk, "remove_modifier"]),
+                  {"battle": 1, "index": "x"}).status_code == 400

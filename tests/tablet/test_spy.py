@@ -70,3 +70,10 @@ def test_only_moderators_grant(request, client_for, tiny_game, south_army, who):
     assert c.get(spy_url(tiny_game)).status_code == 403
     assert c.post(spy_url(tiny_game), {"to_faction": "north", "stack": f"army:{south_army.pk}"}).status_code == 403
     assert not SpyReport.objects.exists()
+
+
+@pytest.mark.parametrize("stack", ["army:²", "army:٢", "fleet:１", "army:" + "9" * 30, "army:", "garrison:"])
+def test_a_stack_reference_that_is_not_a_plain_number_is_refused_not_a_500(tiny_game, moderator, client_for, stack):
+    response = client_for(moderator).post(spy_url(tiny_game), {"to_faction": "north", "stack": stack})
+    assert response.status_code < 500
+    assert not SpyReport.objects.filter(game=tiny_game).exists()
