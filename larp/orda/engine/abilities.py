@@ -1,0 +1,1 @@
+def ability_mode(state): raise NotImplementedError

@@ -1,0 +1,1 @@
+def move_mode(state): raise NotImplementedError

@@ -1,0 +1,1 @@
+def setup_mode(state): raise NotImplementedError

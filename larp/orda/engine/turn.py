@@ -1,0 +1,1 @@
+def turn_mode(state): raise NotImplementedError
