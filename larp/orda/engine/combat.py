@@ -10,7 +10,7 @@ from .activation import check_activation, expiry
 from .case import CaseError, State, Unit, need_bool, need_hex, need_int, need_list, need_obj, need_str
 from .dice import Dice
 from .errors import Refused
-from .hexes import DIRECTIONS, adjacent, as_list, distance, hex_order, neighbours
+from .hexes import DIRECTIONS, as_list, distance, hex_order, neighbours
 from .values import Value, active_trait, back_hexes, effective, has_effect, is_ranged, neighbours_on_board, \
     trait_of
 
