@@ -1,0 +1,41 @@
+"""Every quick benchmark, one after another: `make bench` (or `.venv/bin/python benchmarks/run.py`).
+
+Runs the scripts whose figures have targets and take under a minute or so:
+the military engine, each further rule system's engine (`*_engine.py`),
+printing, the CPU of one order, a tablet on an emulated hall network and the
+deadline lateness with a real worker. Each prints its own table; this script
+ends with one line per script and exits 1 if any script failed or missed a
+target. The load test (benchmarks/load/run.py, about 6 minutes) runs only
+with --load.
+"""
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+QUICK = ["engine.py", *sorted(p.name for p in HERE.glob("*_engine.py")), "printing.py", "order_cost.py",
+         "tablet_network.py", "deadline.py"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--load", action="store_true", help="also run the load test (about 6 minutes)")
+    parser.add_argument("only", nargs="*", help="run only these scripts (e.g. engine.py orda_engine.py)")
+    args = parser.parse_args()
+    scripts = args.only or QUICK + (["load/run.py"] if args.load else [])
+    summary = []
+    for name in scripts:
+        print(f"\n== {name} ==", flush=True)
+        started = time.monotonic()
+        code = subprocess.run([sys.executable, str(HERE / name)], cwd=HERE.parent).returncode
+        summary.append((name, code, time.monotonic() - started))
+    print("\n== summary ==")
+    for name, code, seconds in summary:
+        print(f"{name:<22} {'ok' if code == 0 else f'FAILED (exit {code})':<16} {seconds:6.1f} s")
+    return 0 if all(code == 0 for _, code, _ in summary) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
