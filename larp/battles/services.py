@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign.access import require_moderator
 from larp.campaign.models import Faction, Game, Province
-from larp.engine import CaseError, run_turn, seeded_die
+from larp.engine import CaseError, run_turn
+from larp.engine.dice import roll as roll_dice, turn_seed
 from larp.forces.models import Army
 from larp.orders.models import Order
 from larp.turns import clock
@@ -112,11 +113,11 @@ def server_roll(game: Game, by, battle_no: int) -> DiceRoll:
         resolution = _resolution(turn, lock=True)
         awaiting = _check_battle_no(resolution, battle_no)
         # One die counter per turn and battle, so a re-roll gives new dice and a replay gives the same.
-        rolled_before = DiceRoll.objects.filter(resolution=resolution).count()
-        seed = game.seed * 1000 + turn.number
-        k = rolled_before * 4
-        attacker = [seeded_die(seed, k + i) for i in range(awaiting["dice_count"]["attacker"])]
-        defender = [seeded_die(seed, k + 2 + i) for i in range(awaiting["dice_count"]["defender"])]
+        # Die k of the turn counts every die rolled or entered before, re-rolls included (engine/dice.py).
+        k = sum(len(a) + len(d) for a, d in
+                DiceRoll.objects.filter(resolution=resolution).values_list("attacker", "defender"))
+        dice = roll_dice(turn_seed(game.seed, turn.number), k, awaiting["dice_count"]["attacker"])
+        attacker, defender = list(dice.attacker), list(dice.defender)
         roll = DiceRoll.objects.create(resolution=resolution, battle_no=battle_no, attacker=attacker,
                                        defender=defender, source="server", by=by)
         audit(game, by, "dice_rolled", {"battle": battle_no, "attacker": attacker, "defender": defender})
