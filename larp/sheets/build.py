@@ -290,21 +290,64 @@ def _last_loss(fought: list[dict]) -> dict[tuple[str, str], int]:
     return last
 
 
+class _Units:
+    """The units of a turn (its case and its new state) as people name them."""
+
+    def __init__(self, case: dict, result: dict):
+        self.index = unit_index(case)
+        self.index.update({k: v for k, v in unit_index(result.get("state") or {}).items() if k not in self.index})
+
+    def label(self, uid: str) -> str:
+        return self.index.get(uid, {}).get("label", uid)
+
+    def faction(self, uid: str) -> str | None:
+        return self.index.get(uid, {}).get("faction")
+
+    def kind(self, uid: str) -> str:
+        return self.index.get(uid, {}).get("kind", "army")
+
+
 def turn_results(case: dict, result: dict, names: Names, *, header: dict | None = None, news: str = "",
                  raised: Iterable[dict] = (), refusal_text: Callable[[dict], str] | None = None) -> dict:
     """Everything a turn changed, for the printed turn results (R6-R12)."""
-    units = unit_index(case)
-    units.update({k: v for k, v in unit_index(result.get("state") or {}).items() if k not in units})
+    units = _Units(case, result)
+    moves, held = _moves(result, units, names)
+    destroyed = result.get("destroyed") or {}
+    return {
+        **(header or {}),
+        "moves": moves,
+        "held": held,
+        "refused": [{"faction": names.faction(units.faction(r["unit"])), "unit": units.label(r["unit"]),
+                     "reason": refusal_text(r) if refusal_text else r.get("reason", "")}
+                    for r in result.get("refused") or []],
+        "battles": [_battle_line(entry, units, names) for entry in result.get("fought") or []],
+        "retreats": [{"faction": names.faction(units.faction(r["unit"])), "unit": units.label(r["unit"]),
+                      "kind": units.kind(r["unit"]), "from": names.province(r.get("from")),
+                      "to": names.province(r["to"]) if r.get("to") and not r.get("destroyed") else None,
+                      "reason": labels.retreat_reason(r.get("reason", ""))}
+                     for r in result.get("retreats") or []],
+        "recoloured": [{"province": names.province(r["province"]), "from": names.faction(r.get("from")),
+                        "to": names.faction(r.get("to")), "colour": names.colour(r.get("to")),
+                        "by": f"{names.faction(units.faction(r['by']))}, {units.label(r['by'])}" if r.get("by")
+                        else "—"}
+                       for r in result.get("recoloured") or []],
+        "destroyed_units": [{"faction": names.faction(units.faction(u)), "unit": units.label(u)}
+                            for u in [*destroyed.get("armies", []), *destroyed.get("fleets", [])]],
+        "destroyed_garrisons": [names.province(p) for p in destroyed.get("garrisons", [])],
+        "raised": list(raised),
+        "unattached": [{"name": c["name"], "power": c["power"], "faction": names.faction(c.get("faction")),
+                        "province": names.province(c.get("province"))}
+                       for c in result.get("unattached_commanders") or []],
+        "news": news or "",
+        "awaiting": bool(result.get("awaiting")),
+    }
 
-    def unit(uid: str) -> str:
-        return units.get(uid, {}).get("label", uid)
 
-    def faction_of(uid: str) -> str | None:
-        return units.get(uid, {}).get("faction")
-
+def _moves(result: dict, units: _Units, names: Names) -> tuple[list[dict], int]:
+    """The moves in execution order, and how many units simply held."""
     words = {"provinces": names.provinces, "factions": {c: f.get("name", c) for c, f in names.factions.items()},
-             "units": {uid: u["label"] for uid, u in units.items()},
-             "numerals": {uid: roman(u["number"]) for uid, u in units.items() if u["number"]}}
+             "units": {uid: u["label"] for uid, u in units.index.items()},
+             "numerals": {uid: roman(u["number"]) for uid, u in units.index.items() if u["number"]}}
     moves, held = [], 0
     for m in result.get("moves") or []:
         if m.get("result") == "held" and m.get("order") == "hold":
@@ -314,64 +357,28 @@ def turn_results(case: dict, result: dict, names: Names, *, header: dict | None 
         if m.get("result") == "battle":
             result_text += ": " + names.province(m.get("to"))
         moves.append({"seq": m.get("seq"), "faction": names.faction(m.get("faction")),
-                      "colour": names.colour(m.get("faction")), "unit": unit(m["unit"]),
+                      "colour": names.colour(m.get("faction")), "unit": units.label(m["unit"]),
                       "order": labels.move_order_text(m, words), "route": labels.route_text(m, words),
                       "result": result_text})
+    return moves, held
 
-    refused = [{"faction": names.faction(faction_of(r["unit"])), "unit": unit(r["unit"]),
-                "reason": refusal_text(r) if refusal_text else r.get("reason", "")}
-               for r in result.get("refused") or []]
 
-    battles = []
-    for entry in result.get("fought") or []:
-        sides = {}
-        for role in ("attacker", "defender"):
-            spec = entry[role]
-            stack = [unit(u) for u in spec.get("units") or []]
-            neutral = spec.get("faction") is None
-            if spec.get("garrison") and not neutral:
-                stack.append(labels.garrison_label())
-            sides[role] = {"name": _("neutral garrison") if neutral else names.faction(spec.get("faction")),
-                           "colour": names.colour(spec.get("faction")),
-                           "units": ", ".join(stack), "total": spec["total"],
-                           "dice": " + ".join(str(d) for d in spec.get("dice") or []), "losses": spec.get("losses", 0)}
-        outcome = entry["outcome"]
-        battles.append({"number": entry["n"], "province": names.province(entry["province"]),
-                        "kind": labels.battle_kind(entry.get("domain", "land"), bool(entry.get("storm")),
-                                                   entry.get("storm_no")),
-                        "attacker": sides["attacker"], "defender": sides["defender"],
-                        "difference": entry["difference"], "band": entry["band"], "outcome": outcome,
-                        "outcome_text": labels.outcome(outcome)})
-
-    retreats = [{"faction": names.faction(faction_of(r["unit"])), "unit": unit(r["unit"]),
-                 "kind": units.get(r["unit"], {}).get("kind", "army"),
-                 "from": names.province(r.get("from")),
-                 "to": names.province(r["to"]) if r.get("to") and not r.get("destroyed") else None,
-                 "reason": labels.retreat_reason(r.get("reason", ""))}
-                for r in result.get("retreats") or []]
-    recoloured = [{"province": names.province(r["province"]), "from": names.faction(r.get("from")),
-                   "to": names.faction(r.get("to")), "colour": names.colour(r.get("to")),
-                   "by": f"{names.faction(faction_of(r['by']))}, {unit(r['by'])}" if r.get("by") else "—"}
-                  for r in result.get("recoloured") or []]
-    destroyed = result.get("destroyed") or {}
-    destroyed_units = [{"faction": names.faction(faction_of(u)), "unit": unit(u)}
-                       for u in [*destroyed.get("armies", []), *destroyed.get("fleets", [])]]
-    destroyed_garrisons = [names.province(p) for p in destroyed.get("garrisons", [])]
-    unattached = [{"name": c["name"], "power": c["power"], "faction": names.faction(c.get("faction")),
-                   "province": names.province(c.get("province"))}
-                  for c in result.get("unattached_commanders") or []]
-    return {
-        **(header or {}),
-        "moves": moves,
-        "held": held,
-        "refused": refused,
-        "battles": battles,
-        "retreats": retreats,
-        "recoloured": recoloured,
-        "destroyed_units": destroyed_units,
-        "destroyed_garrisons": destroyed_garrisons,
-        "raised": list(raised),
-        "unattached": unattached,
-        "news": news or "",
-        "awaiting": bool(result.get("awaiting")),
-    }
+def _battle_line(entry: dict, units: _Units, names: Names) -> dict:
+    """One fought battle as a line of the turn results."""
+    sides = {}
+    for role in ("attacker", "defender"):
+        spec = entry[role]
+        stack = [units.label(u) for u in spec.get("units") or []]
+        neutral = spec.get("faction") is None
+        if spec.get("garrison") and not neutral:
+            stack.append(labels.garrison_label())
+        sides[role] = {"name": _("neutral garrison") if neutral else names.faction(spec.get("faction")),
+                       "colour": names.colour(spec.get("faction")),
+                       "units": ", ".join(stack), "total": spec["total"],
+                       "dice": " + ".join(str(d) for d in spec.get("dice") or []), "losses": spec.get("losses", 0)}
+    outcome = entry["outcome"]
+    return {"number": entry["n"], "province": names.province(entry["province"]),
+            "kind": labels.battle_kind(entry.get("domain", "land"), bool(entry.get("storm")), entry.get("storm_no")),
+            "attacker": sides["attacker"], "defender": sides["defender"],
+            "difference": entry["difference"], "band": entry["band"], "outcome": outcome,
+            "outcome_text": labels.outcome(outcome)}

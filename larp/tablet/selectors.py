@@ -25,7 +25,7 @@ from larp.forces.models import Army, Commander, Fleet, TroopCard
 from larp.orders.models import Order
 from larp.orders.services import visible_orders
 from larp.sheets import selectors as sheets
-from larp.tablet.geometry import place_labels
+from larp.tablet.geometry import focus_box, place_labels, project
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
 from larp.turns.services import current_phase
@@ -426,25 +426,8 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     provinces = list(Province.objects.filter(game=game).select_related("owner"))
     if not provinces:
         return {"width": 100, "height": 100, "nodes": [], "links": [], "flags": [], "ships": [], "legend": []}
-    lat_mid = (max(p.latitude for p in provinces) + min(p.latitude for p in provinces)) / 2
-    k = math.cos(math.radians(lat_mid))
-    xs = [p.longitude * k for p in provinces]
-    ys = [-p.latitude for p in provinces]
-    span = max(max(xs) - min(xs), max(ys) - min(ys), 1e-6)
-    width = 1000.0
-    # Node size from the typical distance between neighbours, so big and small maps both read well.
-    unit = width / span
-    pts = {p.pk: ((p.longitude * k - min(xs)) * unit, (-p.latitude - min(ys)) * unit) for p in provinces}
-    nearest = []
-    for p in provinces:
-        x, y = pts[p.pk]
-        d = min((math.hypot(x - a, y - b) for q, (a, b) in pts.items() if q != p.pk), default=100)
-        nearest.append(d)
-    nearest.sort()
-    typical = nearest[len(nearest) // 2] if nearest else 100
-    r = max(7.0, min(22.0, typical * 0.22))
-    pad = r * 6
-    height = (max(ys) - min(ys)) * unit
+    proj = project({p.pk: (p.latitude, p.longitude) for p in provinces})
+    pts, r, pad, width, height = proj.points, proj.radius, proj.pad, proj.width, proj.height
     capitals = {f.capital_id for f in Faction.objects.filter(game=game) if f.capital_id}
     alliances, passages = set(), set()
     for rel in Relation.objects.filter(game=game):
@@ -523,22 +506,15 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     route_points = " ".join(f"{x + pad:.1f},{y + pad:.1f}" for x, y in path) if len(path) > 1 else ""
     route_end = {"x": round(path[-1][0] + pad, 1), "y": round(path[-1][1] + pad, 1), "r": round(r * 2, 1)} \
         if path else None
-    focus_box = ""
+    focus_view = ""
     if focus is not None and len(provinces) > 20:
         # The player's own corner of the map first (provinces, armies, fleets); the whole map is one tap away.
         mine = [pts[p.pk] for p in provinces if p.owner_id == focus.pk]
         mine += [pts[a.province_id] for a in armies if a.faction_id == focus.pk]
         mine += [pts[f.sea_id] for f in fleets if f.faction_id == focus.pk]
-        if mine:
-            x0, x1 = min(x for x, _ in mine), max(x for x, _ in mine)
-            y0, y1 = min(y for _, y in mine), max(y for _, y in mine)
-            whole_w, whole_h = width + 2 * pad, height + 2 * pad
-            w, h = max(x1 - x0, whole_w * 0.3) + 2 * pad, max(y1 - y0, whole_h * 0.3) + 2 * pad
-            cx, cy = (x0 + x1) / 2 + pad, (y0 + y1) / 2 + pad
-            if w * h < 0.5 * whole_w * whole_h:  # a corner of a big map; a small map is shown whole
-                focus_box = f"{cx - w / 2:.1f} {cy - h / 2:.1f} {w:.1f} {h:.1f}"
+        focus_view = focus_box(mine, proj)
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
-            "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_box, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
+            "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_view, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
             "legend": legend, "route": route_points, "route_end": route_end, "label_px": label_px}
 
 
