@@ -6,6 +6,7 @@ game (larp.campaign.access) is what grants them the admin for that game.
 from django.contrib import admin
 
 from larp.campaign.access import moderated_games
+from larp.campaign.audit import audit
 
 
 class GameScopedAdmin(admin.ModelAdmin):
@@ -58,8 +59,6 @@ class GameScopedAdmin(admin.ModelAdmin):
 
     def _audit(self, request, obj, action, changed=()):
         """Every moderator edit through the admin lands in the game's audit log (R14)."""
-        from larp.turns.services import audit
-
         game = self._game_of(obj)
         if game is not None and getattr(game, "pk", None) and obj._meta.model_name != "game":
             audit(game, request.user, action, {"model": obj._meta.model_name, "object": str(obj),

@@ -5,12 +5,11 @@ from django.utils.translation import gettext as _
 
 from larp.campaign import labels
 from larp.campaign.models import Faction, Province
+from larp.forces.models import roman
 
 
 def _unit_numeral(value: str) -> str | None:
     """'north-f1' -> 'I', 'north-2' -> 'II': the texts already say "fleet"/"army" (larp.turns.situation ids)."""
-    from larp.forces.models import roman
-
     _faction, sep, number = value.rpartition("-")
     if not sep:
         return None

@@ -10,7 +10,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from larp.campaign.access import can_see_faction, is_moderator
+from larp.campaign.access import can_see_faction, require_moderator
+from larp.campaign.audit import audit
 from larp.campaign.models import Faction, Game
 from larp.engine.case import parse_case, parse_order
 from larp.engine.errors import CaseError
@@ -19,7 +20,9 @@ from larp.engine.orders import check_order
 from larp.forces.models import Army, Fleet
 from larp.orders.messages import refusal_text
 from larp.orders.models import Order, OrderEvent
+from larp.orders.selectors import visible_orders  # noqa: F401  (re-exported)
 from larp.turns.models import Phase, Turn, TurnSettings
+from larp.turns.services import close_due
 
 
 class OrderRefused(Exception):
@@ -134,8 +137,6 @@ def _closing_late(func):
             return func(user, game, *args, **kwargs)
         except OrderRefused as exc:
             if exc.code == "late":
-                from larp.turns.services import close_due
-
                 close_due(game.pk, how="request")
             raise
 
@@ -275,30 +276,13 @@ def lock_and_reveal(turn: Turn) -> int:
     return len(holds)
 
 
-def visible_orders(user, turn: Turn):
-    """Orders secret until the Movement phase (R3): a player sees only their faction's; moderators all."""
-    qs = Order.objects.filter(turn=turn).select_related("faction", "army", "fleet", "filed_by")
-    if is_moderator(user, turn.game_id):
-        return qs
-    from larp.campaign.access import player_faction
-
-    own = player_faction(user, turn.game_id)
-    if own is None:
-        return qs.none()
-    if turn.orders_revealed:
-        return qs
-    return qs.filter(faction=own)
-
-
 def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason: str) -> Order:
     """A moderator writes or corrects an order at any time of the turn (R14), checked by the engine, audited.
 
     Before any battle is confirmed only: the confirmed dice belong to the
     battles as they were; undo them first.
     """
-    from larp.battles.models import TurnResolution
-    from larp.campaign.access import require_moderator
-    from larp.turns.services import audit
+    from larp.battles.models import TurnResolution  # battles sits above orders: to move to battles.services
 
     require_moderator(user, game)
     if not (reason or "").strip():

@@ -21,14 +21,15 @@ from larp.campaign import labels
 from larp.campaign.models import Adjacency, Faction, Game, Membership, Province, Relation
 from larp.engine import is_complete, legal_fleets, legal_steps, parse_case
 from larp.engine.errors import CaseError
-from larp.forces.models import Army, Commander, Fleet, TroopCard
+from larp.forces.models import Army, Commander, Fleet, TroopCard, roman
 from larp.orders.models import Order
-from larp.orders.services import visible_orders
+from larp.orders.selectors import visible_orders
+from larp.orders.services import find_unit
 from larp.sheets import selectors as sheets
 from larp.tablet.geometry import focus_box, place_labels, project
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
-from larp.turns.services import current_phase
+from larp.turns.selectors import current_phase
 
 NEUTRAL_COLOUR = "#9e9e9e"
 SEA_COLOUR = "#1e88e5"
@@ -209,8 +210,6 @@ def _walk(sit, unit_code, kind, path, groups, label_of, sel_type, sel_path, sel_
 
 
 def _fleet_label(sit, fleet_id: str) -> str:
-    from larp.forces.models import roman
-
     return unit_label("fleet", roman(sit.fleets[fleet_id].number))
 
 
@@ -228,8 +227,6 @@ def describe_order(payload: dict, label_of: dict[str, str], start: str | None = 
         number = (payload.get("fleet") or "").rpartition("-f")[2]
         via = ""
         if number.isdigit():
-            from larp.forces.models import roman
-
             via = " (" + unit_label("fleet", roman(int(number))) + ")"
         return f"{title}: " + " → ".join(steps) + via
     if kind == Order.FLEET_MOVE:
@@ -324,8 +321,6 @@ def faction_board(user, faction: Faction) -> dict:
 
 def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = None) -> dict | None:
     """One card of the board (after filing or a refusal); None if the unit is not the faction's."""
-    from larp.orders.services import find_unit
-
     unit = find_unit(faction.game, unit_code)
     if unit is None or unit.faction_id != faction.pk or unit.destroyed:
         return None
