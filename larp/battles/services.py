@@ -23,6 +23,7 @@ from larp.orders.models import Order
 from larp.turns import clock
 from larp.turns.models import Phase, Turn, TurnSettings
 from larp.turns.services import audit
+from larp.turns import situation
 from larp.turns.situation import apply_positions, apply_state
 
 
@@ -52,13 +53,8 @@ def _resolution(turn: Turn, *, lock: bool = False) -> TurnResolution:
 
 def turn_case(turn: Turn, resolution: TurnResolution) -> dict:
     """The engine's case for this turn: start state + orders in filing order + dice + choices."""
-    case = dict(turn.start_state)
     orders = Order.objects.filter(turn=turn).order_by("implicit", "filed_at", "id")
-    case["orders"] = [o.payload for o in orders]
-    case["dice"] = list(resolution.dice)
-    case["choices"] = dict(resolution.choices)
-    case["seed"] = None  # server dice are rolled explicitly and stored, never implied
-    return case
+    return situation.turn_case(turn, [o.payload for o in orders], resolution.dice, resolution.choices)
 
 
 def _recompute(turn: Turn, resolution: TurnResolution) -> dict:

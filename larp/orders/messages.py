@@ -6,15 +6,13 @@ from django.utils.translation import gettext as _
 from larp.campaign import labels
 from larp.campaign.models import Faction, Province
 from larp.forces.models import roman
+from larp.turns.situation import parse_unit_code
 
 
 def _unit_numeral(value: str) -> str | None:
-    """'north-f1' -> 'I', 'north-2' -> 'II': the texts already say "fleet"/"army" (larp.turns.situation ids)."""
-    _faction, sep, number = value.rpartition("-")
-    if not sep:
-        return None
-    number = number[1:] if number.startswith("f") else number
-    return roman(int(number)) if number.isdigit() and int(number) > 0 else None
+    """'north-f1' -> 'I', 'north-2' -> 'II': the texts already say "fleet"/"army"."""
+    parsed = parse_unit_code(value)
+    return roman(parsed[2]) if parsed else None
 
 
 def _names(game_id: int, params: dict) -> dict:

@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from larp.campaign.access import can_see_faction, require_moderator
 from larp.campaign.audit import audit
 from larp.campaign.models import Faction, Game
-from larp.engine.case import parse_case, parse_order
 from larp.engine.errors import CaseError
 from larp.engine.model import Case
 from larp.engine.orders import check_order
@@ -21,6 +20,7 @@ from larp.forces.models import Army, Fleet
 from larp.orders.messages import refusal_text
 from larp.orders.models import Order, OrderEvent
 from larp.orders.selectors import visible_orders  # noqa: F401  (re-exported)
+from larp.turns import situation
 from larp.turns.models import Phase, Turn, TurnSettings
 from larp.turns.services import close_due
 
@@ -106,27 +106,10 @@ def _open_strategy(game: Game, faction_id: int | None = None) -> tuple[Phase, Tu
     return phase, phase.turn, now
 
 
-_situations: dict[tuple[int, str], object] = {}
-
-
-def start_situation(turn: Turn):
-    """The engine's Situation at the turn's start, parsed once per process (the start state never changes)."""
-    key = (turn.pk, turn.started_at.isoformat())
-    sit = _situations.get(key)
-    if sit is None:
-        sit = parse_case(turn.start_state).situation
-        if len(_situations) > 32:
-            _situations.clear()
-        _situations[key] = sit
-    return sit
-
-
 def _case_with_orders(turn: Turn, faction_id: int, except_unit: str) -> Case:
     """The turn-start situation with this faction's other orders, in filing order (for the fleet rules)."""
-    sit = start_situation(turn)
     others = Order.objects.filter(turn=turn, faction_id=faction_id).order_by("filed_at", "id")
-    payloads = [o.payload for o in others if o.payload.get("unit") != except_unit]
-    return Case(situation=sit, orders=tuple(parse_order(sit, raw, i) for i, raw in enumerate(payloads)))
+    return situation.case_with_orders(turn, [o.payload for o in others if o.payload.get("unit") != except_unit])
 
 
 def _closing_late(func):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from functools import lru_cache
 
 from django.core.cache import cache
 from django.db.models import Prefetch
@@ -19,7 +18,7 @@ from django.utils.translation import gettext as _
 from larp.battles.models import TurnResolution
 from larp.campaign import labels
 from larp.campaign.models import Adjacency, Faction, Game, Membership, Province, Relation
-from larp.engine import is_complete, legal_fleets, legal_steps, parse_case
+from larp.engine import is_complete, legal_fleets, legal_steps
 from larp.engine.errors import CaseError
 from larp.forces.models import Army, Commander, Fleet, TroopCard, roman
 from larp.orders.models import Order
@@ -29,7 +28,9 @@ from larp.sheets import selectors as sheets
 from larp.tablet.geometry import focus_box, place_labels, project
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
+from larp.turns import situation
 from larp.turns.selectors import current_phase
+from larp.turns.situation import parse_unit_code
 
 NEUTRAL_COLOUR = "#9e9e9e"
 SEA_COLOUR = "#1e88e5"
@@ -98,21 +99,12 @@ def unit_label(kind: str, roman: str) -> str:
 # --- the turn-start situation and legal choices (R5) -----------------------------------
 
 
-@lru_cache(maxsize=16)
-def _parsed(turn_id: int, stamp: str, state_json: str):
-    import json
-
-    return parse_case(json.loads(state_json)).situation
-
-
 def start_situation(turn):
     """The engine's Situation at the start of the turn (orders are checked against it, R5); None if unusable."""
-    import json
-
     if not turn.start_state:
         return None
     try:
-        return _parsed(turn.pk, str(turn.started_at), json.dumps(turn.start_state, sort_keys=True))
+        return situation.start_situation(turn)
     except CaseError:
         return None
 
@@ -224,10 +216,8 @@ def describe_order(payload: dict, label_of: dict[str, str], start: str | None = 
     if kind in (Order.SEA_ATTACK, Order.LANDING):
         steps = ([name(start)] if start else []) + [f"≈ {name(s)}" for s in payload.get("sea") or []]
         steps.append(name(payload.get("target")))
-        number = (payload.get("fleet") or "").rpartition("-f")[2]
-        via = ""
-        if number.isdigit():
-            via = " (" + unit_label("fleet", roman(int(number))) + ")"
+        fleet = parse_unit_code(payload.get("fleet") or "")
+        via = " (" + unit_label("fleet", roman(fleet[2])) + ")" if fleet and fleet[1] == "fleet" else ""
         return f"{title}: " + " → ".join(steps) + via
     if kind == Order.FLEET_MOVE:
         steps = ([f"≈ {name(start)}"] if start else []) + [f"≈ {name(payload.get('sea'))}"]
