@@ -16,13 +16,15 @@ from django.utils.translation import gettext as _
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign.access import require_moderator
 from larp.campaign.models import Faction, Game, Province
-from larp.engine import CaseError, run_turn, seeded_die
+from larp.engine import CaseError, run_turn
+from larp.engine.dice import roll as roll_dice, turn_seed
 from larp.forces.models import Army
 from larp.forces.services import add_cards
 from larp.orders.models import Order
 from larp.turns import clock
 from larp.turns.models import Phase, Turn, TurnSettings
 from larp.turns.services import audit
+from larp.turns import situation
 from larp.turns.situation import apply_positions, apply_state
 
 
@@ -60,13 +62,8 @@ def _resolution(turn: Turn, *, lock: bool = False) -> TurnResolution:
 
 def turn_case(turn: Turn, resolution: TurnResolution) -> dict:
     """The engine's case for this turn: start state + orders in filing order + dice + choices."""
-    case = dict(turn.start_state)
     orders = Order.objects.filter(turn=turn).order_by("implicit", "filed_at", "id")
-    case["orders"] = [o.payload for o in orders]
-    case["dice"] = list(resolution.dice)
-    case["choices"] = dict(resolution.choices)
-    case["seed"] = None  # server dice are rolled explicitly and stored, never implied
-    return case
+    return situation.turn_case(turn, [o.payload for o in orders], resolution.dice, resolution.choices)
 
 
 def _recompute(turn: Turn, resolution: TurnResolution) -> dict:
@@ -143,11 +140,11 @@ def server_roll(game: Game, by, battle_no: int, replaces: int | None = None) -> 
             raise StaleBattle(_("The dice of battle %(n)s have just been rolled (by another moderator, or by a "
                                 "second click): look at them before rolling again.") % {"n": battle_no})
         # One die counter per turn and battle, so a re-roll gives new dice and a replay gives the same.
-        rolled_before = DiceRoll.objects.filter(resolution=resolution).count()
-        seed = game.seed * 1000 + turn.number
-        k = rolled_before * 4
-        attacker = [seeded_die(seed, k + i) for i in range(awaiting["dice_count"]["attacker"])]
-        defender = [seeded_die(seed, k + 2 + i) for i in range(awaiting["dice_count"]["defender"])]
+        # Die k of the turn counts every die rolled or entered before, re-rolls included (engine/dice.py).
+        k = sum(len(a) + len(d) for a, d in
+                DiceRoll.objects.filter(resolution=resolution).values_list("attacker", "defender"))
+        dice = roll_dice(turn_seed(game.seed, turn.number), k, awaiting["dice_count"]["attacker"])
+        attacker, defender = list(dice.attacker), list(dice.defender)
         roll = DiceRoll.objects.create(resolution=resolution, battle_no=battle_no, attacker=attacker,
                                        defender=defender, source="server", by=by)
         audit(game, by, "dice_rolled", {"battle": battle_no, "attacker": attacker, "defender": defender})

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from larp.campaign.access import moderated_games
+from larp.campaign.audit import audit
 
 
 def scoped_accounts(games):
@@ -83,8 +84,6 @@ class GameScopedAdmin(admin.ModelAdmin):
 
     def _audit(self, request, obj, action, changed=()):
         """Every moderator edit through the admin lands in the game's audit log (R14)."""
-        from larp.turns.services import audit
-
         game = self._game_of(obj)
         if game is not None and getattr(game, "pk", None) and obj._meta.model_name != "game":
             audit(game, request.user, action, {"model": obj._meta.model_name, "object": str(obj),

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from larp.engine.model import (
+    Fate,
     MoveResult,
     OrderType,
     Outcome,
@@ -52,6 +53,15 @@ RETREAT_REASONS = {
     RetreatReason.REPELLED: gettext_lazy("attack repelled"),
 }
 
+# What one battle does to one stack (the engine's fought[].<side>.fates).
+FATES = {
+    Fate.STAYS: gettext_lazy("holds the field"),
+    Fate.DESTROYED: gettext_lazy("the stack is destroyed"),
+    Fate.RETREATS: gettext_lazy("retreats"),
+    Fate.REPELLED: gettext_lazy("falls back where it came from"),
+    Fate.BESIEGED: gettext_lazy("stays behind its walls: the siege goes on"),
+}
+
 ROLES = {Role.ATTACKER: gettext_lazy("attacker"), Role.DEFENDER: gettext_lazy("defender")}
 
 STACK_SIDES = {
@@ -82,7 +92,7 @@ REFUSALS = {
 # Every table keyed by the engine's enum it translates (a test walks each key in each language).
 TABLES = {
     OrderType: ORDER_TYPES, MoveResult: MOVE_RESULTS, Outcome: OUTCOMES, RetreatReason: RETREAT_REASONS,
-    Role: ROLES, StackSide: STACK_SIDES, RefusalCode: REFUSALS,
+    Role: ROLES, StackSide: STACK_SIDES, RefusalCode: REFUSALS, Fate: FATES,
 }
 
 # The items of a side's total (R8-R10) that are not specials, as the battle result names them.
@@ -124,6 +134,13 @@ def outcome(value: str) -> str:
 
 def retreat_reason(value: str) -> str:
     return _word(RETREAT_REASONS, value)
+
+
+def fate(value: str, role: str = "", domain: str = "land") -> str:
+    """A side's fate after one battle; an attacker that wins on land «побеждает» rather than holds."""
+    if value == Fate.STAYS and role == Role.ATTACKER and domain != "sea":
+        return _("wins the battle")
+    return _word(FATES, value)
 
 
 def side_role(role: str) -> str:

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from larp.i18n import BilingualName
@@ -198,3 +199,23 @@ class Membership(models.Model):
     def __str__(self) -> str:
         who = self.faction if self.faction_id else self.get_role_display()
         return f"{self.user} — {self.game}: {who}"
+
+
+class AuditEntry(models.Model):
+    """Every moderator act and every automatic close: who, when, what, why (R3, R14)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="audit_entries")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    action = models.CharField(max_length=40)
+    detail = models.JSONField(default=dict, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        db_table = "turns_auditentry"  # the table it was created as, kept when the model moved here
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M:%S} {self.action}"

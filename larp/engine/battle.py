@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .model import (
     GARRISON_KEY, STATE_CHARGES, STATE_LOST, STATE_USED, Commander, DiceRoll, Domain, Modifier,
-    Outcome, Role, Situation, SpecialKind, TroopDomain, TroopType,
+    Fate, Outcome, Role, Situation, SpecialKind, TroopDomain, TroopType,
 )
 from .rules import loss_points, strength_band
 
@@ -60,12 +60,16 @@ class SideResult:
     losses: int
     remaining: dict[str, tuple[str, ...]]
     destroyed: list[str]
+    before: dict[str, tuple[str, ...]] = field(default_factory=dict)   # each stack's cards going in
+    fates: dict[str, Fate] = field(default_factory=dict)               # what the battle does to each stack
 
     def to_dict(self) -> dict:
         return {"total": self.total, "items": self.items, "men": self.men, "dice": list(self.dice),
                 "losses": self.losses,
                 "remaining": {k: list(v) for k, v in self.remaining.items()},
-                "destroyed": list(self.destroyed)}
+                "destroyed": list(self.destroyed),
+                "before": {k: list(v) for k, v in self.before.items()},
+                "fates": {k: v.value for k, v in self.fates.items()}}
 
 
 @dataclass(slots=True)
@@ -76,6 +80,7 @@ class BattleResult:
     band: int
     outcome: Outcome
     special_state: dict[str, dict]
+    loser: Role = Role.ATTACKER
 
     @property
     def winner(self) -> str | None:
@@ -84,7 +89,7 @@ class BattleResult:
     def to_dict(self) -> dict:
         return {"attacker": self.attacker.to_dict(), "defender": self.defender.to_dict(),
                 "difference": self.difference, "band": self.band, "winner": self.winner,
-                "outcome": self.outcome.value, "special_state": self.special_state}
+                "outcome": self.outcome.value, "loser": self.loser.value, "special_state": self.special_state}
 
 
 # --- R8 ------------------------------------------------------------------------
@@ -267,7 +272,32 @@ def fight(sit: Situation, eng: Engagement, roll: DiceRoll, state: dict[str, dict
         # R10: lost for good at the first defeat as attacker (a tie is not a defeat).
         for sid in a.loses_on_defeat:
             new_state[sid] = {**new_state.get(sid, {}), STATE_LOST: True}
-    return BattleResult(results[0], results[1], difference, band, outcome, new_state)
+    loser = Role.DEFENDER if outcome == Outcome.ATTACKER_WON or fortress_taken else Role.ATTACKER
+    for role, side, result in ((Role.ATTACKER, eng.attacker, results[0]), (Role.DEFENDER, eng.defender, results[1])):
+        result.before = {s.key: s.troops for s in side.stacks}
+        result.fates = {s.key: fate(role, loser, eng.storm, s.key, s.troops, result.remaining.get(s.key, s.troops))
+                        for s in side.stacks}
+    return BattleResult(results[0], results[1], difference, band, outcome, new_state, loser)
+
+
+def fate(role: Role, loser: Role, storm: bool, key: str, before: tuple[str, ...], remaining: tuple[str, ...]) -> Fate:
+    """What one battle does to one stack (R7, R11, R12).
+
+    The loser is the attacker on a tie (R12: a failed attack) and the defender
+    when a storm destroys the last defender (R7: the fortress falls whatever
+    the totals). A beaten attacker falls back; a beaten defender retreats at
+    regroup, except behind walls after a storm; a garrison cannot retreat, so
+    beaten in the field it is destroyed.
+    """
+    if before and not remaining:
+        return Fate.DESTROYED
+    if role != loser:
+        return Fate.STAYS
+    if role == Role.ATTACKER:
+        return Fate.REPELLED
+    if storm:
+        return Fate.BESIEGED
+    return Fate.DESTROYED if key == GARRISON_KEY else Fate.RETREATS
 
 
 def engagement_from_spec(sit: Situation, spec) -> Engagement:

@@ -148,17 +148,32 @@ def _parse_troops(raw: dict, key: str, where: str, types: dict[str, TroopType],
 
 
 def parse_situation(data: Any) -> Situation:
+    """A case document's situation (everything but orders, dice and choices), validated."""
     data = _obj(data, "case")
     rules = parse_rules(data.get("rules"))
     types = _parse_troop_types(data)
-
-    provinces = _Ids("province")
     province_list = _list_of_objects(data, "provinces", required=True)
+    provinces = _Ids("province")
     for i, raw in enumerate(province_list):
-        w = f"provinces[{i}]"
-        pid = _get(raw, "id", w, str)
-        provinces.add(pid, None, f"{w}.id")
+        provinces.add(_get(raw, "id", f"provinces[{i}]", str), None, f"provinces[{i}].id")
+    factions = _parse_factions(data, rules)
+    _parse_provinces(province_list, provinces, factions, rules, types)
+    prov: dict[str, Province] = provinces.ids
+    land_adj, coast, sea_adj = _parse_adjacency(data, provinces)
+    armies, fleets = _parse_units(data, provinces, factions, types)
+    alliances, passages = _parse_relations(data, factions)
+    return Situation(
+        troop_types=types, factions=factions.ids, alliances=frozenset(alliances),
+        passages=frozenset(passages), provinces=prov,
+        land_adj={p: tuple(v) for p, v in land_adj.items()},
+        coast={p: tuple(v) for p, v in coast.items()},
+        sea_adj={p: tuple(v) for p, v in sea_adj.items()},
+        armies=armies, fleets=fleets, draw=_parse_draw(data, factions),
+        special_state=_parse_special_state(data), rules=rules,
+    )
 
+
+def _parse_factions(data: dict, rules) -> _Ids:
     factions = _Ids("faction")
     faction_raw = _list_of_objects(data, "factions", required=True)
     for i, raw in enumerate(faction_raw):
@@ -176,7 +191,11 @@ def parse_situation(data: Any) -> Situation:
         capital = _get(raw, "capital", w, str, default=None, nullable=True)
         start = frozenset(_str_list(_get(raw, "start_provinces", w, list, default=[]), f"{w}.start_provinces"))
         factions.ids[fid] = Faction(fid, _get(raw, "crusader", w, bool, default=False), capital, specials, start)
+    return factions
 
+
+def _parse_provinces(province_list: list, provinces: _Ids, factions: _Ids, rules, types) -> None:
+    """Fill the province ids registered beforehand with their data."""
     for i, raw in enumerate(province_list):
         w = f"provinces[{i}]"
         pid = raw["id"]
@@ -199,11 +218,13 @@ def parse_situation(data: Any) -> Situation:
             raise CaseError(w, "a sea zone has no owner, capital or garrison")
         provinces.ids[pid] = Province(pid, domain, owner, capital_of,
                                       _get(raw, "fortress", w, bool, default=False), special, garrison)
-    prov: dict[str, Province] = provinces.ids
 
-    land_adj: dict[str, list[str]] = {p: [] for p in prov}
-    coast: dict[str, list[str]] = {p: [] for p in prov}
-    sea_adj: dict[str, list[str]] = {p: [] for p in prov}
+
+def _parse_adjacency(data: dict, provinces: _Ids) -> tuple[dict, dict, dict]:
+    """(land borders, coasts, sea borders): each place -> its neighbours, in the case's order."""
+    land_adj: dict[str, list[str]] = {p: [] for p in provinces.ids}
+    coast: dict[str, list[str]] = {p: [] for p in provinces.ids}
+    sea_adj: dict[str, list[str]] = {p: [] for p in provinces.ids}
     seen_pairs: set[tuple[str, str]] = set()
     adjacency = _get(data, "adjacency", "", list, default=[], nullable=True) or []
     for i, pair in enumerate(adjacency):
@@ -226,7 +247,11 @@ def parse_situation(data: Any) -> Situation:
             table = coast
         table[a.id].append(b.id)
         table[b.id].append(a.id)
+    return land_adj, coast, sea_adj
 
+
+def _parse_units(data: dict, provinces: _Ids, factions: _Ids, types) -> tuple[dict[str, Army], dict[str, Army]]:
+    """(armies, fleets) by id; an id is unique over both."""
     units = _Ids("unit")
     armies: dict[str, Army] = {}
     fleets: dict[str, Army] = {}
@@ -248,7 +273,11 @@ def parse_situation(data: Any) -> Situation:
                         _parse_commanders(raw, w), is_fleet)
             units.add(uid, unit, f"{w}.id")
             target[uid] = unit
+    return armies, fleets
 
+
+def _parse_relations(data: dict, factions: _Ids) -> tuple[set[frozenset[str]], set[tuple[str, str]]]:
+    """(alliances as pairs, passages as (granter, grantee))."""
     alliances: set[frozenset[str]] = set()
     passages: set[tuple[str, str]] = set()
     for i, raw in enumerate(_list_of_objects(data, "relations")):
@@ -271,7 +300,10 @@ def parse_situation(data: Any) -> Situation:
             if granter == grantee:
                 raise CaseError(w, "a faction cannot grant passage to itself")
             passages.add((granter, grantee))
+    return alliances, passages
 
+
+def _parse_draw(data: dict, factions: _Ids) -> tuple[str, ...]:
     draw_raw = _str_list(_get(data, "draw", "", list, default=[], nullable=True) or [], "draw")
     draw: list[str] = []
     for i, fid in enumerate(draw_raw):
@@ -282,7 +314,10 @@ def parse_situation(data: Any) -> Situation:
     # Ruling: factions the draw leaves out act after it, in the order the case lists them.
     drawn = set(draw)
     draw.extend(fid for fid in factions.ids if fid not in drawn)
+    return tuple(draw)
 
+
+def _parse_special_state(data: dict) -> dict[str, dict]:
     state = _get(data, "special_state", "", dict, default={}, nullable=True) or {}
     special_state: dict[str, dict] = {}
     for sid, entry in state.items():
@@ -294,15 +329,7 @@ def parse_situation(data: Any) -> Situation:
             elif key == "charges":
                 bounded(_check(value, f"{w}.{key}", int), f"{w}.{key}", CHARGES)
         special_state[sid] = dict(entry)
-
-    return Situation(
-        troop_types=types, factions=factions.ids, alliances=frozenset(alliances),
-        passages=frozenset(passages), provinces=prov,
-        land_adj={p: tuple(v) for p, v in land_adj.items()},
-        coast={p: tuple(v) for p, v in coast.items()},
-        sea_adj={p: tuple(v) for p, v in sea_adj.items()},
-        armies=armies, fleets=fleets, draw=tuple(draw), special_state=special_state, rules=rules,
-    )
+    return special_state
 
 
 def _need_province(sit: Situation, pid: Any, where: str) -> str:

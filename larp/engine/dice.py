@@ -8,6 +8,12 @@ turn, the attacker's dice before the defender's in each battle) is
 
 It needs no random module and no state beyond k, so any battle of any turn
 can be replayed on any machine and any Python version.
+
+A game records one seed; the seed of its turn number t is `turn_seed(seed, t)`
+(the first 8 bytes of sha256(f"{seed}:turn:{t}"), as a non-negative 63-bit
+integer). The server's dice are `roll(turn_seed(seed, t), k, count)` with k the
+dice already rolled in that turn, so a turn whose every battle took the
+server's first roll is exactly `adjudicate turn` of its case with that seed.
 """
 from __future__ import annotations
 
@@ -19,6 +25,17 @@ from .model import DiceRoll
 def seeded_die(seed: int, k: int) -> int:
     """Die number k of the turn rolled from `seed` (1..6)."""
     return int.from_bytes(sha256(f"{seed}:{k}".encode()).digest()[:8], "big") % 6 + 1
+
+
+def turn_seed(game_seed: int, turn: int) -> int:
+    """The seed of turn number `turn` of a game that recorded `game_seed` (0 .. 2**63 - 1)."""
+    return int.from_bytes(sha256(f"{game_seed}:turn:{turn}".encode()).digest()[:8], "big") >> 1
+
+
+def roll(seed: int, k: int, count: int) -> DiceRoll:
+    """One autobattle's dice from die number k on: the attacker's `count` dice, then the defender's."""
+    return DiceRoll(tuple(seeded_die(seed, k + i) for i in range(count)),
+                    tuple(seeded_die(seed, k + count + i) for i in range(count)))
 
 
 class DiceExhausted(Exception):
@@ -37,14 +54,13 @@ class DiceSource:
     def next(self, count: int) -> tuple[DiceRoll, int | None]:
         """(roll, index of the entered roll or None if seeded); raises DiceExhausted."""
         if self.used < len(self.entered):
-            roll = self.entered[self.used]
+            entered = self.entered[self.used]
             index = self.used
             self.used += 1
-            self.k += len(roll.attacker) + len(roll.defender)
-            return roll, index
+            self.k += len(entered.attacker) + len(entered.defender)
+            return entered, index
         if self.seed is None:
             raise DiceExhausted()
-        attacker = tuple(seeded_die(self.seed, self.k + i) for i in range(count))
-        defender = tuple(seeded_die(self.seed, self.k + count + i) for i in range(count))
+        dice = roll(self.seed, self.k, count)
         self.k += 2 * count
-        return DiceRoll(attacker, defender), None
+        return dice, None

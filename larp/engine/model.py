@@ -74,6 +74,15 @@ class Outcome(StrEnum):
     TIE = "tie"
 
 
+class Fate(StrEnum):
+    """What one battle does to one stack of a side (R7, R11, R12), as fought[].<side>.fates says."""
+    STAYS = "stays"            # the winner, or a side that was not beaten: it stays in the province
+    DESTROYED = "destroyed"    # reduced to no cards (R11), or a garrison beaten in the field
+    RETREATS = "retreats"      # a beaten defender: it retreats at regroup (R12, see retreats[])
+    REPELLED = "repelled"      # a beaten or tied attacker: it falls back at regroup (R12)
+    BESIEGED = "besieged"      # a storm's defender that lost the storm but holds the walls (R7)
+
+
 class RetreatReason(StrEnum):
     """Why a unit leaves a battle province at regroup (R12)."""
     LOST_FIELD_BATTLE = "lost_field_battle"

@@ -5,16 +5,14 @@ from django.utils.translation import gettext as _
 
 from larp.campaign import labels
 from larp.campaign.models import Faction, Province
+from larp.forces.models import roman
+from larp.turns.situation import parse_unit_code
 
 
 def _unit_numeral(value: str) -> str | None:
-    """'north-f1' -> 'I', 'north-2' -> 'II': the texts already say "fleet"/"army" (larp.turns.situation ids)."""
-    from larp.forces.models import roman
-
-    from larp.orders.services import parse_unit_code
-
+    """'north-f1' -> 'I', 'north-2' -> 'II': the texts already say "fleet"/"army"."""
     parsed = parse_unit_code(value)
-    return roman(parsed[2]) if parsed is not None and parsed[2] > 0 else None
+    return roman(parsed[2]) if parsed else None
 
 
 def _names(game_id: int, params: dict) -> dict:

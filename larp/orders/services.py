@@ -6,22 +6,23 @@ shows, and closing the phase waits for an order being saved.
 """
 from __future__ import annotations
 
-import re
-
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from larp.campaign.access import can_see_faction, is_moderator
+from larp.campaign.access import can_see_faction, require_moderator
+from larp.campaign.audit import audit
 from larp.campaign.models import Faction, Game
-from larp.engine.case import parse_case, parse_order
 from larp.engine.errors import CaseError
 from larp.engine.model import Case
 from larp.engine.orders import check_order
 from larp.forces.models import Army, Fleet
 from larp.orders.messages import refusal_text
 from larp.orders.models import Order, OrderEvent
+from larp.orders.selectors import visible_orders  # noqa: F401  (re-exported)
+from larp.turns import situation
 from larp.turns.models import Phase, Turn, TurnSettings
+from larp.turns.services import close_due
 
 
 class OrderRefused(Exception):
@@ -34,31 +35,16 @@ class OrderRefused(Exception):
         self.code = code
 
 
-UNIT_CODE = re.compile(r"(?P<faction>[a-z][a-z0-9_-]*)-(?P<fleet>f?)(?P<number>0|[1-9][0-9]{0,4})", re.ASCII)
-MAX_UNIT_NUMBER = 32767  # PositiveSmallIntegerField
-
-
-def parse_unit_code(unit_code: str) -> tuple[str, bool, int] | None:
-    """`<faction>-<n>` is an army, `<faction>-f<n>` a fleet (larp.turns.situation): (faction, is_fleet, n).
-
-    Strict: ASCII digits in canonical form only (no leading zeros, signs, spaces or other scripts' digits),
-    so each unit has exactly one code; anything else is None (a 404 for the caller)."""
-    match = UNIT_CODE.fullmatch(unit_code) if isinstance(unit_code, str) else None
-    if match is None or int(match["number"]) > MAX_UNIT_NUMBER:
-        return None
-    return match["faction"], bool(match["fleet"]), int(match["number"])
-
-
 def find_unit(game: Game, unit_code: str) -> Army | Fleet | None:
     """The army or fleet with this exact code, or None.
 
     Ordered by pk: the match is unique, and Meta.ordering ("game", ...) would join the game table.
     """
-    parsed = parse_unit_code(unit_code)
+    parsed = situation.parse_unit_code(unit_code)
     if parsed is None:
         return None
-    faction, is_fleet, number = parsed
-    model = Fleet if is_fleet else Army
+    faction, kind, number = parsed
+    model = Fleet if kind == "fleet" else Army
     return model.objects.filter(game=game, faction__code=faction, number=number).select_related(
         "faction").order_by("pk").first()
 
@@ -117,27 +103,10 @@ def _open_strategy(game: Game, faction_id: int | None = None) -> tuple[Phase, Tu
     return phase, phase.turn, now
 
 
-_situations: dict[tuple[int, str], object] = {}
-
-
-def start_situation(turn: Turn):
-    """The engine's Situation at the turn's start, parsed once per process (the start state never changes)."""
-    key = (turn.pk, turn.started_at.isoformat())
-    sit = _situations.get(key)
-    if sit is None:
-        sit = parse_case(turn.start_state).situation
-        if len(_situations) > 32:
-            _situations.clear()
-        _situations[key] = sit
-    return sit
-
-
 def _case_with_orders(turn: Turn, faction_id: int, except_unit: str) -> Case:
     """The turn-start situation with this faction's other orders, in filing order (for the fleet rules)."""
-    sit = start_situation(turn)
     others = Order.objects.filter(turn=turn, faction_id=faction_id).order_by("filed_at", "id")
-    payloads = [o.payload for o in others if o.payload.get("unit") != except_unit]
-    return Case(situation=sit, orders=tuple(parse_order(sit, raw, i) for i, raw in enumerate(payloads)))
+    return situation.case_with_orders(turn, [o.payload for o in others if o.payload.get("unit") != except_unit])
 
 
 def _closing_late(func):
@@ -148,8 +117,6 @@ def _closing_late(func):
             return func(user, game, *args, **kwargs)
         except OrderRefused as exc:
             if exc.code == "late":
-                from larp.turns.services import close_due
-
                 close_due(game.pk, how="request")
             raise
 
@@ -334,21 +301,6 @@ def lock_and_reveal(turn: Turn) -> int:
     return len(holds)
 
 
-def visible_orders(user, turn: Turn):
-    """Orders secret until the Movement phase (R3): a player sees only their faction's; moderators all."""
-    qs = Order.objects.filter(turn=turn).select_related("faction", "army", "fleet", "filed_by")
-    if is_moderator(user, turn.game_id):
-        return qs
-    from larp.campaign.access import player_faction
-
-    own = player_faction(user, turn.game_id)
-    if own is None:
-        return qs.none()
-    if turn.orders_revealed:
-        return qs
-    return qs.filter(faction=own)
-
-
 def payload_from_picks(game: Game, picks: dict) -> dict:
     """The engine's order document from a legal-choice form's picks (type, steps, fleet), on the turn-start map."""
     from larp.engine import order_from_path
@@ -359,7 +311,7 @@ def payload_from_picks(game: Game, picks: dict) -> dict:
     ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
     turn = ts.current_phase.turn if ts and ts.current_phase else None
     try:
-        sit = start_situation(turn) if turn is not None else None
+        sit = situation.start_situation(turn) if turn is not None else None
         if sit is None or sit.unit(picks.get("unit") or "") is None:
             return {"type": kind}  # moderator_set_order says why (no turn, unknown unit)
         return order_from_path(sit, picks["unit"], kind, picks.get("path") or [], fleet=picks.get("fleet"))
@@ -374,9 +326,7 @@ def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason:
     Before any battle is confirmed only: the confirmed dice belong to the
     battles as they were; undo them first.
     """
-    from larp.battles.models import TurnResolution
-    from larp.campaign.access import require_moderator
-    from larp.turns.services import audit
+    from larp.battles.models import TurnResolution  # battles sits above orders: to move to battles.services
 
     require_moderator(user, game)
     if not (reason or "").strip():

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from larp.engine.model import Outcome, Rules
+from larp.engine.model import Fate, Rules
 from larp.engine.rules import DEFAULT_TROOP_TYPES, parse_rules
 from larp.forces.models import roman
 from larp.campaign import labels
@@ -98,20 +98,6 @@ def _provinces(case: dict) -> dict[str, dict]:
     return {p["id"]: p for p in provinces}
 
 
-def _start_cards(case: dict) -> dict[tuple[str, str], list[str]]:
-    held = {}
-    for key in ("armies", "fleets"):
-        for unit in case.get(key) or []:
-            held[("unit", unit["id"])] = list(unit.get("troops") or [])
-    for pid, province in _provinces(case).items():
-        held[("garrison", pid)] = list(province.get("garrison") or [])
-    return held
-
-
-def _stack_key(stack_id: str, province: str) -> tuple[str, str]:
-    return ("garrison", province) if stack_id == "garrison" else ("unit", stack_id)
-
-
 def _band_range(rules: Rules, band: int) -> str:
     bounds = list(rules.band_upper_bounds)
     if band <= 1:
@@ -124,19 +110,19 @@ def _band_range(rules: Rules, band: int) -> str:
 # --- one battle ----------------------------------------------------------------
 
 def protocol(battle: dict, result: dict, case: dict, names: Names, *, number: int | None = None,
-             cards_before: dict | None = None, retreats: Iterable[dict] = (), header: dict | None = None) -> dict:
+             retreats: Iterable[dict] = (), header: dict | None = None) -> dict:
     """The data of one battle protocol (R8-R11), like the original's worked example.
 
     `battle` describes the fight (province, domain, storm, attacker/defender with
     faction, units or armies, garrison); `result` is the engine's battle result
-    (or a `fought[]` entry); `cards_before` the stacks' cards going in (default:
-    the case's); `retreats` the turn's retreat decisions for these units.
+    (or a `fought[]` entry), which names the outcome, the loser, each stack's
+    cards going in and its fate; `retreats` the turn's retreat decisions for
+    these units. Nothing here re-derives a rule: it translates.
     """
     rules = parse_rules(case.get("rules"))
     provinces = _provinces(case)
     province = provinces.get(battle["province"], {})
     units = unit_index(case)
-    held = cards_before if cards_before is not None else _start_cards(case)
     retreats = list(retreats)
 
     sides = []
@@ -147,10 +133,10 @@ def protocol(battle: dict, result: dict, case: dict, names: Names, *, number: in
         if spec.get("garrison"):
             stack_ids.append("garrison")
         sides.append(_side(role, spec.get("faction"), stack_ids, res, result, battle, province, rules, units,
-                           held, retreats, names))
+                           retreats, names))
 
     weaker = min(result["attacker"]["total"], result["defender"]["total"])
-    outcome = result.get("outcome") or _outcome_of(result)
+    outcome = result["outcome"]
     winner = result.get("winner")
     return {
         **(header or {}),
@@ -170,17 +156,12 @@ def protocol(battle: dict, result: dict, case: dict, names: Names, *, number: in
     }
 
 
-def _outcome_of(result: dict) -> str:
-    return {"attacker": Outcome.ATTACKER_WON, "defender": Outcome.DEFENDER_WON}.get(result.get("winner"), Outcome.TIE)
-
-
-def _side(role, faction, stack_ids, res, result, battle, province, rules, units, held, retreats, names) -> dict:
-    pid = battle["province"]
+def _side(role, faction, stack_ids, res, result, battle, province, rules, units, retreats, names) -> dict:
     stacks = []
     commanders = []
     codes_in = []
     for sid in stack_ids:
-        codes = held.get(_stack_key(sid, pid), [])
+        codes = (res.get("before") or {}).get(sid, [])
         before = cards(codes, names)
         if sid == "garrison" and not before:
             continue  # an empty garrison behind the walls: nothing to list
@@ -195,7 +176,8 @@ def _side(role, faction, stack_ids, res, result, battle, province, rules, units,
         codes_in += codes
         stacks.append({"id": sid, "kind": kind, "label": label, "before": before, "before_text": cards_text(before),
                        "after": after, "after_text": cards_text(after),
-                       "destroyed": sid in (res.get("destroyed") or [])})
+                       "fate": (res.get("fates") or {}).get(sid, Fate.STAYS),
+                       "destroyed": (res.get("fates") or {}).get(sid) == Fate.DESTROYED})
 
     items = []
     for item in res.get("items") or []:
@@ -216,9 +198,6 @@ def _side(role, faction, stack_ids, res, result, battle, province, rules, units,
         items.append({"source": source, "label": labels.item_label(source, value, province=province, rules=rules),
                       "value": value, "detail": detail})
 
-    outcome = result.get("outcome") or _outcome_of(result)
-    lost = (outcome == Outcome.DEFENDER_WON and role == "attacker") or (
-        outcome == Outcome.ATTACKER_WON and role == "defender") or (outcome == Outcome.TIE and role == "attacker")
     return {
         "role": role,
         "role_label": labels.side_role(role),
@@ -231,12 +210,12 @@ def _side(role, faction, stack_ids, res, result, battle, province, rules, units,
         "total": res["total"],
         "men": res.get("men", 0),
         "losses": res.get("losses", 0),
-        "fate": _fate(role, lost, stacks, battle, retreats, names),
+        "fate": _fate(role, stacks, battle, retreats, names),
     }
 
 
-def _fate(role, lost, stacks, battle, retreats, names) -> str:
-    """What becomes of the side (R7, R12), in a few words."""
+def _fate(role, stacks, battle, retreats, names) -> str:
+    """What becomes of the side, in a few words: the engine's fates and the turn's retreats, translated."""
     if len(stacks) == 1 and stacks[0]["destroyed"]:
         return f"{stacks[0]['label']} {labels.destroyed(stacks[0]['kind'])}"  # «гарнизон уничтожен»
     if stacks and all(s["destroyed"] for s in stacks):
@@ -255,13 +234,8 @@ def _fate(role, lost, stacks, battle, retreats, names) -> str:
             else:
                 parts.append(_("%(unit)s retreats to %(province)s") % {"unit": label, "province": names.province(r["to"])})
         return "; ".join(parts)
-    if not lost:
-        return _("holds the field") if role == "defender" or battle.get("domain") == "sea" else _("wins the battle")
-    if role == "attacker":
-        return _("falls back where it came from")
-    if battle.get("storm"):
-        return _("stays behind its walls: the siege goes on")
-    return _("retreats")
+    alive = [s for s in stacks if s["fate"] != Fate.DESTROYED]
+    return labels.fate(alive[0]["fate"] if alive else Fate.STAYS, role, battle.get("domain", "land"))
 
 
 def _rows(sides: list[dict]) -> list[dict]:
@@ -296,20 +270,14 @@ def _rows(sides: list[dict]) -> list[dict]:
 def protocols_from_turn(case: dict, turn_result: dict, names: Names, *, header: dict | None = None,
                         only: int | None = None) -> list[dict]:
     """One protocol per battle fought in the turn, with each stack's cards as they went in."""
-    held = _start_cards(case)
     fought = list(turn_result.get("fought") or [])
     retreats = list(turn_result.get("retreats") or [])
     last_loss = _last_loss(fought)
     out = []
     for entry in fought:
-        before = dict(held)
         mine = [r for r in retreats if last_loss.get((r["unit"], r.get("from"))) == entry["n"]]
         if only is None or entry["n"] == only:
-            out.append(protocol(entry, entry, case, names, number=entry["n"], cards_before=before, retreats=mine,
-                                header=header))
-        for role in ("attacker", "defender"):
-            for sid, remaining in (entry[role].get("remaining") or {}).items():
-                held[_stack_key(sid, entry["province"])] = list(remaining)
+            out.append(protocol(entry, entry, case, names, number=entry["n"], retreats=mine, header=header))
     return out
 
 
@@ -317,29 +285,69 @@ def _last_loss(fought: list[dict]) -> dict[tuple[str, str], int]:
     """(unit, province) -> the number of the last battle there that it lost: its retreat belongs there."""
     last = {}
     for entry in fought:
-        outcome = entry.get("outcome") or _outcome_of(entry)
-        losers = ["attacker"] if outcome in (Outcome.DEFENDER_WON, Outcome.TIE) else ["defender"]
-        for role in losers:
-            for uid in entry[role].get("units") or []:
-                last[(uid, entry["province"])] = entry["n"]
+        for uid in entry[entry["loser"]].get("units") or []:
+            last[(uid, entry["province"])] = entry["n"]
     return last
+
+
+class _Units:
+    """The units of a turn (its case and its new state) as people name them."""
+
+    def __init__(self, case: dict, result: dict):
+        self.index = unit_index(case)
+        self.index.update({k: v for k, v in unit_index(result.get("state") or {}).items() if k not in self.index})
+
+    def label(self, uid: str) -> str:
+        return self.index.get(uid, {}).get("label", uid)
+
+    def faction(self, uid: str) -> str | None:
+        return self.index.get(uid, {}).get("faction")
+
+    def kind(self, uid: str) -> str:
+        return self.index.get(uid, {}).get("kind", "army")
 
 
 def turn_results(case: dict, result: dict, names: Names, *, header: dict | None = None, news: str = "",
                  raised: Iterable[dict] = (), refusal_text: Callable[[dict], str] | None = None) -> dict:
     """Everything a turn changed, for the printed turn results (R6-R12)."""
-    units = unit_index(case)
-    units.update({k: v for k, v in unit_index(result.get("state") or {}).items() if k not in units})
+    units = _Units(case, result)
+    moves, held = _moves(result, units, names)
+    destroyed = result.get("destroyed") or {}
+    return {
+        **(header or {}),
+        "moves": moves,
+        "held": held,
+        "refused": [{"faction": names.faction(units.faction(r["unit"])), "unit": units.label(r["unit"]),
+                     "reason": refusal_text(r) if refusal_text else r.get("reason", "")}
+                    for r in result.get("refused") or []],
+        "battles": [_battle_line(entry, units, names) for entry in result.get("fought") or []],
+        "retreats": [{"faction": names.faction(units.faction(r["unit"])), "unit": units.label(r["unit"]),
+                      "kind": units.kind(r["unit"]), "from": names.province(r.get("from")),
+                      "to": names.province(r["to"]) if r.get("to") and not r.get("destroyed") else None,
+                      "reason": labels.retreat_reason(r.get("reason", ""))}
+                     for r in result.get("retreats") or []],
+        "recoloured": [{"province": names.province(r["province"]), "from": names.faction(r.get("from")),
+                        "to": names.faction(r.get("to")), "colour": names.colour(r.get("to")),
+                        "by": f"{names.faction(units.faction(r['by']))}, {units.label(r['by'])}" if r.get("by")
+                        else "—"}
+                       for r in result.get("recoloured") or []],
+        "destroyed_units": [{"faction": names.faction(units.faction(u)), "unit": units.label(u)}
+                            for u in [*destroyed.get("armies", []), *destroyed.get("fleets", [])]],
+        "destroyed_garrisons": [names.province(p) for p in destroyed.get("garrisons", [])],
+        "raised": list(raised),
+        "unattached": [{"name": c["name"], "power": c["power"], "faction": names.faction(c.get("faction")),
+                        "province": names.province(c.get("province"))}
+                       for c in result.get("unattached_commanders") or []],
+        "news": news or "",
+        "awaiting": bool(result.get("awaiting")),
+    }
 
-    def unit(uid: str) -> str:
-        return units.get(uid, {}).get("label", uid)
 
-    def faction_of(uid: str) -> str | None:
-        return units.get(uid, {}).get("faction")
-
+def _moves(result: dict, units: _Units, names: Names) -> tuple[list[dict], int]:
+    """The moves in execution order, and how many units simply held."""
     words = {"provinces": names.provinces, "factions": {c: f.get("name", c) for c, f in names.factions.items()},
-             "units": {uid: u["label"] for uid, u in units.items()},
-             "numerals": {uid: roman(u["number"]) for uid, u in units.items() if u["number"]}}
+             "units": {uid: u["label"] for uid, u in units.index.items()},
+             "numerals": {uid: roman(u["number"]) for uid, u in units.index.items() if u["number"]}}
     moves, held = [], 0
     for m in result.get("moves") or []:
         if m.get("result") == "held" and m.get("order") == "hold":
@@ -349,64 +357,28 @@ def turn_results(case: dict, result: dict, names: Names, *, header: dict | None 
         if m.get("result") == "battle":
             result_text += ": " + names.province(m.get("to"))
         moves.append({"seq": m.get("seq"), "faction": names.faction(m.get("faction")),
-                      "colour": names.colour(m.get("faction")), "unit": unit(m["unit"]),
+                      "colour": names.colour(m.get("faction")), "unit": units.label(m["unit"]),
                       "order": labels.move_order_text(m, words), "route": labels.route_text(m, words),
                       "result": result_text})
+    return moves, held
 
-    refused = [{"faction": names.faction(faction_of(r["unit"])), "unit": unit(r["unit"]),
-                "reason": refusal_text(r) if refusal_text else r.get("reason", "")}
-               for r in result.get("refused") or []]
 
-    battles = []
-    for entry in result.get("fought") or []:
-        sides = {}
-        for role in ("attacker", "defender"):
-            spec = entry[role]
-            stack = [unit(u) for u in spec.get("units") or []]
-            neutral = spec.get("faction") is None
-            if spec.get("garrison") and not neutral:
-                stack.append(labels.garrison_label())
-            sides[role] = {"name": _("neutral garrison") if neutral else names.faction(spec.get("faction")),
-                           "colour": names.colour(spec.get("faction")),
-                           "units": ", ".join(stack), "total": spec["total"],
-                           "dice": " + ".join(str(d) for d in spec.get("dice") or []), "losses": spec.get("losses", 0)}
-        outcome = entry.get("outcome") or _outcome_of(entry)
-        battles.append({"number": entry["n"], "province": names.province(entry["province"]),
-                        "kind": labels.battle_kind(entry.get("domain", "land"), bool(entry.get("storm")),
-                                                   entry.get("storm_no")),
-                        "attacker": sides["attacker"], "defender": sides["defender"],
-                        "difference": entry["difference"], "band": entry["band"], "outcome": outcome,
-                        "outcome_text": labels.outcome(outcome)})
-
-    retreats = [{"faction": names.faction(faction_of(r["unit"])), "unit": unit(r["unit"]),
-                 "kind": units.get(r["unit"], {}).get("kind", "army"),
-                 "from": names.province(r.get("from")),
-                 "to": names.province(r["to"]) if r.get("to") and not r.get("destroyed") else None,
-                 "reason": labels.retreat_reason(r.get("reason", ""))}
-                for r in result.get("retreats") or []]
-    recoloured = [{"province": names.province(r["province"]), "from": names.faction(r.get("from")),
-                   "to": names.faction(r.get("to")), "colour": names.colour(r.get("to")),
-                   "by": f"{names.faction(faction_of(r['by']))}, {unit(r['by'])}" if r.get("by") else "—"}
-                  for r in result.get("recoloured") or []]
-    destroyed = result.get("destroyed") or {}
-    destroyed_units = [{"faction": names.faction(faction_of(u)), "unit": unit(u)}
-                       for u in [*destroyed.get("armies", []), *destroyed.get("fleets", [])]]
-    destroyed_garrisons = [names.province(p) for p in destroyed.get("garrisons", [])]
-    unattached = [{"name": c["name"], "power": c["power"], "faction": names.faction(c.get("faction")),
-                   "province": names.province(c.get("province"))}
-                  for c in result.get("unattached_commanders") or []]
-    return {
-        **(header or {}),
-        "moves": moves,
-        "held": held,
-        "refused": refused,
-        "battles": battles,
-        "retreats": retreats,
-        "recoloured": recoloured,
-        "destroyed_units": destroyed_units,
-        "destroyed_garrisons": destroyed_garrisons,
-        "raised": list(raised),
-        "unattached": unattached,
-        "news": news or "",
-        "awaiting": bool(result.get("awaiting")),
-    }
+def _battle_line(entry: dict, units: _Units, names: Names) -> dict:
+    """One fought battle as a line of the turn results."""
+    sides = {}
+    for role in ("attacker", "defender"):
+        spec = entry[role]
+        stack = [units.label(u) for u in spec.get("units") or []]
+        neutral = spec.get("faction") is None
+        if spec.get("garrison") and not neutral:
+            stack.append(labels.garrison_label())
+        sides[role] = {"name": _("neutral garrison") if neutral else names.faction(spec.get("faction")),
+                       "colour": names.colour(spec.get("faction")),
+                       "units": ", ".join(stack), "total": spec["total"],
+                       "dice": " + ".join(str(d) for d in spec.get("dice") or []), "losses": spec.get("losses", 0)}
+    outcome = entry["outcome"]
+    return {"number": entry["n"], "province": names.province(entry["province"]),
+            "kind": labels.battle_kind(entry.get("domain", "land"), bool(entry.get("storm")), entry.get("storm_no")),
+            "attacker": sides["attacker"], "defender": sides["defender"],
+            "difference": entry["difference"], "band": entry["band"], "outcome": outcome,
+            "outcome_text": labels.outcome(outcome)}

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from larp.campaign.models import Game
+from larp.campaign.models import Faction, Game
 
 
 class PrintJob(models.Model):
@@ -79,7 +79,5 @@ class PrintJob(models.Model):
     @property
     def faction(self):
         """The one faction the document is for, if it was asked for one."""
-        from larp.campaign.models import Faction
-
         pk = (self.params or {}).get("faction")
         return Faction.objects.filter(pk=pk, game_id=self.game_id).first() if pk else None

@@ -11,12 +11,13 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from larp.battles.selectors import turn_result
-from larp.campaign.models import Faction, Game, Province, SpecialState
+from larp.campaign.models import AuditEntry, Faction, Game, Province, SpecialState
 from larp.engine.rules import parse_rules
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
 from larp.campaign import labels
 from larp.sheets import build
-from larp.turns.models import AuditEntry, Phase, Turn, TurnSettings
+from larp.orders.messages import refusal_text
+from larp.turns.models import Phase, Turn, TurnSettings
 from larp.turns.situation import ENGINE_RULE_KEYS, case_from_game
 
 
@@ -185,8 +186,6 @@ def turn_protocols(game: Game, number: int, battle: int | None = None) -> list[d
 
 
 def turn_results(game: Game, number: int) -> dict:
-    from larp.orders.messages import refusal_text
-
     case, result, stored = _turn_case_and_result(game, number)
     names = names_for(game)
     return build.turn_results(case, result, names, header=header(game, number), news=stored.get("news", ""),

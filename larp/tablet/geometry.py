@@ -1,4 +1,4 @@
-"""Where the map writes each province's name: beside its node, never over another name.
+"""The map's geometry: the projection of provinces onto the drawing, and where each name goes.
 
 Pure geometry (no Django): the map selector gives the nodes in the map's units, this
 says for each where its label goes and whether it fits. Capitals are placed first; a
@@ -8,6 +8,7 @@ name whose every place covers another name, a node, a flag or a ship is marked `
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 CHAR_WIDTH = 0.68   # average width of a (semi-bold) Cyrillic letter of the label font, in font sizes
@@ -75,3 +76,50 @@ def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bo
             names.append(box)
         placed[n["code"]] = Label(dx=dx, dy=dy, anchor=anchor, minor=minor)
     return placed
+
+
+# --- the map's projection ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Projection:
+    """Places on a 1000-wide drawing: points (before padding), node radius, padding and size."""
+    points: dict
+    radius: float
+    pad: float
+    width: float
+    height: float
+
+
+def project(coords: dict, width: float = 1000.0) -> Projection:
+    """{key: (latitude, longitude)} -> an equirectangular drawing, corrected for the middle latitude.
+
+    The node radius comes from the typical distance between neighbours, so big and small maps both read well.
+    """
+    lats = [lat for lat, _lon in coords.values()]
+    k = math.cos(math.radians((max(lats) + min(lats)) / 2))
+    xs = {key: lon * k for key, (_lat, lon) in coords.items()}
+    ys = {key: -lat for key, (lat, _lon) in coords.items()}
+    x0, y0 = min(xs.values()), min(ys.values())
+    span = max(max(xs.values()) - x0, max(ys.values()) - y0, 1e-6)
+    unit = width / span
+    points = {key: ((xs[key] - x0) * unit, (ys[key] - y0) * unit) for key in coords}
+    nearest = sorted(min((math.hypot(x - a, y - b) for q, (a, b) in points.items() if q != key), default=100)
+                     for key, (x, y) in points.items())
+    typical = nearest[len(nearest) // 2] if nearest else 100
+    radius = max(7.0, min(22.0, typical * 0.22))
+    return Projection(points, radius, radius * 6, width, (max(ys.values()) - y0) * unit)
+
+
+def focus_box(mine: list[tuple[float, float]], proj: Projection) -> str:
+    """An SVG viewBox around a player's own corner of a big map, or "" when that is most of the map."""
+    if not mine:
+        return ""
+    pad = proj.pad
+    x0, x1 = min(x for x, _ in mine), max(x for x, _ in mine)
+    y0, y1 = min(y for _, y in mine), max(y for _, y in mine)
+    whole_w, whole_h = proj.width + 2 * pad, proj.height + 2 * pad
+    w, h = max(x1 - x0, whole_w * 0.3) + 2 * pad, max(y1 - y0, whole_h * 0.3) + 2 * pad
+    cx, cy = (x0 + x1) / 2 + pad, (y0 + y1) / 2 + pad
+    if w * h >= 0.5 * whole_w * whole_h:  # a small map is shown whole
+        return ""
+    return f"{cx - w / 2:.1f} {cy - h / 2:.1f} {w:.1f} {h:.1f}"

@@ -10,7 +10,6 @@ import hashlib
 import json
 import math
 from collections import defaultdict
-from functools import lru_cache
 
 from django.core.cache import cache
 from django.db.models import Prefetch
@@ -21,16 +20,19 @@ from django.utils.translation import gettext as _
 from larp.battles.models import TurnResolution
 from larp.campaign import labels
 from larp.campaign.models import Adjacency, Faction, Game, Membership, Province, Relation
-from larp.engine import is_complete, legal_fleets, legal_steps, parse_case
+from larp.engine import is_complete, legal_fleets, legal_steps
 from larp.engine.errors import CaseError
-from larp.forces.models import Army, Commander, Fleet, TroopCard
+from larp.forces.models import Army, Commander, Fleet, TroopCard, roman
 from larp.orders.models import Order
-from larp.orders.services import visible_orders
+from larp.orders.selectors import visible_orders
+from larp.orders.services import find_unit
 from larp.sheets import selectors as sheets
-from larp.tablet.geometry import place_labels
+from larp.tablet.geometry import focus_box, place_labels, project
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
-from larp.turns.services import current_phase
+from larp.turns import situation
+from larp.turns.selectors import current_phase
+from larp.turns.situation import parse_unit_code
 
 NEUTRAL_COLOUR = "#9e9e9e"
 SEA_COLOUR = "#1e88e5"
@@ -99,21 +101,12 @@ def unit_label(kind: str, roman: str) -> str:
 # --- the turn-start situation and legal choices (R5) -----------------------------------
 
 
-@lru_cache(maxsize=16)
-def _parsed(turn_id: int, stamp: str, state_json: str):
-    import json
-
-    return parse_case(json.loads(state_json)).situation
-
-
 def start_situation(turn):
     """The engine's Situation at the start of the turn (orders are checked against it, R5); None if unusable."""
-    import json
-
     if not turn.start_state:
         return None
     try:
-        return _parsed(turn.pk, str(turn.started_at), json.dumps(turn.start_state, sort_keys=True))
+        return situation.start_situation(turn)
     except CaseError:
         return None
 
@@ -211,8 +204,6 @@ def _walk(sit, unit_code, kind, path, groups, label_of, sel_type, sel_path, sel_
 
 
 def _fleet_label(sit, fleet_id: str) -> str:
-    from larp.forces.models import roman
-
     return unit_label("fleet", roman(sit.fleets[fleet_id].number))
 
 
@@ -227,12 +218,8 @@ def describe_order(payload: dict, label_of: dict[str, str], start: str | None = 
     if kind in (Order.SEA_ATTACK, Order.LANDING):
         steps = ([name(start)] if start else []) + [f"≈ {name(s)}" for s in payload.get("sea") or []]
         steps.append(name(payload.get("target")))
-        number = (payload.get("fleet") or "").rpartition("-f")[2]
-        via = ""
-        if number.isdigit():
-            from larp.forces.models import roman
-
-            via = " (" + unit_label("fleet", roman(int(number))) + ")"
+        fleet = parse_unit_code(payload.get("fleet") or "")
+        via = " (" + unit_label("fleet", roman(fleet[2])) + ")" if fleet and fleet[1] == "fleet" else ""
         return f"{title}: " + " → ".join(steps) + via
     if kind == Order.FLEET_MOVE:
         steps = ([f"≈ {name(start)}"] if start else []) + [f"≈ {name(payload.get('sea'))}"]
@@ -346,8 +333,6 @@ def order_summary(user, faction: Faction) -> dict:
 
 def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = None) -> dict | None:
     """One card of the board (after filing or a refusal); None if the unit is not the faction's."""
-    from larp.orders.services import find_unit
-
     unit = find_unit(faction.game, unit_code)
     if unit is None or unit.faction_id != faction.pk or unit.destroyed:
         return None
@@ -448,25 +433,8 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     provinces = list(Province.objects.filter(game=game).select_related("owner"))
     if not provinces:
         return {"width": 100, "height": 100, "nodes": [], "links": [], "flags": [], "ships": [], "legend": []}
-    lat_mid = (max(p.latitude for p in provinces) + min(p.latitude for p in provinces)) / 2
-    k = math.cos(math.radians(lat_mid))
-    xs = [p.longitude * k for p in provinces]
-    ys = [-p.latitude for p in provinces]
-    span = max(max(xs) - min(xs), max(ys) - min(ys), 1e-6)
-    width = 1000.0
-    # Node size from the typical distance between neighbours, so big and small maps both read well.
-    unit = width / span
-    pts = {p.pk: ((p.longitude * k - min(xs)) * unit, (-p.latitude - min(ys)) * unit) for p in provinces}
-    nearest = []
-    for p in provinces:
-        x, y = pts[p.pk]
-        d = min((math.hypot(x - a, y - b) for q, (a, b) in pts.items() if q != p.pk), default=100)
-        nearest.append(d)
-    nearest.sort()
-    typical = nearest[len(nearest) // 2] if nearest else 100
-    r = max(7.0, min(22.0, typical * 0.22))
-    pad = r * 6
-    height = (max(ys) - min(ys)) * unit
+    proj = project({p.pk: (p.latitude, p.longitude) for p in provinces})
+    pts, r, pad, width, height = proj.points, proj.radius, proj.pad, proj.width, proj.height
     capitals = {f.capital_id for f in Faction.objects.filter(game=game) if f.capital_id}
     alliances, passages = set(), set()
     for rel in Relation.objects.filter(game=game):
@@ -545,22 +513,15 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     route_points = " ".join(f"{x + pad:.1f},{y + pad:.1f}" for x, y in path) if len(path) > 1 else ""
     route_end = {"x": round(path[-1][0] + pad, 1), "y": round(path[-1][1] + pad, 1), "r": round(r * 2, 1)} \
         if path else None
-    focus_box = ""
+    focus_view = ""
     if focus is not None and len(provinces) > 20:
         # The player's own corner of the map first (provinces, armies, fleets); the whole map is one tap away.
         mine = [pts[p.pk] for p in provinces if p.owner_id == focus.pk]
         mine += [pts[a.province_id] for a in armies if a.faction_id == focus.pk]
         mine += [pts[f.sea_id] for f in fleets if f.faction_id == focus.pk]
-        if mine:
-            x0, x1 = min(x for x, _ in mine), max(x for x, _ in mine)
-            y0, y1 = min(y for _, y in mine), max(y for _, y in mine)
-            whole_w, whole_h = width + 2 * pad, height + 2 * pad
-            w, h = max(x1 - x0, whole_w * 0.3) + 2 * pad, max(y1 - y0, whole_h * 0.3) + 2 * pad
-            cx, cy = (x0 + x1) / 2 + pad, (y0 + y1) / 2 + pad
-            if w * h < 0.5 * whole_w * whole_h:  # a corner of a big map; a small map is shown whole
-                focus_box = f"{cx - w / 2:.1f} {cy - h / 2:.1f} {w:.1f} {h:.1f}"
+        focus_view = focus_box(mine, proj)
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
-            "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_box, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
+            "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_view, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
             "legend": legend, "route": route_points, "route_end": route_end, "label_px": label_px}
 
 

@@ -13,11 +13,14 @@ from django.utils.translation import gettext as _
 from larp.campaign.access import require_moderator
 from larp.campaign.models import Faction, Game, Membership, Province
 from larp.campaign.services.members import create_player
+from larp.engine import order_from_path
+from larp.engine.errors import CaseError
 from larp.forces.models import Army, Fleet
 from larp.orders import services as orders
 from larp.tablet import tokens
 from larp.tablet.models import JoinToken, SpyReport
-from larp.tablet.selectors import stack_content
+from larp.tablet.selectors import stack_content, start_situation
+from larp.turns.selectors import current_phase
 
 # --- join codes -------------------------------------------------------------------
 
@@ -143,11 +146,6 @@ def file_from_form(user, game: Game, unit_code: str, picks: dict, key: str = "")
     situation; larp.orders.services checks it again and saves it. Raises
     orders.OrderRefused with a message in the user's language.
     """
-    from larp.engine import order_from_path
-    from larp.engine.errors import CaseError
-    from larp.tablet.selectors import start_situation
-    from larp.turns.services import current_phase
-
     kind = picks.get("type") or ""
     if kind == "hold":
         return orders.file_order(user, game, unit_code, {"type": "hold"}, key=key)

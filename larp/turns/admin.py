@@ -1,7 +1,8 @@
 from django.contrib import admin
 
 from larp.campaign.admin_scope import GameScopedAdmin
-from larp.turns.models import AuditEntry, Phase, Turn, TurnSettings
+from larp.campaign.models import AuditEntry
+from larp.turns.models import Phase, Turn, TurnSettings
 
 
 @admin.register(TurnSettings)

@@ -1,4 +1,4 @@
-"""The turn cycle (R3, R4): turns, their four phases with clocks, the draw, snapshots, the audit log.
+"""The turn cycle (R3, R4): turns, their four phases with clocks, the draw, snapshots (the audit log is campaign.AuditEntry).
 
 The server's clock decides. A phase has a start, a deadline (None while
 paused), the time left when paused, and a state. Only the Strategy deadline
@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from larp.campaign.models import Game
+from larp.campaign.models import AuditEntry, Game  # noqa: F401  (AuditEntry: its old home)
 
 
 class TurnSettings(models.Model):
@@ -126,25 +126,6 @@ class Snapshot(models.Model):
         verbose_name = _("snapshot")
         verbose_name_plural = _("snapshots")
         ordering = ["game", "taken_at"]
-
-
-class AuditEntry(models.Model):
-    """Every moderator act and every automatic close: who, when, what, why (R3, R14)."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="audit_entries")
-    at = models.DateTimeField(default=timezone.now, db_index=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    action = models.CharField(max_length=40)
-    detail = models.JSONField(default=dict, blank=True)
-    reason = models.TextField(blank=True)
-
-    class Meta:
-        verbose_name = _("audit entry")
-        verbose_name_plural = _("audit log")
-        ordering = ["-at", "-id"]
-
-    def __str__(self) -> str:
-        return f"{self.at:%H:%M:%S} {self.action}"
 
 
 class WorkerHeartbeat(models.Model):

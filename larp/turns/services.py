@@ -17,14 +17,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from larp.campaign.access import require_moderator
+from larp.campaign.audit import audit  # noqa: F401  (re-exported: callers may still import it from here)
 from larp.campaign.models import Faction, Game
 from larp.turns import clock
-from larp.turns.models import AuditEntry, Phase, Snapshot, Turn, TurnSettings
+from larp.turns.models import Phase, Snapshot, Turn, TurnSettings
+from larp.turns.selectors import DEFAULT_PHASE_SECONDS, current_phase, phase_seconds  # noqa: F401  (re-exported)
 from larp.turns.situation import case_from_game
 
 log = logging.getLogger(__name__)
-
-DEFAULT_PHASE_SECONDS = {Phase.STRATEGY: 300, Phase.MOVEMENT: 600, Phase.TACTICS: 600, Phase.REGROUP: 600}
 
 
 class PhaseError(ValidationError):
@@ -88,23 +88,9 @@ def _leave(phase: Phase, by, skip: bool, reason: str) -> None:
           reason)
 
 
-def audit(game: Game, user, action: str, detail: dict | None = None, reason: str = "") -> AuditEntry:
-    return AuditEntry.objects.create(game=game, user=user if user and user.is_authenticated else None,
-                                     action=action, detail=detail or {}, reason=reason or "")
-
-
 def turn_settings(game: Game) -> TurnSettings:
     ts, _created = TurnSettings.objects.get_or_create(game=game)
     return ts
-
-
-def phase_seconds(game: Game, kind: str) -> int:
-    return int((game.rules or {}).get("phase_seconds", {}).get(kind, DEFAULT_PHASE_SECONDS[kind]))
-
-
-def current_phase(game: Game) -> Phase | None:
-    ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
-    return ts.current_phase if ts else None
 
 
 # --- the draw (R4) -------------------------------------------------------------

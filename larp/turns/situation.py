@@ -1,15 +1,27 @@
 """The one place that converts the database into the rules engine's data and back.
 
-`case_from_game(game)` builds the engine's case document (docs/adjudication.md)
-from the models: it is what orders are checked against, what snapshots
-store, and what the console's turn runs on. Ids are the scenario codes;
-armies are `<faction>-<number>`, fleets `<faction>-f<number>`.
+- `case_from_game(game)`: the engine's case document (docs/adjudication.md)
+  from the models: what snapshots and a turn's start state store;
+- `start_situation(turn)`: the engine's Situation at the turn's start, parsed
+  once per process (one cache: orders are checked against it, the tablet
+  offers legal steps from it);
+- `case_with_orders(turn, payloads)`: that situation with a faction's orders;
+- `turn_case(turn, payloads, dice, choices)`: the console's whole turn;
+- unit codes both ways: `army_code`, `fleet_code`, `parse_unit_code`
+  (armies are `<faction>-<number>`, fleets `<faction>-f<number>`);
+- `apply_positions`, `apply_state`: the engine's results written back.
+
+Ids are the scenario codes. Callers query their own models (orders, dice)
+and hand the plain data here; this module reads campaign and forces only.
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from larp.campaign.models import Adjacency, Faction, Game, Province, Relation, SpecialState
+from larp.engine.case import parse_case, parse_order
+from larp.engine.model import Case, Situation
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
 
 ENGINE_RULE_KEYS = ("army_max_men", "two_dice_above_men", "storms_per_turn", "defence", "militia",
@@ -22,6 +34,60 @@ def army_code(faction_code: str, number: int) -> str:
 
 def fleet_code(faction_code: str, number: int) -> str:
     return f"{faction_code}-f{number}"
+
+
+UNIT_CODE = re.compile(r"(?P<faction>[a-z][a-z0-9_-]*)-(?P<fleet>f?)(?P<number>[1-9][0-9]{0,4})", re.ASCII)
+MAX_UNIT_NUMBER = 32767  # forces' PositiveSmallIntegerField
+
+
+def parse_unit_code(code: str) -> tuple[str, str, int] | None:
+    """'north-f1' -> ('north', 'fleet', 1), 'north-2' -> ('north', 'army', 2); None if it is no unit code.
+
+    Strict: ASCII digits in canonical form only (no leading zeros, signs, spaces or other scripts' digits),
+    so each unit has exactly one code; anything else is None (a 404 for a URL that names a unit)."""
+    match = UNIT_CODE.fullmatch(code) if isinstance(code, str) else None
+    if match is None or int(match["number"]) > MAX_UNIT_NUMBER:
+        return None
+    return match["faction"], "fleet" if match["fleet"] else "army", int(match["number"])
+
+
+# --- the turn's start, and the cases built on it ------------------------------------------------
+
+_situations: dict[tuple[int, str], Situation] = {}
+
+
+def start_situation(turn) -> Situation:
+    """The engine's Situation at the turn's start, parsed once per process (the start state never changes).
+
+    Raises larp.engine.errors.CaseError if the stored state is unusable.
+    """
+    key = (turn.pk, turn.started_at.isoformat())
+    sit = _situations.get(key)
+    if sit is None:
+        sit = parse_case(turn.start_state).situation
+        if len(_situations) > 32:
+            _situations.clear()
+        _situations[key] = sit
+    return sit
+
+
+def case_with_orders(turn, payloads: list[dict]) -> Case:
+    """The turn-start situation with these orders (a faction's, in filing order: for the fleet rules)."""
+    sit = start_situation(turn)
+    return Case(situation=sit, orders=tuple(parse_order(sit, raw, i) for i, raw in enumerate(payloads)))
+
+
+def turn_case(turn, payloads: list[dict], dice: list[dict], choices: dict) -> dict:
+    """The engine's case for the console's turn: start state + orders in filing order + dice + choices.
+
+    The server's dice are rolled explicitly and stored, never implied: the seed is left out.
+    """
+    case = dict(turn.start_state)
+    case["orders"] = list(payloads)
+    case["dice"] = list(dice)
+    case["choices"] = dict(choices)
+    case["seed"] = None
+    return case
 
 
 def case_from_game(game: Game, *, draw: list[str] | None = None) -> dict:

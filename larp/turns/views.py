@@ -14,7 +14,7 @@ from larp.battles.selectors import names
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Game
 from larp.tablet.selectors import clock_face
-from larp.turns import clock, forms, selectors, services
+from larp.turns import clock, console as selectors, forms, services
 from larp.turns.audit_text import sentence
 from larp.turns.models import AuditEntry, Phase
 

@@ -5,14 +5,14 @@ import pytest
 from django.utils import translation
 
 from larp.campaign import labels
-from larp.engine.model import MoveResult, OrderType, Outcome, RefusalCode, RetreatReason, Role, StackSide
+from larp.engine.model import Fate, MoveResult, OrderType, Outcome, RefusalCode, RetreatReason, Role, StackSide
 
 PLACEHOLDER = re.compile(r"%\([a-z_]+\)s")
 LATIN = re.compile(r"[A-Za-z]")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 
-@pytest.mark.parametrize("enum", [OrderType, MoveResult, Outcome, RetreatReason, Role, StackSide, RefusalCode])
+@pytest.mark.parametrize("enum", [OrderType, MoveResult, Outcome, RetreatReason, Role, StackSide, RefusalCode, Fate])
 def test_every_key_of_every_engine_enum_has_a_word_in_both_languages(enum):
     table = labels.TABLES[enum]
     assert set(table) == set(enum), f"{enum.__name__}: missing {set(enum) - set(table)}"

@@ -5,8 +5,8 @@ import pathlib
 import pytest
 
 from larp.engine import CaseError, parse_case, run_battle
-from larp.engine.battle import Stack, apply_losses, remake, remake_order
-from larp.engine.model import TroopDomain
+from larp.engine.battle import Stack, apply_losses, fate, remake, remake_order
+from larp.engine.model import Fate, Role, TroopDomain
 from larp.engine.rules import DEFAULT_RULES, loss_points, strength_band
 
 from .builders import army, battle_case, faction, land, side
@@ -355,3 +355,25 @@ def test_tuned_rules_from_the_case():
     case["rules"] = {"defence": {"fortress": 7}, "specials": {"chivalry": {"bonus": 4}}}
     r = run_battle(case)
     assert items(r["defender"])["defence"] == 7 and items(r["attacker"])["chivalry"] == 4
+
+
+# --- the named values readers translate: loser and each stack's fate ------------------------
+
+def test_fate_of_each_stack_by_rules_r7_r11_r12():
+    A, D = Role.ATTACKER, Role.DEFENDER
+    assert fate(A, A, False, "x-1", ("medium",), ("small",)) == Fate.REPELLED       # a tie or a defeat
+    assert fate(D, D, False, "x-2", ("medium",), ("small",)) == Fate.RETREATS       # beaten in the field
+    assert fate(D, D, True, "x-2", ("medium",), ("small",)) == Fate.BESIEGED        # behind the walls
+    assert fate(D, D, False, "garrison", ("small",), ("detachment",)) == Fate.DESTROYED  # cannot retreat
+    assert fate(A, D, False, "x-1", ("medium",), ()) == Fate.DESTROYED               # reduced to nothing
+    assert fate(D, A, True, "garrison", (), ()) == Fate.STAYS                        # an empty garrison
+    assert fate(A, D, True, "x-1", ("medium",), ("small",)) == Fate.STAYS
+
+
+def test_the_battle_result_names_the_loser_and_the_cards_going_in():
+    case = json.loads((pathlib.Path(__file__).parent / "contract" / "seed-yanina-autobattle.case.json")
+                      .read_text(encoding="utf-8"))
+    r = run_battle(case)
+    assert r["outcome"] == "defender_won" and r["loser"] == "attacker"
+    assert r["attacker"]["before"] == {"thess-1": ["medium", "medium"]}
+    assert r["attacker"]["fates"] == {"thess-1": "repelled"} and r["defender"]["fates"]["epirus-3"] == "stays"

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from larp.engine.orders import check_order
 from larp.orders.models import Order, OrderEvent
-from larp.orders.services import start_situation
+from larp.turns.situation import start_situation
 from larp.turns import services
 
 SETTINGS = settings(max_examples=60, deadline=None,

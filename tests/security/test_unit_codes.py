@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from larp.orders.models import Order, OrderEvent
-from larp.orders.services import parse_unit_code
+from larp.turns.situation import parse_unit_code
 from larp.turns import services as turns
 
 ALIASES = ["north-²", "north-①", "north-٢", "north-２", "north-01", "north-+1", "north- 1", "north-1 ", "north-1\n",
@@ -59,9 +59,9 @@ def test_canonical_codes_still_work(running, player, client_for):
 
 
 def test_parse_unit_code():
-    assert parse_unit_code("north-1") == ("north", False, 1)
-    assert parse_unit_code("north-f12") == ("north", True, 12)
-    assert parse_unit_code("latin-empire-3") == ("latin-empire", False, 3)
-    assert parse_unit_code("north-0") == ("north", False, 0)
+    assert parse_unit_code("north-1") == ("north", "army", 1)
+    assert parse_unit_code("north-f12") == ("north", "fleet", 12)
+    assert parse_unit_code("latin-empire-3") == ("latin-empire", "army", 3)
+    assert parse_unit_code("north-0") is None  # units are numbered from 1
     for alias in ALIASES:
         assert parse_unit_code(alias) is None, alias

@@ -24,7 +24,25 @@ def load_scenario(name_or_path: str, *, title: str, seed: int | None = None) -> 
 
 @transaction.atomic
 def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
+    """A new game from a scenario's data: the map, the factions, their forces and the specials' state."""
     title = (title or "").strip()
+    _check(data, title)
+    game = Game.objects.create(
+        title=title,
+        scenario=data["scenario"]["id"],
+        rules=data.get("rules") or {},
+        seed=seed if seed is not None else secrets.randbelow(2**62),
+    )
+    types = _create_troop_types(game, data)
+    factions = _create_factions(game, data)
+    provinces = _create_map(game, data, factions)
+    _create_forces(game, data, types, factions, provinces)
+    _create_special_state(game, data)
+    return game
+
+
+def _check(data: dict, title: str) -> None:
+    """Every problem of the scenario and the title at once (ScenarioError), or nothing."""
     problems = validate(data)
     if not title:
         problems.append(Problem("--game", "the game needs a title"))
@@ -33,12 +51,8 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
     if problems:
         raise ScenarioError(problems)
 
-    game = Game.objects.create(
-        title=title,
-        scenario=data["scenario"]["id"],
-        rules=data.get("rules") or {},
-        seed=seed if seed is not None else secrets.randbelow(2**62),
-    )
+
+def _create_troop_types(game: Game, data: dict) -> dict[str, TroopType]:
     types = {
         t["id"]: TroopType(
             game=game, code=t["id"], name_ru=t["name_ru"], name_en=t.get("name_en", ""),
@@ -47,7 +61,10 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
         for t in data["troop_types"]
     }
     TroopType.objects.bulk_create(types.values())
+    return types
 
+
+def _create_factions(game: Game, data: dict) -> dict[str, Faction]:
     factions = {
         f["id"]: Faction(
             game=game, code=f["id"], name_ru=f["name_ru"], name_en=f.get("name_en", ""),
@@ -56,7 +73,11 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
         for f in data["factions"]
     }
     Faction.objects.bulk_create(factions.values())
+    return factions
 
+
+def _create_map(game: Game, data: dict, factions: dict[str, Faction]) -> dict[str, Province]:
+    """Provinces and sea zones with their owners, the factions' capitals, the borders."""
     provinces = {}
     for p in data["provinces"]:
         owner = factions.get(p.get("owner")) if p.get("owner") else None
@@ -68,8 +89,7 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
     Province.objects.bulk_create(provinces.values())
 
     for f in data["factions"]:
-        faction = factions[f["id"]]
-        faction.capital = provinces[f["capital"]]
+        factions[f["id"]].capital = provinces[f["capital"]]
     Faction.objects.bulk_update(factions.values(), ["capital"])
 
     borders = []
@@ -77,7 +97,12 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
         pa, pb = sorted((provinces[a], provinces[b]), key=lambda p: p.pk)
         borders.append(Adjacency(game=game, a=pa, b=pb))
     Adjacency.objects.bulk_create(borders)
+    return provinces
 
+
+def _create_forces(game: Game, data: dict, types: dict[str, TroopType], factions: dict[str, Faction],
+                   provinces: dict[str, Province]) -> None:
+    """Garrisons, armies and fleets with their cards and commanders."""
     cards = [
         TroopCard(game=game, troop_type=types[t], garrison=provinces[p["id"]])
         for p in data["provinces"]
@@ -91,28 +116,25 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
             for a in f.get("armies") or []
         ]
         Army.objects.bulk_create(armies)
-        for army, a in zip(armies, f.get("armies") or []):
-            cards += [TroopCard(game=game, troop_type=types[t], army=army) for t in a.get("troops") or []]
-            commanders += [
-                Commander(game=game, faction=faction, army=army, name_ru=cm["name_ru"],
-                          name_en=cm.get("name_en", ""), power=cm["power"])
-                for cm in a.get("commanders") or []
-            ]
         fleets = [
             Fleet(game=game, faction=faction, number=fl["number"], sea=provinces[fl["sea"]])
             for fl in f.get("fleets") or []
         ]
         Fleet.objects.bulk_create(fleets)
-        for fleet, fl in zip(fleets, f.get("fleets") or []):
-            cards += [TroopCard(game=game, troop_type=types[t], fleet=fleet) for t in fl.get("troops") or []]
-            commanders += [
-                Commander(game=game, faction=faction, fleet=fleet, name_ru=cm["name_ru"],
-                          name_en=cm.get("name_en", ""), power=cm["power"])
-                for cm in fl.get("commanders") or []
-            ]
+        for kind, units, raw in (("army", armies, f.get("armies") or []), ("fleet", fleets, f.get("fleets") or [])):
+            for unit, u in zip(units, raw):
+                cards += [TroopCard(game=game, troop_type=types[t], **{kind: unit}) for t in u.get("troops") or []]
+                commanders += [
+                    Commander(game=game, faction=faction, name_ru=cm["name_ru"], name_en=cm.get("name_en", ""),
+                              power=cm["power"], **{kind: unit})
+                    for cm in u.get("commanders") or []
+                ]
     TroopCard.objects.bulk_create(cards)
     Commander.objects.bulk_create(commanders)
 
+
+def _create_special_state(game: Game, data: dict) -> None:
+    """The fresh state of every stateful special some faction holds (R10)."""
     specials = (data.get("rules") or {}).get("specials") or {}
     held = sorted({sp for f in data["factions"] for sp in f.get("specials") or []})
     SpecialState.objects.bulk_create(
@@ -120,4 +142,3 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
         for sp in held
         if sp in FRESH_SPECIAL_STATE
     )
-    return game

@@ -1,0 +1,122 @@
+"""The apps' imports point one way: no import cycle between apps (docs/architecture.md).
+
+Every module under larp/ is parsed with ast, function-local imports included
+(a local import hides a cycle from Python, not from this test). Management
+commands are entry points like urls.py: nothing imports them, so they cannot
+close a cycle and are left out.
+
+UPWARD lists the imports that still point up and close a cycle today, each in
+a file another change is rewriting; the test fails on any other cycle, and on
+an entry of UPWARD that is gone (so the list only shrinks).
+"""
+import ast
+import pathlib
+from collections import defaultdict
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+LARP = ROOT / "larp"
+APPS = sorted(p.name for p in LARP.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+
+# (file, app it imports): upward imports still to be removed.
+UPWARD = {
+    ("larp/campaign/admin.py", "forces"),             # the garrison inline belongs to forces' admin
+    ("larp/campaign/services/scenario.py", "forces"),  # loading a scenario creates forces: a layer above both
+    ("larp/turns/services.py", "orders"),             # revealing orders at the Strategy close
+    ("larp/turns/views.py", "battles"),               # ... with the battles' names
+    ("larp/turns/console.py", "battles"),             # the console home: the next thing to do is in battles
+    ("larp/turns/console.py", "orders"),              # ... the filing grid and the orders table
+    ("larp/turns/console.py", "tablet"),              # ... the paper order's legal pickers
+    ("larp/turns/views.py", "tablet"),                # ... and the tablets' clock face
+    ("larp/orders/services.py", "battles"),           # a moderator's order change resets the battles
+    ("larp/battles/views.py", "tablet"),              # the projector's map lives with the tablet's
+}
+
+
+def _module_of(path: pathlib.Path) -> list[str]:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return parts[:-1] if parts[-1] == "__init__" else parts
+
+
+def imported_modules(path: pathlib.Path) -> list[tuple[str, int]]:
+    """Every larp module a file imports, anywhere in it (top level or inside functions), with its line."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = _module_of(path) if path.name == "__init__.py" else _module_of(path)[:-1]
+                anchor = package[:len(package) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.append((base, node.lineno))
+            found += [(f"{base}.{alias.name}", node.lineno) for alias in node.names]  # from larp import x
+    return [(name, line) for name, line in found if name.startswith("larp.")]
+
+
+def app_edges() -> dict[tuple[str, str], set[str]]:
+    """(app, imported app) -> the files that make that edge."""
+    edges = defaultdict(set)
+    for path in LARP.rglob("*.py"):
+        rel = path.relative_to(ROOT).as_posix()
+        parts = path.relative_to(LARP).parts
+        if len(parts) < 2 or "migrations" in parts or "management" in parts:
+            continue
+        app = parts[0]
+        for name, _line in imported_modules(path):
+            target = name.split(".")[1]
+            if target in APPS and target != app:
+                edges[(app, target)].add(rel)
+    return edges
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of the graph as a list of apps, or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_no_import_cycle_between_apps():
+    graph = defaultdict(set)
+    for (app, target), files in app_edges().items():
+        if files - {f for f, t in UPWARD if t == target}:
+            graph[app].add(target)
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle between apps: " + " -> ".join(cycle) + "; files: " + "; ".join(
+        f"{a} -> {b}: {sorted(app_edges()[(a, b)])}" for a, b in zip(cycle, cycle[1:]))
+
+
+def test_every_known_upward_import_still_exists():
+    edges = app_edges()
+    gone = [(f, t) for f, t in UPWARD if f not in edges.get((f.split("/")[1], t), set())]
+    assert not gone, f"no longer imported, remove from UPWARD: {gone}"
+
+
+def test_the_cycle_finder_sees_a_function_local_import(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from larp.turns.services import audit\n    return audit\n")
+    assert ("larp.turns.services", 2) in imported_modules(module)
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": {"c"}}) is None
