@@ -1,6 +1,7 @@
 """The five modes of the engine contract (docs/ordonnance.md, "Engine contract"): case in, result out."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from . import parse as p
@@ -175,7 +176,7 @@ def play(data: Any) -> dict:
     placed = pile + [c for s in seats for c in hands[s]] + [cid for *_, cid in log]
     if len(placed) != len(set(placed)) or set(placed) != set(index):
         missing = sorted(set(index) - set(placed))[:3]
-        twice = sorted({c for c in placed if placed.count(c) > 1})[:3]
+        twice = sorted(c for c, n in Counter(placed).items() if n > 1)[:3]
         fail("deck", "every card id must be in exactly one place (draw_pile, a hand or plays); "
              + (f"nowhere: {', '.join(missing)}" if missing else f"twice: {', '.join(twice)}"))
     moves = []
@@ -215,7 +216,7 @@ def play(data: Any) -> dict:
     events = []
     for n, (player, card, t) in enumerate(moves, start=1):
         event: dict = {"move": n, "player": player, "card": card, "territory": t}
-        reason = None
+        reason, drawn = None, None
         if table.game_over:
             reason = Reason.GAME_OVER
         elif player != to_move:
