@@ -233,3 +233,12 @@ def test_a_valid_case_with_one_value_replaced_is_never_a_bug(name, pick, new):
     mutated = _replace(case, paths[pick % len(paths)], new)
     code, out, err = run_case(mode, json.dumps(mutated))
     assert code in (0, 2), err
+
+
+def test_the_seeded_lot_is_fair_over_many_seeds():
+    """The lot (draw 0 modulo the players) picks each of four players about equally often over 4,000 seeds."""
+    players = ["anna", "boris", "vera", "gleb"]
+    tally = {p: 0 for p in players}
+    for seed in range(4000):
+        tally[seeded.lot(seed, players)] += 1
+    assert all(900 <= n <= 1100 for n in tally.values()), tally
