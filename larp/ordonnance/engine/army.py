@@ -37,17 +37,6 @@ def key_of(rules: Rules, counts: Counts) -> Key:
     return tuple(parts)
 
 
-def counts_from_key(rules: Rules, key: Key) -> Counts:
-    """The counts a key stands for (a key fixes every kind's count, C10)."""
-    counts = [0] * rules.kinds
-    for n, combo in enumerate(rules.combinations):
-        for rank in key[2 * n + 1]:
-            counts[rank - 1] = combo.same_symbols
-    for rank in key[-1]:
-        counts[rank - 1] = rules.single_same_symbols
-    return tuple(counts)
-
-
 def key_json(key: Key) -> list:
     return [list(part) if isinstance(part, tuple) else part for part in key]
 

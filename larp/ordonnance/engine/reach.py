@@ -30,10 +30,6 @@ def full_card(rules: Rules) -> int:
     return (1 << rules.kinds) - 1
 
 
-def pool_size(pool: Pool) -> int | None:
-    return None if pool is None else sum(pool.values())
-
-
 def _candidates(pool: dict[int, int], need: int) -> list[tuple[int, int]]:
     """(mask, usable copies) of the types worth trying, strongest-looking first."""
     kept = []
@@ -66,9 +62,6 @@ def best_completion(rules: Rules, masks: tuple[int, ...], pool: Pool,
         return Completion(key_of(rules, ceiling), ceiling, (full,) * need)
     if sum(pool.values()) < need:
         return None
-    if beat is not None and key_of(rules, ceiling) <= beat:
-        # Nothing can beat `beat`; the caller only asked that. Report the best anyway when cheap:
-        beat = None
     types = _candidates(pool, need)
     best: list = [None]
 
