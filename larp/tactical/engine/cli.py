@@ -1,0 +1,36 @@
+"""`adjudicate tactical.MODE CASE.json` (docs/tactical-rules.md, T37–T38), on larp/rules/cli.py's contract.
+
+One JSON document on stdout and exit 0; a malformed case exits 2 with one
+line "FIELD: PROBLEM" on stderr; an engine bug exits 1 with one line.
+"""
+from __future__ import annotations
+
+from typing import IO, Any, Callable
+
+from larp.rules.cli import run
+
+from . import data
+from .errors import CaseError, DataError
+from .checks import run_test
+from .measure import run_measure
+
+USAGE = ("usage: adjudicate tactical.army|test|clash|melee|shooting|odds|measure|march|battle_offer CASE.json "
+         "('-' reads standard input)")
+
+
+def _with_rules(mode: Callable[[Any, Any], dict]) -> Callable[[Any], dict]:
+    def call(case: Any) -> dict:
+        return mode(data.load(), case)
+    call.__name__ = mode.__name__
+    return call
+
+
+MODES: dict[str, Callable[[Any], dict]] = {
+    "test": _with_rules(run_test),
+    "measure": _with_rules(run_measure),
+}
+
+
+def main(argv: list[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> int:
+    """Run one mode on one case; see the module docstring for the exit statuses."""
+    return run(MODES, (CaseError, DataError), USAGE, list(argv), stdin, stdout, stderr)
