@@ -13,6 +13,7 @@ from . import data
 from .errors import CaseError, DataError
 from .checks import run_test
 from .measure import run_measure
+from .combat import run_clash, run_melee
 
 USAGE = ("usage: adjudicate tactical.army|test|clash|melee|shooting|odds|measure|march|battle_offer CASE.json "
          "('-' reads standard input)")
@@ -28,6 +29,8 @@ def _with_rules(mode: Callable[[Any, Any], dict]) -> Callable[[Any], dict]:
 MODES: dict[str, Callable[[Any], dict]] = {
     "test": _with_rules(run_test),
     "measure": _with_rules(run_measure),
+    "clash": _with_rules(run_clash),
+    "melee": _with_rules(run_melee),
 }
 
 
