@@ -14,6 +14,7 @@ from .errors import CaseError, DataError
 from .checks import run_test
 from .measure import run_measure
 from .combat import run_clash, run_melee
+from .shooting import run_shooting
 
 USAGE = ("usage: adjudicate tactical.army|test|clash|melee|shooting|odds|measure|march|battle_offer CASE.json "
          "('-' reads standard input)")
@@ -31,6 +32,7 @@ MODES: dict[str, Callable[[Any], dict]] = {
     "measure": _with_rules(run_measure),
     "clash": _with_rules(run_clash),
     "melee": _with_rules(run_melee),
+    "shooting": _with_rules(run_shooting),
 }
 
 

@@ -37,6 +37,7 @@ class Struck:
     riders: list | None = None
     newly_disordered: int = 0
     broke_through: bool = False
+    extra: list = field(default_factory=list)      # shooting: (hit, weapon) per shot
 
 
 @dataclass

@@ -310,22 +310,28 @@ def hit_order(unit: Unit) -> list[Fig]:
 
 
 def take_hits(rules: Mapping, unit: Unit, profiles: Mapping[str, Profile], ordinary: int, ignoring: int,
-              attack: str, ignores_shields: bool = False) -> dict:
-    """Deal nominal hits (ordinary first, then armour-ignoring) and kill by T7.3; returns the tallies."""
+              attack: str, ignores_shields: bool = False, shieldless: int = 0) -> dict:
+    """Deal nominal hits and kill by T7.3; returns the tallies.
+
+    Order of dealing: `ordinary` hits, then `shieldless` ones (a crossbow, sling or
+    handgun among bows: shields do not count), then `ignoring` (armour-ignoring) ones.
+    """
     order = hit_order(unit)
-    n_ord = min(ordinary, len(order))
-    n_ign = min(ignoring, len(order) - n_ord)
     testudo = unit.special == o.TESTUDO and attack in (o.ATTACK_SHOOTING, o.ATTACK_CLASH_INFANTRY)
     by_key: dict[tuple, list[Fig]] = {}
-    for x in order[:n_ord]:
-        by_key.setdefault(protection_key(profiles[x.profile], attack, ignores_shields, testudo), []).append(x)
+    at = 0
+    for count, no_shields in ((ordinary, ignores_shields), (shieldless, True)):
+        for x in order[at:at + count]:
+            by_key.setdefault(protection_key(profiles[x.profile], attack, no_shields, testudo), []).append(x)
+        at = min(len(order), at + count)
     saved = 0
     for key, hit in by_key.items():
         s = saved_by(rules, key, len(hit))
         saved += s
         for x in hit[:len(hit) - s]:
             x.killed = True
-    for x in order[n_ord:n_ord + n_ign]:
+    n_ign = min(ignoring, len(order) - at)
+    for x in order[at:at + n_ign]:
         x.killed = True
-    taken = n_ord + n_ign
+    taken = at + n_ign
     return {"hits_taken": taken, "saved": saved, "killed": taken - saved}
