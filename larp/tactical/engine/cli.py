@@ -15,6 +15,7 @@ from .checks import run_test
 from .measure import run_measure
 from .combat import run_clash, run_melee
 from .shooting import run_shooting
+from .army import run_army
 
 USAGE = ("usage: adjudicate tactical.army|test|clash|melee|shooting|odds|measure|march|battle_offer CASE.json "
          "('-' reads standard input)")
@@ -28,6 +29,7 @@ def _with_rules(mode: Callable[[Any, Any], dict]) -> Callable[[Any], dict]:
 
 
 MODES: dict[str, Callable[[Any], dict]] = {
+    "army": _with_rules(run_army),
     "test": _with_rules(run_test),
     "measure": _with_rules(run_measure),
     "clash": _with_rules(run_clash),
