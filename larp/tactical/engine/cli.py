@@ -16,6 +16,7 @@ from .measure import run_measure
 from .combat import run_clash, run_melee
 from .shooting import run_shooting
 from .army import run_army
+from .strategic import run_battle_offer, run_march
 
 USAGE = ("usage: adjudicate tactical.army|test|clash|melee|shooting|odds|measure|march|battle_offer CASE.json "
          "('-' reads standard input)")
@@ -35,6 +36,8 @@ MODES: dict[str, Callable[[Any], dict]] = {
     "clash": _with_rules(run_clash),
     "melee": _with_rules(run_melee),
     "shooting": _with_rules(run_shooting),
+    "march": _with_rules(run_march),
+    "battle_offer": _with_rules(run_battle_offer),
 }
 
 
