@@ -296,32 +296,46 @@ def plan_clash(c: Combat, att: un.Unit, dfd: un.Unit, direction: str, counter: b
 
 
 def resolve_clash(c: Combat, att: un.Unit, dfd: un.Unit, direction: str, plan: dict) -> dict:
-    rules = c.rules
-    ride = lambda a, t: t.start_ranks if (a.mounted and not t.mounted) else 0   # noqa: E731 - T19.2
     a_strikers = clash_strikers(c, att)
     d_strikers = clash_strikers(c, dfd, plan["only"]) if plan["defender_strikes"] else []
-    a_struck = strike(c, att, a_strikers, ride(att, dfd))
-    d_struck = strike(c, dfd, d_strikers, ride(dfd, att)) if plan["defender_strikes"] else Struck()
+    a_struck = strike(c, att, a_strikers, ride_ranks(att, dfd))
+    d_struck = strike(c, dfd, d_strikers, ride_ranks(dfd, att)) if plan["defender_strikes"] else Struck()
+    broken = a_struck.broke_through and not dfd.mounted                         # T19.3
+    a_taken, d_taken, loser, tests = apply_clash(c, att, dfd, direction, a_struck.hits, d_struck.hits, broken)
+    entries = {att.id: unit_entry(a_struck, a_taken), dfd.id: unit_entry(d_struck, d_taken)}
+    for u in (att, dfd):
+        entries[u.id]["test"] = tests.get(u.id)
+    for u in (att, dfd):
+        entries[u.id]["general"] = death_test(c, u)
+        entries[u.id]["after"] = un.after(c.rules, u)
+    return {"units": entries, "loser": loser, "simultaneous": plan["defender_strikes"], "broken": broken}
+
+
+def ride_ranks(striker: un.Unit, target: un.Unit) -> int:
+    """T19.2: riders against infantry ride through the target's ranks at the start of the clash."""
+    return target.start_ranks if (striker.mounted and not target.mounted) else 0
+
+
+def apply_clash(c: Combat, att: un.Unit, dfd: un.Unit, direction: str, a_hits: int, d_hits: int,
+                broken: bool) -> tuple[dict, dict, str | None, dict]:
+    """Casualties, refilling, the loser (T18.6, T7.5) and the tests (T24, T19.3) after the strikes."""
+    rules = c.rules
     kind = lambda u: o.ATTACK_CLASH_CAVALRY if u.mounted else o.ATTACK_CLASH_INFANTRY  # noqa: E731
-    d_taken = un.take_hits(rules, dfd, c.profiles, a_struck.hits, 0, kind(att))
-    a_taken = un.take_hits(rules, att, c.profiles, d_struck.hits, 0, kind(dfd))
+    d_taken = un.take_hits(rules, dfd, c.profiles, a_hits, 0, kind(att))
+    a_taken = un.take_hits(rules, att, c.profiles, d_hits, 0, kind(dfd))
     un.relayout(rules, att)
     un.relayout(rules, dfd)
-    broken = a_struck.broke_through and not dfd.mounted                         # T19.3
     loser = None
     if d_taken["hits_taken"] > a_taken["hits_taken"]:
         loser = dfd.side
     elif a_taken["hits_taken"] > d_taken["hits_taken"]:
         loser = att.side
-    entries = {att.id: unit_entry(a_struck, a_taken), dfd.id: unit_entry(d_struck, d_taken)}
+    tests = {}
     if loser == att.side:
-        entries[att.id]["test"] = test_unit(c, att, a_taken["killed"], o.FRONT)
+        tests[att.id] = test_unit(c, att, a_taken["killed"], o.FRONT)
     if loser == dfd.side or broken:
-        entries[dfd.id]["test"] = test_unit(c, dfd, d_taken["killed"], direction, broken)
-    for u in (att, dfd):
-        entries[u.id]["general"] = death_test(c, u)
-        entries[u.id]["after"] = un.after(rules, u)
-    return {"units": entries, "loser": loser, "simultaneous": plan["defender_strikes"], "broken": broken}
+        tests[dfd.id] = test_unit(c, dfd, d_taken["killed"], direction, broken)
+    return a_taken, d_taken, loser, tests
 
 
 # ---- melee (T21) ------------------------------------------------------------------------------------
@@ -381,15 +395,31 @@ def melee_directions(c: Combat, m: dict) -> dict[str, str]:
 
 
 def resolve_melee(c: Combat, order: list[un.Unit], directions: dict[str, str]) -> dict:
-    rules = c.rules
     struck = {u.id: strike(c, u, melee_strikers(c, u)) for u in order}
+    side_hits: dict[str, list[int]] = {}
+    for u in order:
+        tally = side_hits.setdefault(u.side, [0, 0])
+        tally[0] += struck[u.id].hits - struck[u.id].ignoring
+        tally[1] += struck[u.id].ignoring
+    taken, hits_taken, loser, tests = apply_melee(c, order, directions, side_hits)
+    entries = {u.id: unit_entry(struck[u.id], taken[u.id]) for u in order}
+    for u in order:
+        entries[u.id]["test"] = tests.get(u.id)
+    for u in order:
+        entries[u.id]["general"] = death_test(c, u)
+        entries[u.id]["after"] = un.after(c.rules, u)
+    return {"units": entries, "hits_taken": hits_taken, "loser": loser}
+
+
+def apply_melee(c: Combat, order: list[un.Unit], directions: dict[str, str],
+                side_hits: dict[str, list[int]]) -> tuple[dict, dict, str | None, dict]:
+    """T21.5-T21.6: share each side's hits, casualties and refilling, the loser's tests."""
+    rules = c.rules
     sides = [s for s in c.sides if any(u.side == s for u in order)]
     taken: dict[str, dict] = {}
     for side in sides:
         enemies = [u for u in order if u.side != side]
-        mine = [struck[u.id] for u in order if u.side == side]
-        ordinary = sum(s.hits - s.ignoring for s in mine)
-        ignoring = sum(s.ignoring for s in mine)
+        ordinary, ignoring = side_hits.get(side, (0, 0))
         for uid, (n_ord, n_ign) in share(enemies, ordinary, ignoring).items():
             taken[uid] = un.take_hits(rules, c.units[uid], c.profiles, n_ord, n_ign, o.ATTACK_MELEE)
     for u in order:
@@ -398,11 +428,8 @@ def resolve_melee(c: Combat, order: list[un.Unit], directions: dict[str, str]) -
     loser = None
     if hits_taken[sides[0]] != hits_taken[sides[1]]:
         loser = max(sides, key=lambda s: hits_taken[s])
-    entries = {u.id: unit_entry(struck[u.id], taken[u.id]) for u in order}
+    tests = {}
     for u in order:
         if u.side == loser:
-            entries[u.id]["test"] = test_unit(c, u, taken[u.id]["killed"], directions.get(u.id, o.FRONT))
-    for u in order:
-        entries[u.id]["general"] = death_test(c, u)
-        entries[u.id]["after"] = un.after(rules, u)
-    return {"units": entries, "hits_taken": hits_taken, "loser": loser}
+            tests[u.id] = test_unit(c, u, taken[u.id]["killed"], directions.get(u.id, o.FRONT))
+    return taken, hits_taken, loser, tests

@@ -190,23 +190,34 @@ def run_shooting(rules: Mapping, case: Any, c: Combat | None = None) -> dict:
 
 
 def resolve_shooting(c: Combat, volleys: list[dict], plans: list, exchange: bool) -> dict:
-    rules = c.rules
     fired = [fire(c, v, able) for v, able in zip(volleys, plans)]
-    entries, losses = {}, []
-    for v, (entry, struck, info) in zip(volleys, fired):
+    shots = [(v["target"], struck.hits - info["shieldless"], info["shieldless"], info["handgun"])
+             for v, (_, struck, info) in zip(volleys, fired)]
+    entries, loser = apply_shots(c, shots, exchange, with_disorder=True)
+    for v in volleys:
         t = v["target"]
+        entries[t.id]["general"] = death_test(c, t)
+        entries[t.id]["after"] = un.after(c.rules, t)
+    return {"volleys": [e for e, _, _ in fired], "units": entries, "loser": loser}
+
+
+def apply_shots(c: Combat, shots: list[tuple[un.Unit, int, int, bool]], exchange: bool,
+                with_disorder: bool) -> tuple[dict, str | None]:
+    """Casualties and refilling of each target; disorder tests (T20.9, T26.6); the exchange's test (T20.5)."""
+    rules = c.rules
+    entries, losses = {}, []
+    for t, ordinary, shieldless, handgun in shots:
         was_loose = t.formation == "loose"
-        taken = un.take_hits(rules, t, c.profiles, struck.hits - info["shieldless"], 0, o.ATTACK_SHOOTING,
-                             shieldless=info["shieldless"])
+        taken = un.take_hits(rules, t, c.profiles, ordinary, 0, o.ATTACK_SHOOTING, shieldless=shieldless)
         entries[t.id] = {**taken, "test": None, "disorder": {"dice": [], "newly_disordered": 0},
                          "falls_back": was_loose and taken["killed"] > 0, "general": None}
-        losses.append((t, taken, info))
+        losses.append((t, taken, handgun))
     for t, _, _ in losses:
         un.relayout(rules, t)
-    for t, taken, info in losses:
-        if t.destroyed:
+    for t, taken, handgun in losses:
+        if t.destroyed or not with_disorder:
             continue
-        if info["handgun"] or entries[t.id]["falls_back"]:               # a handgun volley fired (not wet)
+        if handgun or entries[t.id]["falls_back"]:                   # a handgun volley fired (not wet)
             entries[t.id]["disorder"] = disorder_test(c, t)
             if entries[t.id]["falls_back"] and all(x.disordered for x in t.alive()):
                 t.fleeing = True                                                  # T26.2
@@ -217,7 +228,4 @@ def resolve_shooting(c: Combat, volleys: list[dict], plans: list, exchange: bool
             unit, taken = (t1, k1) if k1["hits_taken"] > k2["hits_taken"] else (t2, k2)
             loser = unit.side
             entries[unit.id]["test"] = test_unit(c, unit, taken["killed"], o.FRONT)
-    for t, _, _ in losses:
-        entries[t.id]["general"] = death_test(c, t)
-        entries[t.id]["after"] = un.after(rules, t)
-    return {"volleys": [e for e, _, _ in fired], "units": entries, "loser": loser}
+    return entries, loser
