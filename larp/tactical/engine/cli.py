@@ -17,6 +17,7 @@ from .combat import run_clash, run_melee
 from .shooting import run_shooting
 from .army import run_army
 from .strategic import run_battle_offer, run_march
+from .odds import run_odds
 
 USAGE = ("usage: adjudicate tactical.army|test|clash|melee|shooting|odds|measure|march|battle_offer CASE.json "
          "('-' reads standard input)")
@@ -36,6 +37,7 @@ MODES: dict[str, Callable[[Any], dict]] = {
     "clash": _with_rules(run_clash),
     "melee": _with_rules(run_melee),
     "shooting": _with_rules(run_shooting),
+    "odds": _with_rules(run_odds),
     "march": _with_rules(run_march),
     "battle_offer": _with_rules(run_battle_offer),
 }
