@@ -1,0 +1,72 @@
+"""Exact odds (T38 "odds"): reduced fractions that sum to 1 and agree with the seeded engine's frequencies."""
+from fractions import Fraction
+
+import pytest
+
+from tests.tactical.helpers import case, result
+
+ODDS_OF = [("src-large-shield-five-hits", "clash"), ("own-cavalry-charge-through", "clash"),
+           ("t19-pikes-strike-charging-cavalry", "clash"), ("src-two-against-one-share", "melee"),
+           ("t12-general-strikes-first-with-talent", "melee"), ("src-light-armour-three-and-four", "melee"),
+           ("own-exchange-archers", "shooting"), ("t20-crossbow-line-fire-ignores-shields", "shooting")]
+
+
+def odds_of(name: str, kind: str) -> dict:
+    data = case(name)
+    data["of"] = kind
+    return result("odds", data)
+
+
+@pytest.mark.parametrize("name, kind", ODDS_OF)
+def test_every_distribution_sums_to_one(name, kind):
+    out = odds_of(name, kind)
+    assert sum(Fraction(v["fraction"]) for v in out["loser"].values()) == 1
+    for uid, unit in out["units"].items():
+        dist = {int(k): Fraction(v) for k, v in unit["killed"]["distribution"].items()}
+        assert sum(dist.values()) == 1, uid
+        assert all(p > 0 for p in dist.values()) and min(dist) >= 0, uid
+        assert unit["killed"]["expected"] == round(float(sum(k * p for k, p in dist.items())), 4)
+        flees, destroyed = Fraction(unit["flees"]["fraction"]), Fraction(unit["destroyed"]["fraction"])
+        assert 0 <= flees and 0 <= destroyed and flees + destroyed <= 1
+        for text in [unit["flees"]["fraction"], *unit["killed"]["distribution"].values()]:
+            assert str(Fraction(text)) == text, "reduced"
+
+
+def test_fractions_are_reduced_and_values_rounded():
+    out = odds_of("src-large-shield-five-hits", "clash")
+    assert out["loser"]["b"] == {"fraction": "255/256", "value": 0.9961}
+
+
+@pytest.mark.parametrize("name, kind", [("src-two-against-one-share", "melee"), ("own-cavalry-charge-through", "clash"),
+                                        ("own-exchange-archers", "shooting")])
+def test_odds_agree_with_the_seeded_engine(name, kind):
+    """The seeded engine, run 1200 times, lands within 5 standard deviations of every exact probability."""
+    odds = odds_of(name, kind)
+    runs = 1200
+    losers, flees = {}, {}
+    for seed in range(runs):
+        data = case(name)
+        data["dice"], data["seed"] = {}, seed
+        out = result(kind, data)
+        losers[out["loser"] or "none"] = losers.get(out["loser"] or "none", 0) + 1
+        for uid, unit in out["units"].items():
+            if unit["test"] and unit["test"]["result"] == "flees":
+                flees[uid] = flees.get(uid, 0) + 1
+    for side, p in odds["loser"].items():
+        assert abs(losers.get(side, 0) / runs - p["value"]) <= 5 * (p["value"] * (1 - p["value"]) / runs) ** 0.5 + 1e-9
+    for uid, unit in odds["units"].items():
+        p = unit["flees"]["value"]
+        assert abs(flees.get(uid, 0) / runs - p) <= 5 * (p * (1 - p) / runs) ** 0.5 + 1e-9, uid
+
+
+def test_odds_ignore_the_dice_of_the_case():
+    data = case("src-large-shield-five-hits")
+    data["of"] = "clash"
+    bare = dict(data, dice={})
+    assert result("odds", data) == result("odds", bare)
+
+
+def test_a_refused_situation_has_no_odds():
+    data = case("t18-swordsmen-cannot-clash")
+    data["of"] = "clash"
+    assert result("odds", data)["refused"][0]["rule"] == "T18.1"
