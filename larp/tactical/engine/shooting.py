@@ -163,7 +163,9 @@ def disorder_test(c: Combat, t: un.Unit) -> dict:
     for x in t.alive():
         if x.disordered:
             continue
-        die, ok = at_or_below(c.profiles[x.profile].steadiness + t.talent("steadiness"),
+        own = (c.rules["special_formations"]["circle"]["steadiness"] if t.special == o.CIRCLE   # T10.4
+               else c.profiles[x.profile].steadiness)
+        die, ok = at_or_below(own + t.talent("steadiness"),
                               lambda: c.dice.take(t.id, o.DISORDER))
         if die is not None:
             dice.append(die)
