@@ -146,10 +146,22 @@ def save_fraction(rules: Mapping, item: str, testudo: bool) -> tuple[Fraction, s
     return _fraction(entry["save"], item), entry.get("count_from", "killed")
 
 
+_SAVES: dict = {}
+
+
 def saves(rules: Mapping, item: str | None, n: int, testudo: bool = False) -> int:
     """T7.3: how many of n hits on warriors protected by `item` are saved."""
     if item is None or n <= 0:
         return 0
+    key = (id(rules), item, n, testudo)
+    if key not in _SAVES:
+        if len(_SAVES) > 10_000:
+            _SAVES.clear()
+        _SAVES[key] = _saves(rules, item, n, testudo)
+    return _SAVES[key]
+
+
+def _saves(rules: Mapping, item: str, n: int, testudo: bool) -> int:
     share, count_from = save_fraction(rules, item, testudo)
     exact = share * n
     if count_from == "saved":           # counted from a saved figure: ceil

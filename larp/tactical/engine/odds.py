@@ -20,8 +20,9 @@ from typing import Any, Mapping
 from . import fields as f
 from . import outcomes as o
 from . import units as un
-from .combat import (Combat, apply_clash, apply_melee, clash_strikers, melee_directions, melee_units,
-                     melee_strikers, parse_combat, plan_clash, ride_ranks)
+from .combat import (Combat, clash_strikers, melee_directions, melee_strikers, melee_units, parse_combat,
+                     plan_clash, ride_ranks, share)
+from .checks import unit_test
 from .errors import CaseError
 from .shooting import apply_shots, parse_volley, plan_volley, shot_value
 
@@ -40,10 +41,6 @@ class _Certain:
         return None
 
 
-def p_of(value: int) -> Fraction:
-    return Fraction(min(max(value, 0), SIDES), SIDES)
-
-
 def _add(dist: dict, key, p: Fraction) -> None:
     dist[key] = dist.get(key, 0) + p
 
@@ -60,17 +57,25 @@ def _groups(strikers: list) -> list[list]:
     return groups
 
 
-def unit_dist(unit: un.Unit, strikers: list, ride: int = 0, shieldless: bool = False) -> dict:
-    """Distribution over (hits, armour-ignoring hits, rode through, misses per group) of one unit's strikes."""
-    single = len({x.profile for x in unit.alive()}) == 1
-    dist: dict = {(0, 0, False, ()): Fraction(1)}
+def unit_dist(c: Combat, unit: un.Unit, strikers: list, ride: int = 0) -> tuple[dict, int]:
+    """Distribution over (hits, armour-ignoring hits, rode through, misses per group) of one unit's strikes,
+    as whole-number weights over a denominator (a power of 6: every weight is a count of dice outcomes).
+
+    Misses are tracked only when they can change the result: when the unit's figures differ in protection or
+    steadiness (T22.1: the disordered are hit last, so who missed decides who dies and who stands in front).
+    """
+    kinds = {(p.armour, p.shield, p.horse_armour, p.steadiness)
+             for p in (c.profiles[x.profile] for x in unit.alive())}
+    track = len(kinds) > 1
+    dist: dict = {(0, 0, False, ()): 1}
+    den = 1
     for group in _groups(strikers):
-        p, n, figs = p_of(group[0].value), len(group), group[0].fig is not None
+        v, n, figs = min(max(group[0].value, 0), SIDES), len(group), group[0].fig is not None
         gdist: dict = {}
-        if ride:
-            per = {h: p ** h * (1 - p) for h in range(ride)}
-            per[ride] = p ** ride
-            gdist = {(0, False, 0): Fraction(1)}
+        if ride:                                   # a rider: h successes then a miss, or all R (T19.2)
+            per = {h: v ** h * (SIDES - v) * SIDES ** (ride - h - 1) for h in range(ride)}
+            per[ride] = v ** ride
+            gdist = {(0, False, 0): 1}
             for _ in range(n):
                 nxt: dict = {}
                 for (h, b, m), q in gdist.items():
@@ -78,19 +83,21 @@ def unit_dist(unit: un.Unit, strikers: list, ride: int = 0, shieldless: bool = F
                         if rq:
                             _add(nxt, (h + rh, b or rh == ride, m + (rh < ride)), q * rq)
                 gdist = nxt
+            den *= SIDES ** (ride * n)
         else:
             for k in range(n + 1):
-                q = comb(n, k) * p ** k * (1 - p) ** (n - k)
+                q = comb(n, k) * v ** k * (SIDES - v) ** (n - k)
                 if q:
                     _add(gdist, (k, False, n - k), q)
+            den *= SIDES ** n
         nxt = {}
         for (h, i, b, sig), q in dist.items():
             for (gh, gb, gm), gq in gdist.items():
                 key = (h + gh, i + (gh if group[0].ignores_armour else 0), b or gb,
-                       sig + ((gm,) if figs and not single else ()))
+                       sig + ((gm,) if figs and track else ()))
                 _add(nxt, key, q * gq)
         dist = nxt
-    return dist
+    return dist, den
 
 
 def _sig_groups(unit: un.Unit, strikers: list) -> list[list[int]]:
@@ -115,24 +122,27 @@ class Tally:
         self.broken = Fraction(0)
         self.outcomes = 0
 
-    def count(self, p: Fraction, loser: str | None, killed: dict, tests: dict, twins: dict, directions: dict,
-              broken: bool = False) -> None:
+    def step(self) -> None:
         self.outcomes += 1
         if self.outcomes > MAX_OUTCOMES:
             raise CaseError("case", f"odds: more than {MAX_OUTCOMES} outcomes to enumerate")
+
+    def unit(self, uid: str, p: Fraction, killed: int, flee: Fraction, destroyed: Fraction) -> None:
+        u = self.units[uid]
+        _add(u["killed"], killed, p)
+        u["flees"] += p * flee
+        u["destroyed"] += p * destroyed
+
+    def count(self, p: Fraction, loser: str | None, killed: dict, tests: dict, twins: dict, directions: dict,
+              broken: bool = False) -> None:
+        """One fully resolved outcome (shooting): the loser, and each unit's killed and weighed test."""
+        self.step()
         self.loser[loser if loser is not None else "none"] += p
         if broken:
             self.broken += p
         for uid, k in killed.items():
-            u = self.units[uid]
-            _add(u["killed"], k, p)
-            twin = twins[uid]
-            test = tests.get(uid)
-            if twin.destroyed and (test is None or test.get("value") is None):
-                u["destroyed"] += p                               # no figures left (T22.4)
-            elif test is not None:
-                fail = p * (1 - p_of(test["value"]))
-                u["destroyed" if directions.get(uid, o.FRONT) == o.REAR else "flees"] += fail
+            flee, destroyed = _fates(twins[uid], tests.get(uid), directions.get(uid, o.FRONT))
+            self.unit(uid, p, k, Fraction(flee, SIDES), Fraction(destroyed, SIDES))
 
     def result(self) -> dict:
         units = {}
@@ -145,8 +155,139 @@ class Tally:
         return {"loser": {k: _fr(v) for k, v in self.loser.items()}, "units": units, "broken": _fr(self.broken)}
 
 
+def _fates(twin: un.Unit, test: dict | None, direction: str) -> tuple[int, int]:
+    """(flees, destroyed) of a resolved unit, in sixths: no figures left is destruction (T22.4); a test fails
+    on 6 - value faces, and failing after an attack in the rear destroys (T23.4)."""
+    if twin.destroyed and (test is None or test.get("value") is None):
+        return 0, SIDES
+    if test is None:
+        return 0, 0
+    fail = SIDES - min(max(test["value"], 0), SIDES)
+    return (0, fail) if direction == o.REAR else (fail, 0)
+
+
 def _fr(p: Fraction) -> dict:
     return {"fraction": str(p), "value": round(float(p), 4)}
+
+
+def _side_totals(units: list[un.Unit], dists: dict) -> tuple[dict, dict]:
+    """A side's distribution of totals (ordinary, armour-ignoring hits, rode through) and, per unit, the joint
+    distribution of those totals with the unit's own misses (all the rest is summed out); integer weights."""
+    def convolve(parts: list[dict]) -> dict:
+        out: dict = {(0, 0, False): 1}
+        for dist in parts:
+            nxt: dict = {}
+            for (h, i, b), p in out.items():
+                for (uh, ui, ub, _), q in dist.items():
+                    _add(nxt, (h + uh - ui, i + ui, b or ub), p * q)
+            out = nxt
+        return out
+    totals = convolve([dists[u.id] for u in units])
+    joint = {}
+    for u in units:
+        others = convolve([dists[v.id] for v in units if v is not u])
+        j: dict = {}
+        for (h, i, b), p in others.items():
+            for (uh, ui, ub, sig), q in dists[u.id].items():
+                _add(j.setdefault((h + uh - ui, i + ui, b or ub), {}), sig, p * q)
+        joint[u.id] = j
+    return totals, joint
+
+
+def _combine(c: Combat, order: list[un.Unit], strikers: dict, rides: dict, attack_of, directions: dict,
+             defender: un.Unit | None = None) -> dict:
+    """Exact odds of one round, factored: the loser depends on the sides' totals only; each unit's casualties
+    and test on its own misses, the hits dealt to it and whether it tests (memoised)."""
+    made = {u.id: unit_dist(c, u, strikers[u.id], rides.get(u.id, 0)) for u in order}
+    dists = {uid: dist for uid, (dist, _) in made.items()}
+    sig_groups = {u.id: _sig_groups(u, strikers[u.id]) for u in order}
+    names = [s for s in c.sides if any(u.side == s for u in order)]
+    by_side = {s: [u for u in order if u.side == s] for s in names}
+    totals, joint, den = {}, {}, SIDES               # every weight below is over `den`: dice outcomes
+    for s in names:
+        totals[s], j = _side_totals(by_side[s], dists)
+        joint.update(j)
+        for u in by_side[s]:
+            den *= made[u.id][1]
+    loser_acc = {s: 0 for s in [*c.sides, "none"]}
+    units_acc = {u.id: {"killed": {}, "flees": 0, "destroyed": 0} for u in order}
+    broken_acc = 0
+    tally = Tally(c.sides, order)
+    dealt_memo: dict = {}
+
+    def dealt(side: str, total: tuple) -> dict:
+        key = (side, total[0], total[1])
+        if key not in dealt_memo:
+            enemies = [u for u in order if u.side != side]
+            dealt_memo[key] = share(enemies, total[0], total[1])
+        return dealt_memo[key]
+
+    base_memo: dict = {}
+
+    def fate(u: un.Unit, sig: tuple, hits: list[int], tested: bool, broken: bool) -> tuple:
+        """(killed, P(flees), P(destroyed)) of one unit with these misses, hits dealt to it and test or not."""
+        key = (u.id, sig, hits[0], hits[1])
+        if key not in base_memo:
+            twin = _copy(u, sig, sig_groups[u.id])
+            taken = un.take_hits(c.rules, twin, c.profiles, hits[0], hits[1], attack_of(u))
+            un.relayout(c.rules, twin)
+            base_memo[key] = (taken["killed"], twin)
+        killed, twin = base_memo[key]
+        direction = directions.get(u.id, o.FRONT)
+        if not tested or twin.destroyed:
+            return (killed, *_fates(twin, None, direction))
+        test = unit_test(c.rules, lambda: 1, steadiness=un.first_rank_steadiness(twin, c.profiles),
+                         circle=twin.special == o.CIRCLE, full_ranks=u.start_full_ranks, attacked_from=direction,
+                         killed=killed, general=u.talent("steadiness"), broken=broken,
+                         modifiers=c.modifiers.get((u.id, "test"), []))      # the same items as combat.test_unit
+        return (killed, *_fates(twin, test, direction))
+
+    summed_memo: dict = {}
+
+    def summed(u: un.Unit, total: tuple, hits: tuple, tested: bool, broken: bool) -> tuple:
+        """The unit's fate summed over its own misses, given its side's totals (weights P(totals, misses))."""
+        key = (u.id, total, hits, tested, broken)
+        if key not in summed_memo:
+            killed: dict = {}
+            flee = destroyed = 0
+            for sig, q in joint[u.id][total].items():
+                k, pf, pd = fate(u, sig, list(hits), tested, broken)
+                _add(killed, k, q * SIDES)
+                flee += q * pf
+                destroyed += q * pd
+            summed_memo[key] = (killed, flee, destroyed)
+        return summed_memo[key]
+
+    s0, s1 = names
+    for t0, p0 in totals[s0].items():
+        for t1, p1 in totals[s1].items():
+            tally.step()
+            p = p0 * p1 * SIDES
+            d = {**dealt(s0, t0), **dealt(s1, t1)}
+            taken = {s: sum(sum(d[u.id]) for u in by_side[s]) for s in names}
+            loser = None if taken[s0] == taken[s1] else max(names, key=lambda s: taken[s])
+            loser_acc[loser if loser is not None else "none"] += p
+            broken = defender is not None and not defender.mounted and (t0 if defender.side == s1 else t1)[2]
+            if broken:
+                broken_acc += p
+            own = {s0: (t0, p1), s1: (t1, p0)}
+            for u in order:
+                total, other_p = own[u.side]
+                tested = u.side == loser or (broken and u is defender)
+                killed, flee, destroyed = summed(u, total, tuple(d[u.id]), tested, broken and u is defender)
+                acc = units_acc[u.id]
+                for k, q in killed.items():
+                    _add(acc["killed"], k, q * other_p)
+                acc["flees"] += flee * other_p
+                acc["destroyed"] += destroyed * other_p
+    for side, n in loser_acc.items():
+        tally.loser[side] = Fraction(n, den)
+    tally.broken = Fraction(broken_acc, den)
+    for uid, acc in units_acc.items():
+        tally.units[uid] = {"flees": Fraction(acc["flees"], den), "destroyed": Fraction(acc["destroyed"], den),
+                            "killed": {k: Fraction(n, den) for k, n in acc["killed"].items()}}
+    c.units = {u.id: u for u in order}
+    return tally.result()
 
 
 def _clash(c: Combat, case: dict) -> dict:
@@ -164,34 +305,14 @@ def _clash(c: Combat, case: dict) -> dict:
     plan = plan_clash(c, att, dfd, direction, f.boolean(cl.get("counter", False), "clash.counter"))
     if c.refused:
         return {"refused": c.refused}
-    a_str = clash_strikers(c, att)
-    d_str = clash_strikers(c, dfd, plan["only"]) if plan["defender_strikes"] else []
-    a_dist = unit_dist(att, a_str, ride_ranks(att, dfd))
-    d_dist = unit_dist(dfd, d_str, ride_ranks(dfd, att))
-    a_sig, d_sig = _sig_groups(att, a_str), _sig_groups(dfd, d_str)
-    tally = Tally(c.sides, [att, dfd])
-    for (ah, _, ab, asig), ap in a_dist.items():
-        for (dh, _, _, dsig), dp in d_dist.items():
-            ta, td = _copy(att, asig, a_sig), _copy(dfd, dsig, d_sig)
-            c.units = {ta.id: ta, td.id: td}
-            broken = ab and not dfd.mounted
-            a_taken, d_taken, loser, tests = apply_clash(c, ta, td, direction, ah, dh, broken)
-            tally.count(ap * dp, loser, {ta.id: a_taken["killed"], td.id: d_taken["killed"]}, tests,
-                        {ta.id: ta, td.id: td}, {td.id: direction}, broken)
-    return tally.result()
+    strikers = {att.id: clash_strikers(c, att),
+                dfd.id: clash_strikers(c, dfd, plan["only"]) if plan["defender_strikes"] else []}
+    rides = {att.id: ride_ranks(att, dfd), dfd.id: ride_ranks(dfd, att)}
+    enemy = {att.id: dfd, dfd.id: att}
 
-
-def _side_dists(order: list[un.Unit], dists: dict) -> dict:
-    """Convolve the units of each side: (ordinary hits, armour-ignoring hits, each unit's misses)."""
-    sides: dict = {}
-    for u in order:
-        side = sides.setdefault(u.side, {(0, 0, ()): Fraction(1)})
-        nxt: dict = {}
-        for (h, i, sigs), p in side.items():
-            for (uh, ui, _, usig), q in dists[u.id].items():
-                _add(nxt, (h + uh - ui, i + ui, sigs + (usig,)), p * q)
-        sides[u.side] = nxt
-    return sides
+    def attack_of(u: un.Unit) -> str:                  # T7.4: the striker's kind decides the protection
+        return o.ATTACK_CLASH_CAVALRY if enemy[u.id].mounted else o.ATTACK_CLASH_INFANTRY
+    return _combine(c, [att, dfd], strikers, rides, attack_of, {dfd.id: direction}, defender=dfd)
 
 
 def _melee(c: Combat, case: dict) -> dict:
@@ -201,23 +322,7 @@ def _melee(c: Combat, case: dict) -> dict:
     if c.refused:
         return {"refused": c.refused}
     strikers = {u.id: melee_strikers(c, u) for u in order}
-    dists = {u.id: unit_dist(u, strikers[u.id]) for u in order}
-    sig_groups = {u.id: _sig_groups(u, strikers[u.id]) for u in order}
-    sides = _side_dists(order, dists)
-    names = list(sides)
-    tally = Tally(c.sides, order)
-    originals = {u.id: u for u in order}
-    for (h0, i0, sig0), p0 in sides[names[0]].items():
-        for (h1, i1, sig1), p1 in sides[names[1]].items():
-            sigs = {names[0]: list(sig0), names[1]: list(sig1)}
-            twins = []
-            for u in order:
-                twins.append(_copy(u, sigs[u.side].pop(0), sig_groups[u.id]))
-            c.units = {t.id: t for t in twins}
-            taken, _, loser, tests = apply_melee(c, twins, directions, {names[0]: [h0, i0], names[1]: [h1, i1]})
-            tally.count(p0 * p1, loser, {uid: t["killed"] for uid, t in taken.items()}, tests, c.units, directions)
-    c.units = originals
-    return tally.result()
+    return _combine(c, order, strikers, {}, lambda u: o.ATTACK_MELEE, directions)
 
 
 def _shooting(c: Combat, case: dict) -> dict:
@@ -248,9 +353,11 @@ def _shooting(c: Combat, case: dict) -> dict:
             counting = [st for st, w in shots if not rules["weapons"][w].get("ignores_shields")]
             plain = [st for st, w in shots if rules["weapons"][w].get("ignores_shields")]
             handgun = any(w == "handgun" for _, w in shots)
-            for (h1, *_), q1 in unit_dist(s, counting).items():
-                for (h2, *_), q2 in unit_dist(s, plain).items():
-                    _add(dist, (h1, h2, handgun), pw * q1 * q2)
+            d1, den1 = unit_dist(c, s, counting)
+            d2, den2 = unit_dist(c, s, plain)
+            for (h1, *_), q1 in d1.items():
+                for (h2, *_), q2 in d2.items():
+                    _add(dist, (h1, h2, handgun), pw * Fraction(q1 * q2, den1 * den2))
         per_volley.append(dist)
     involved = list({v["target"].id: v["target"] for v in volleys}.values())
     tally = Tally(c.sides, involved)
