@@ -70,3 +70,51 @@ def test_a_refused_situation_has_no_odds():
     data = case("t18-swordsmen-cannot-clash")
     data["of"] = "clash"
     assert result("odds", data)["refused"][0]["rule"] == "T18.1"
+
+
+def mixed_melee() -> dict:
+    """Ranks of different armour on both sides: who missed decides who is hit (T22.1), so misses are tracked."""
+    def prof(pid, armour, steadiness=3, category="swordsmen", melee=3):
+        return {"id": pid, "category": category, "specialty": None, "melee": melee, "steadiness": steadiness,
+                "weapon": None, "armour": armour, "shield": None, "horse_armour": None}
+    return {"profiles": [prof("bare", None), prof("light", "light_armour", 4), prof("heavy", "heavy_armour", 2)],
+            "units": [{"id": "a1", "side": "a", "formation": "open",
+                       "ranks": [[{"profile": "bare", "count": 3}], [{"profile": "heavy", "count": 3}]]},
+                      {"id": "b1", "side": "b", "formation": "open",
+                       "ranks": [[{"profile": "light", "count": 2}, {"profile": "bare", "count": 1}],
+                                 [{"profile": "heavy", "count": 3}]]}],
+            "melee": {"units": ["a1", "b1"], "attacked_from": {"a1": "rear"}}}
+
+
+def test_odds_of_mixed_units_agree_with_the_seeded_engine():
+    data = mixed_melee()
+    odds = result("odds", dict(data, of="melee"))
+    runs = 1500
+    killed, fates = {"a1": {}, "b1": {}}, {"a1": {"flees": 0, "destroyed": 0}, "b1": {"flees": 0, "destroyed": 0}}
+    for seed in range(runs):
+        out = result("melee", dict(data, dice={}, seed=seed))
+        for uid, unit in out["units"].items():
+            killed[uid][str(unit["killed"])] = killed[uid].get(str(unit["killed"]), 0) + 1
+            if unit["test"] and unit["test"]["result"] in fates[uid]:
+                fates[uid][unit["test"]["result"]] += 1
+            elif unit["after"]["destroyed"]:
+                fates[uid]["destroyed"] += 1
+    for uid, unit in odds["units"].items():
+        for k, text in unit["killed"]["distribution"].items():
+            p = float(Fraction(text))
+            assert abs(killed[uid].get(k, 0) / runs - p) <= 5 * (p * (1 - p) / runs) ** 0.5 + 1e-9, (uid, k)
+        for fate in ("flees", "destroyed"):
+            p = unit[fate]["value"]
+            assert abs(fates[uid][fate] / runs - p) <= 5 * (p * (1 - p) / runs) ** 0.5 + 1e-9, (uid, fate)
+    assert odds["units"]["a1"]["destroyed"]["value"] > 0      # attacked in the rear: a failed test destroys
+
+
+def test_too_many_outcomes_is_one_clear_line():
+    """Twenty-five units a side in one melee: refused in about a second with one line, not computed for minutes."""
+    from tests.tactical.helpers import run
+    profile = {"id": "s", "category": "swordsmen", "specialty": None, "melee": 3, "steadiness": 3, "weapon": None}
+    units = [{"id": f"{side}{i}", "side": side, "formation": "open",
+              "ranks": [[{"profile": "s", "count": 3}]] * 3} for side in "ab" for i in range(25)]
+    code, out, err = run("odds", {"of": "melee", "profiles": [profile], "units": units,
+                                  "melee": {"units": [u["id"] for u in units]}})
+    assert code == 2 and "outcomes" in err and err.count("\n") == 1

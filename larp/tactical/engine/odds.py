@@ -26,7 +26,7 @@ from .checks import unit_test
 from .errors import CaseError
 from .shooting import apply_shots, parse_volley, plan_volley, shot_value
 
-MAX_OUTCOMES = 200_000
+MAX_WORK = 1_500_000      # combined outcomes and memoised steps: about a second here; beyond, refuse clearly
 SIDES = 6
 
 
@@ -122,10 +122,11 @@ class Tally:
         self.broken = Fraction(0)
         self.outcomes = 0
 
-    def step(self) -> None:
-        self.outcomes += 1
-        if self.outcomes > MAX_OUTCOMES:
-            raise CaseError("case", f"odds: more than {MAX_OUTCOMES} outcomes to enumerate")
+    def step(self, n: int = 1) -> None:
+        self.outcomes += n
+        if self.outcomes > MAX_WORK:
+            raise CaseError("case", f"odds: more than {MAX_WORK} outcomes to enumerate; "
+                                    "split the fight or resolve it with dice")
 
     def unit(self, uid: str, p: Fraction, killed: int, flee: Fraction, destroyed: Fraction) -> None:
         u = self.units[uid]
@@ -170,13 +171,14 @@ def _fr(p: Fraction) -> dict:
     return {"fraction": str(p), "value": round(float(p), 4)}
 
 
-def _side_totals(units: list[un.Unit], dists: dict) -> tuple[dict, dict]:
+def _side_totals(units: list[un.Unit], dists: dict, tally: "Tally") -> tuple[dict, dict]:
     """A side's distribution of totals (ordinary, armour-ignoring hits, rode through) and, per unit, the joint
     distribution of those totals with the unit's own misses (all the rest is summed out); integer weights."""
     def convolve(parts: list[dict]) -> dict:
         out: dict = {(0, 0, False): 1}
         for dist in parts:
             nxt: dict = {}
+            tally.step(len(out) * len(dist))
             for (h, i, b), p in out.items():
                 for (uh, ui, ub, _), q in dist.items():
                     _add(nxt, (h + uh - ui, i + ui, b or ub), p * q)
@@ -187,6 +189,7 @@ def _side_totals(units: list[un.Unit], dists: dict) -> tuple[dict, dict]:
     for u in units:
         others = convolve([dists[v.id] for v in units if v is not u])
         j: dict = {}
+        tally.step(len(others) * len(dists[u.id]))
         for (h, i, b), p in others.items():
             for (uh, ui, ub, sig), q in dists[u.id].items():
                 _add(j.setdefault((h + uh - ui, i + ui, b or ub), {}), sig, p * q)
@@ -203,16 +206,16 @@ def _combine(c: Combat, order: list[un.Unit], strikers: dict, rides: dict, attac
     sig_groups = {u.id: _sig_groups(u, strikers[u.id]) for u in order}
     names = [s for s in c.sides if any(u.side == s for u in order)]
     by_side = {s: [u for u in order if u.side == s] for s in names}
+    tally = Tally(c.sides, order)
     totals, joint, den = {}, {}, SIDES               # every weight below is over `den`: dice outcomes
     for s in names:
-        totals[s], j = _side_totals(by_side[s], dists)
+        totals[s], j = _side_totals(by_side[s], dists, tally)
         joint.update(j)
         for u in by_side[s]:
             den *= made[u.id][1]
     loser_acc = {s: 0 for s in [*c.sides, "none"]}
     units_acc = {u.id: {"killed": {}, "flees": 0, "destroyed": 0} for u in order}
     broken_acc = 0
-    tally = Tally(c.sides, order)
     dealt_memo: dict = {}
 
     def dealt(side: str, total: tuple) -> dict:
@@ -228,6 +231,7 @@ def _combine(c: Combat, order: list[un.Unit], strikers: dict, rides: dict, attac
         """(killed, P(flees), P(destroyed)) of one unit with these misses, hits dealt to it and test or not."""
         key = (u.id, sig, hits[0], hits[1])
         if key not in base_memo:
+            tally.step(100)                              # resolving a unit weighs about a hundred steps
             twin = _copy(u, sig, sig_groups[u.id])
             taken = un.take_hits(c.rules, twin, c.profiles, hits[0], hits[1], attack_of(u))
             un.relayout(c.rules, twin)
@@ -236,6 +240,12 @@ def _combine(c: Combat, order: list[un.Unit], strikers: dict, rides: dict, attac
         direction = directions.get(u.id, o.FRONT)
         if not tested or twin.destroyed:
             return (killed, *_fates(twin, None, direction))
+        full = key + (broken,)
+        if full not in base_memo:
+            base_memo[full] = test_fate(u, twin, killed, direction, broken)
+        return base_memo[full]
+
+    def test_fate(u: un.Unit, twin: un.Unit, killed: int, direction: str, broken: bool) -> tuple:
         test = unit_test(c.rules, lambda: 1, steadiness=un.first_rank_steadiness(twin, c.profiles),
                          circle=twin.special == o.CIRCLE, full_ranks=u.start_full_ranks, attacked_from=direction,
                          killed=killed, general=u.talent("steadiness"), broken=broken,
@@ -250,6 +260,7 @@ def _combine(c: Combat, order: list[un.Unit], strikers: dict, rides: dict, attac
         if key not in summed_memo:
             killed: dict = {}
             flee = destroyed = 0
+            tally.step(len(joint[u.id][total]))
             for sig, q in joint[u.id][total].items():
                 k, pf, pd = fate(u, sig, list(hits), tested, broken)
                 _add(killed, k, q * SIDES)
@@ -261,7 +272,7 @@ def _combine(c: Combat, order: list[un.Unit], strikers: dict, rides: dict, attac
     s0, s1 = names
     for t0, p0 in totals[s0].items():
         for t1, p1 in totals[s1].items():
-            tally.step()
+            tally.step(len(order))
             p = p0 * p1 * SIDES
             d = {**dealt(s0, t0), **dealt(s1, t1)}
             taken = {s: sum(sum(d[u.id]) for u in by_side[s]) for s in names}
