@@ -202,12 +202,13 @@ def unit_entry(struck: Struck | None, taken: dict | None) -> dict:
     return entry
 
 
-def test_unit(c: Combat, unit: un.Unit, killed: int, attacked_from: str, broken: bool = False) -> dict:
+def test_unit(c: Combat, unit: un.Unit, killed: int, attacked_from: str, broken: bool = False) -> dict | None:
     """T24 after a round: steadiness of the refilled first rank, ranks at the start of the round."""
-    if unit.destroyed:
-        return {"value": None, "items": [], "die": None, "result": o.DESTROYED}
+    if unit.destroyed:                       # no figures left (T22.4): nothing to test, `after` says destroyed
+        return None
     result = unit_test(c.rules, lambda: c.dice.take(unit.id, o.TEST),
-                       steadiness=un.first_rank_steadiness(unit, c.profiles), circle=unit.special == o.CIRCLE,
+                       steadiness=un.first_rank_steadiness(unit, c.profiles),
+                       circle=unit.start_special == o.CIRCLE,
                        full_ranks=unit.start_full_ranks, attacked_from=attacked_from, killed=killed,
                        general=unit.talent("steadiness"), broken=broken,
                        modifiers=c.modifiers.get((unit.id, "test"), []))

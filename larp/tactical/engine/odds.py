@@ -159,7 +159,7 @@ class Tally:
 def _fates(twin: un.Unit, test: dict | None, direction: str) -> tuple[int, int]:
     """(flees, destroyed) of a resolved unit, in sixths: no figures left is destruction (T22.4); a test fails
     on 6 - value faces, and failing after an attack in the rear destroys (T23.4)."""
-    if twin.destroyed and (test is None or test.get("value") is None):
+    if twin.destroyed and test is None:
         return 0, SIDES
     if test is None:
         return 0, 0
@@ -247,7 +247,7 @@ def _combine(c: Combat, order: list[un.Unit], strikers: dict, rides: dict, attac
 
     def test_fate(u: un.Unit, twin: un.Unit, killed: int, direction: str, broken: bool) -> tuple:
         test = unit_test(c.rules, lambda: 1, steadiness=un.first_rank_steadiness(twin, c.profiles),
-                         circle=twin.special == o.CIRCLE, full_ranks=u.start_full_ranks, attacked_from=direction,
+                         circle=u.start_special == o.CIRCLE, full_ranks=u.start_full_ranks, attacked_from=direction,
                          killed=killed, general=u.talent("steadiness"), broken=broken,
                          modifiers=c.modifiers.get((u.id, "test"), []))      # the same items as combat.test_unit
         return (killed, *_fates(twin, test, direction))

@@ -59,6 +59,7 @@ class Unit:
     field: str
     start_full_ranks: int = 0
     start_ranks: int = 0
+    start_special: str | None = None     # a circle tests as a circle after the round, thinned or not
     destroyed: bool = False
     extra: dict = field(default_factory=dict)
 
@@ -192,6 +193,7 @@ def parse_unit(rules: Mapping, raw: Any, field: str, profiles: Mapping[str, Prof
                 fleeing=f.boolean(u.get("fleeing", False), f"{field}.fleeing"), field=field)
     unit.start_full_ranks = full_ranks(rules, unit)
     unit.start_ranks = len(rank_lists(unit.figs))
+    unit.start_special = special
     return unit
 
 
