@@ -118,3 +118,41 @@ def test_too_many_outcomes_is_one_clear_line():
     code, out, err = run("odds", {"of": "melee", "profiles": [profile], "units": units,
                                   "melee": {"units": [u["id"] for u in units]}})
     assert code == 2 and "outcomes" in err and err.count("\n") == 1
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ARMOUR = st.sampled_from([None, "light_armour", "heavy_armour"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from(["melee", "clash"]), a_n=st.integers(1, 9), b_n=st.integers(1, 9),
+       a_armour=ARMOUR, b_armour=ARMOUR, shield=st.sampled_from([None, "shield", "large_shield"]),
+       value=st.integers(0, 6), rear=st.booleans(), general=st.booleans())
+def test_random_fights_have_odds_that_sum_to_one(kind, a_n, b_n, a_armour, b_armour, shield, value, rear, general):
+    def prof(pid, armour, spec, steadiness):
+        return {"id": pid, "category": "line_infantry", "specialty": spec, "melee": min(value, 4) or 1,
+                "steadiness": steadiness, "weapon": "infantry_spear", "armour": armour,
+                "shield": None if shield == "large_shield" and armour == "heavy_armour" else shield}
+
+    def ranks(n, front_pid, back_pid):
+        out, left = [], n
+        while left:
+            out.append([{"profile": front_pid if not out else back_pid, "count": min(3, left)}])
+            left -= min(3, left)
+        return out
+    data = {"of": kind, "profiles": [prof("p", a_armour, value, 3), prof("q", b_armour, 3, 2)],
+            "units": [{"id": "a1", "side": "a", "formation": "open", "ranks": ranks(a_n, "p", "q"),
+                       "general": {"profile": "p", "talents": {"steadiness": 1}} if general else None},
+                      {"id": "b1", "side": "b", "formation": "open", "ranks": ranks(b_n, "q", "p")}],
+            "melee": {"units": ["a1", "b1"], "attacked_from": {"b1": "rear"} if rear else {}},
+            "clash": {"attacker": "a1", "defender": "b1", "counter": not rear,
+                      "attacked_from": "rear" if rear else "front"}}
+    out = result("odds", data)
+    assert sum(Fraction(v["fraction"]) for v in out["loser"].values()) == 1
+    for unit in out["units"].values():
+        assert sum(Fraction(v) for v in unit["killed"]["distribution"].values()) == 1
+        assert Fraction(unit["flees"]["fraction"]) + Fraction(unit["destroyed"]["fraction"]) <= 1
+        if rear:
+            assert unit["flees"]["fraction"] == "0" or unit is out["units"]["a1"]
