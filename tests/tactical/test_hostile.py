@@ -147,3 +147,15 @@ def test_nothing_goes_below_zero_and_a_replay_is_identical(seed, a_count, b_coun
         assert sum(g["count"] for r in after["ranks"] for g in r) == after["figures"]
         assert all(0 <= g["disordered"] <= g["count"] for r in after["ranks"] for g in r)
         assert unit["hits"] <= unit["strikers"] * 3
+
+
+def test_odds_of_an_absurd_mixed_unit_are_refused_not_hung():
+    """Sixty ranks of alternating armour in loose order: 3^60 miss patterns; refused in about a second."""
+    profiles = [{"id": p, "category": "swordsmen", "specialty": None, "melee": 3, "steadiness": s, "weapon": None,
+                 "armour": a} for p, s, a in (("s", 3, None), ("l", 4, "light_armour"))]
+    ranks = [[{"profile": "s" if i % 2 else "l", "count": 2}] for i in range(60)]
+    units = [{"id": uid, "side": side, "formation": "loose", "bases": 20, "ranks": ranks}
+             for uid, side in (("a1", "a"), ("b1", "b"))]
+    err = assert_malformed("odds", {"of": "melee", "profiles": profiles, "units": units,
+                                    "melee": {"units": ["a1", "b1"]}})
+    assert "outcomes" in err

@@ -57,7 +57,8 @@ def _groups(strikers: list) -> list[list]:
     return groups
 
 
-def unit_dist(c: Combat, unit: un.Unit, strikers: list, ride: int = 0) -> tuple[dict, int]:
+def unit_dist(c: Combat, unit: un.Unit, strikers: list, ride: int = 0, step=None,
+              misses_matter: bool = True) -> tuple[dict, int]:
     """Distribution over (hits, armour-ignoring hits, rode through, misses per group) of one unit's strikes,
     as whole-number weights over a denominator (a power of 6: every weight is a count of dice outcomes).
 
@@ -66,7 +67,7 @@ def unit_dist(c: Combat, unit: un.Unit, strikers: list, ride: int = 0) -> tuple[
     """
     kinds = {(p.armour, p.shield, p.horse_armour, p.steadiness)
              for p in (c.profiles[x.profile] for x in unit.alive())}
-    track = len(kinds) > 1
+    track = misses_matter and len(kinds) > 1          # a missed shot disorders nobody (T20.7)
     dist: dict = {(0, 0, False, ()): 1}
     den = 1
     for group in _groups(strikers):
@@ -90,6 +91,8 @@ def unit_dist(c: Combat, unit: un.Unit, strikers: list, ride: int = 0) -> tuple[
                 if q:
                     _add(gdist, (k, False, n - k), q)
             den *= SIDES ** n
+        if step is not None:
+            step(len(dist) * len(gdist))
         nxt = {}
         for (h, i, b, sig), q in dist.items():
             for (gh, gb, gm), gq in gdist.items():
@@ -201,12 +204,12 @@ def _combine(c: Combat, order: list[un.Unit], strikers: dict, rides: dict, attac
              defender: un.Unit | None = None) -> dict:
     """Exact odds of one round, factored: the loser depends on the sides' totals only; each unit's casualties
     and test on its own misses, the hits dealt to it and whether it tests (memoised)."""
-    made = {u.id: unit_dist(c, u, strikers[u.id], rides.get(u.id, 0)) for u in order}
+    tally = Tally(c.sides, order)
+    made = {u.id: unit_dist(c, u, strikers[u.id], rides.get(u.id, 0), tally.step) for u in order}
     dists = {uid: dist for uid, (dist, _) in made.items()}
     sig_groups = {u.id: _sig_groups(u, strikers[u.id]) for u in order}
     names = [s for s in c.sides if any(u.side == s for u in order)]
     by_side = {s: [u for u in order if u.side == s] for s in names}
-    tally = Tally(c.sides, order)
     totals, joint, den = {}, {}, SIDES               # every weight below is over `den`: dice outcomes
     for s in names:
         totals[s], j = _side_totals(by_side[s], dists, tally)
@@ -347,6 +350,7 @@ def _shooting(c: Combat, case: dict) -> dict:
         return {"refused": c.refused}
     rules = c.rules
     per_volley = []
+    guard = Tally(c.sides, [])                     # counts the work before the outcomes are known
     for v, able in zip(volleys, plans):
         s = v["shooter"]
         for st, w in able:
@@ -364,16 +368,19 @@ def _shooting(c: Combat, case: dict) -> dict:
             counting = [st for st, w in shots if not rules["weapons"][w].get("ignores_shields")]
             plain = [st for st, w in shots if rules["weapons"][w].get("ignores_shields")]
             handgun = any(w == "handgun" for _, w in shots)
-            d1, den1 = unit_dist(c, s, counting)
-            d2, den2 = unit_dist(c, s, plain)
+            d1, den1 = unit_dist(c, s, counting, step=guard.step, misses_matter=False)
+            d2, den2 = unit_dist(c, s, plain, step=guard.step, misses_matter=False)
+            guard.step(len(d1) * len(d2))
             for (h1, *_), q1 in d1.items():
                 for (h2, *_), q2 in d2.items():
                     _add(dist, (h1, h2, handgun), pw * Fraction(q1 * q2, den1 * den2))
         per_volley.append(dist)
     involved = list({v["target"].id: v["target"] for v in volleys}.values())
     tally = Tally(c.sides, involved)
+    tally.outcomes = guard.outcomes
     combos = [[]]
     for dist in per_volley:
+        tally.step(len(combos) * len(dist) * 20)          # each combination is resolved in full below
         combos = [prev + [(k, p)] for prev in combos for k, p in dist.items()]
     for combo in combos:
         p = Fraction(1)
