@@ -41,3 +41,32 @@ def test_an_unusable_override_is_refused_with_the_key(override, words):
     with pytest.raises(DataError) as exc:
         data.load(override)
     assert words in str(exc.value)
+
+
+def test_a_case_may_tune_the_numbers_of_the_rules():
+    """A scenario's `rules` block: the base speed of 20 cm made 24 moves very dense pikemen 19 cm."""
+    from tests.tactical.helpers import case, result
+    data = case("src-speed-pikemen")
+    assert result("measure", data)["speed_cm"] == 15
+    data["rules"] = {"movement": {"base_speed_cm": 24}}
+    assert result("measure", data)["speed_cm"] == 19
+    data = case("src-large-shield-five-hits")
+    data["rules"] = {"unit_test": {"broken_modifier": -3}, "generals": {"death_on": 2}}
+    assert result("clash", data)["units"]["b1"]["killed"] == 3
+
+
+@pytest.mark.parametrize("rules, words", [
+    ({"movement": {"base_speed": 24}}, "no such number"),
+    ({"movement": {"base_speed_cm": "24"}}, "whole number"),
+    ({"movement": {"base_speed_cm": 10 ** 9}}, "whole number"),
+    ({"categories": {"swordsmen": {"ru": "x"}}}, "only numbers"),
+    ({"dice": {"sides": 8}}, "dice.sides"),
+    ({"formations": {"dense": {"front": {"foot": 0}}}}, "front"),
+    ([1, 2], "must be an object"),
+])
+def test_a_case_cannot_break_the_rules_data(rules, words):
+    from tests.tactical.helpers import case, run
+    data = case("src-speed-pikemen")
+    data["rules"] = rules
+    code, out, err = run("measure", data)
+    assert code == 2 and err.count("\n") == 1 and words in err

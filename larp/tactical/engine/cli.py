@@ -24,8 +24,10 @@ USAGE = ("usage: adjudicate tactical.army|test|clash|melee|shooting|odds|measure
 
 
 def _with_rules(mode: Callable[[Any, Any], dict]) -> Callable[[Any], dict]:
+    """The mode on the project's rules data, with the case's own `rules` numbers (a scenario's) over it."""
     def call(case: Any) -> dict:
-        return mode(data.load(), case)
+        override = case.get("rules") if isinstance(case, dict) else None
+        return mode(data.load(data.numbers_only(override) if override is not None else None), case)
     call.__name__ = mode.__name__
     return call
 

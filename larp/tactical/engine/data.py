@@ -76,7 +76,7 @@ def validate(data: Mapping) -> None:
         for mount in ("foot", "mounted"):
             if not isinstance(fm.get("front"), Mapping):
                 raise DataError(f"{DATA_FILE}: formations.{name}.front: missing")
-            _int(fm["front"], mount, 1)
+            _int(data, f"formations.{name}.front.{mount}", 1)
     for name in data["thinning_order"]:
         if name not in data["formations"]:
             raise DataError(f"{DATA_FILE}: thinning_order: unknown formation {name!r}")
@@ -129,8 +129,39 @@ def load(override: Mapping | None = None) -> Mapping:
     if not override:
         return default_rules()
     data = _merge(_read_default(), dict(override))
-    validate(data)
+    try:
+        validate(data)
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:
+        if isinstance(exc, DataError):
+            raise
+        raise DataError(f"{DATA_FILE}: the override does not fit the data: {type(exc).__name__}: {exc}") from None
     return freeze(data)
+
+
+def numbers_only(override: object, field: str = "rules", base: object = None) -> dict:
+    """A case's `rules` block: only numbers the data file already has, each replaced by a whole number.
+
+    (Tables, names and lists stay as the file has them: a case tunes values, it does not redefine the game.)
+    """
+    base = _read_default() if base is None else base
+    if not isinstance(override, dict):
+        raise DataError(f"{field}: must be an object")
+    if not isinstance(base, dict):
+        raise DataError(f"{field}: not a table of numbers")
+    out = {}
+    for key, value in override.items():
+        if key not in base:
+            raise DataError(f"{field}.{str(key)[:64]}: no such number in the rules data")
+        here = f"{field}.{key}"
+        if isinstance(base[key], dict):
+            out[key] = numbers_only(value, here, base[key])
+        elif isinstance(base[key], int) and not isinstance(base[key], bool):
+            if isinstance(value, bool) or not isinstance(value, int) or not -1000 <= value <= 1000:
+                raise DataError(f"{here}: must be a whole number from -1000 to 1000")
+            out[key] = value
+        else:
+            raise DataError(f"{here}: only numbers can be changed by a case")
+    return out
 
 
 # ---- lookups used across the engine --------------------------------------------------------------
