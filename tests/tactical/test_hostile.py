@@ -159,3 +159,31 @@ def test_odds_of_an_absurd_mixed_unit_are_refused_not_hung():
     err = assert_malformed("odds", {"of": "melee", "profiles": profiles, "units": units,
                                     "melee": {"units": ["a1", "b1"]}})
     assert "outcomes" in err
+
+
+def _number_paths(node, prefix=()):
+    if isinstance(node, dict) or hasattr(node, "items"):
+        for k, v in node.items():
+            if isinstance(k, str):
+                yield from _number_paths(v, prefix + (k,))
+    elif isinstance(node, int) and not isinstance(node, bool):
+        yield prefix
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(EXAMPLES), st.data())
+def test_any_number_of_the_rules_tuned_by_a_case_never_breaks_the_engine(example, draw):
+    """A case's `rules` block may set any number of the data to anything from -1000 to 1000: exit 0 or 2."""
+    from larp.tactical.engine import data as rules_data
+    paths = sorted(_number_paths(rules_data.default_rules()))
+    name, mode = example
+    chosen = draw.draw(st.lists(st.sampled_from(paths), min_size=1, max_size=3))
+    override: dict = {}
+    for path in chosen:
+        node = override
+        for key in path[:-1]:
+            node = node.setdefault(key, {})
+        node[path[-1]] = draw.draw(st.integers(-1000, 1000))
+    code, out, err = run(mode, dict(case(name), rules=override))
+    assert code in (0, 2), err
+    assert (out == "") == (code == 2) and (code == 0 or err.count("\n") == 1)

@@ -6,6 +6,7 @@ The result is frozen (mappings are read-only, lists are tuples).
 """
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -109,12 +110,18 @@ def validate(data: Mapping) -> None:
             raise DataError(f"{DATA_FILE}: target_bands[{i}]: must be [low, high]")
 
 
-def _read_default() -> dict:
+@lru_cache(maxsize=1)
+def _parsed_default() -> dict:
     text = resources.files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise DataError(f"{DATA_FILE}: not valid YAML: {' '.join(str(exc).split())}") from None
+
+
+def _read_default() -> dict:
+    """A fresh copy of the packaged data file (parsed once per process)."""
+    return copy.deepcopy(_parsed_default())
 
 
 @lru_cache(maxsize=1)
