@@ -17,19 +17,19 @@ server's first roll is exactly `adjudicate turn` of its case with that seed.
 """
 from __future__ import annotations
 
-from hashlib import sha256
+from larp.rules.dice import die, draw
 
 from .model import DiceRoll
 
 
 def seeded_die(seed: int, k: int) -> int:
     """Die number k of the turn rolled from `seed` (1..6)."""
-    return int.from_bytes(sha256(f"{seed}:{k}".encode()).digest()[:8], "big") % 6 + 1
+    return die(seed, k)
 
 
 def turn_seed(game_seed: int, turn: int) -> int:
     """The seed of turn number `turn` of a game that recorded `game_seed` (0 .. 2**63 - 1)."""
-    return int.from_bytes(sha256(f"{game_seed}:turn:{turn}".encode()).digest()[:8], "big") >> 1
+    return draw(game_seed, f"turn:{turn}") >> 1
 
 
 def roll(seed: int, k: int, count: int) -> DiceRoll:

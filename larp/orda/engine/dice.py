@@ -12,21 +12,17 @@ No random module and no state beyond the counters: any case replays anywhere.
 """
 from __future__ import annotations
 
-from hashlib import sha256
+from larp.rules.dice import die, draw, shuffled
 
 from .errors import CaseError
 
 
 def seeded_die(seed: int, k: int, sides: int = 6) -> int:
-    return int.from_bytes(sha256(f"{seed}:{k}".encode()).digest()[:8], "big") % sides + 1
+    return die(seed, k, sides)
 
 
 def seeded_shuffle(seed: int, items: list) -> list:
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = int.from_bytes(sha256(f"{seed}:shuffle:{i}".encode()).digest()[:8], "big") % (i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
+    return shuffled(items, lambda i: draw(seed, f"shuffle:{i}"))
 
 
 class Dice:

@@ -14,15 +14,16 @@ It needs no random module and no state beyond k: any deal can be replayed on any
 """
 from __future__ import annotations
 
-from hashlib import sha256
 from typing import Sequence, TypeVar
+
+from larp.rules import dice
 
 T = TypeVar("T")
 
 
 def draw(seed: int, k: int) -> int:
     """Draw number k from `seed`: an integer 0 <= u < 2**64."""
-    return int.from_bytes(sha256(f"{seed}:{k}".encode()).digest()[:8], "big")
+    return dice.draw(seed, k)
 
 
 def lot(seed: int, players: Sequence[T]) -> T:
@@ -32,10 +33,5 @@ def lot(seed: int, players: Sequence[T]) -> T:
 
 def shuffled(seed: int, items: Sequence[T]) -> list[T]:
     """`items` shuffled from `seed` (draws 1, 2, ...)."""
-    out = list(items)
-    k = 1
-    for i in range(len(out) - 1, 0, -1):
-        j = draw(seed, k) % (i + 1)
-        k += 1
-        out[i], out[j] = out[j], out[i]
-    return out
+    n = len(items)
+    return dice.shuffled(items, lambda i: draw(seed, n - i))  # positions n-1 .. 1 take draws 1, 2, ...

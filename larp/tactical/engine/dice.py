@@ -13,8 +13,9 @@ order). No random module and no state beyond k: any case replays anywhere.
 """
 from __future__ import annotations
 
-from hashlib import sha256
 from typing import Any
+
+from larp.rules.dice import die
 
 from . import fields as f
 from .errors import CaseError
@@ -24,7 +25,7 @@ MAX_SEED_DIGITS = 40
 
 
 def seeded_die(seed: int, k: int) -> int:
-    return int.from_bytes(sha256(f"{seed}:{k}".encode()).digest()[:8], "big") % SIDES + 1
+    return die(seed, k, SIDES)
 
 
 def parse_seed(value: Any, field: str = "seed") -> int | None:
