@@ -1,17 +1,11 @@
 """The one exception a malformed tactical case raises (T37.1)."""
 from __future__ import annotations
 
+from larp.rules.errors import FieldError
 
-class CaseError(ValueError):
-    """A malformed case: `field` names the place (`units[1].ranks[0][2].count`), `problem` what is wrong.
 
-    str(error) is the single line the command line prints: "FIELD: PROBLEM".
-    """
-
-    def __init__(self, field: str, problem: str):
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
+class CaseError(FieldError):
+    """A malformed tactical case, T37.1 (larp.rules.errors.FieldError: str(error) is "FIELD: PROBLEM")."""
 
 
 class DataError(ValueError):
