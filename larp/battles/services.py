@@ -19,7 +19,6 @@ from larp.campaign.models import Faction, Game, Province
 from larp.engine import CaseError, run_turn
 from larp.engine.dice import roll as roll_dice, turn_seed
 from larp.forces.models import Army
-from larp.forces.services import add_cards
 from larp.orders.models import Order
 from larp.turns import clock
 from larp.turns.models import Phase, Turn, TurnSettings
@@ -393,14 +392,6 @@ def raise_army(game: Game, by, army: Army, province_code: str | None = None) -> 
     army.save(update_fields=["destroyed", "province"])
     audit(game, by, "army_raised", {"army": army.code, "province": province.code})
     return army
-
-
-@transaction.atomic
-def purchase(game: Game, by, army: Army, troop_type, count: int) -> None:
-    """Cards bought on the economic module, added within the supply (R2); audited."""
-    require_moderator(by, game)
-    add_cards(army, troop_type, count)
-    audit(game, by, "purchase", {"army": army.code, "troop_type": troop_type.code, "count": count})
 
 
 # --- the work of each phase (the turn cycle asks before a phase is left) ---------

@@ -13,6 +13,7 @@ from larp.battles import forms, selectors, services
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Faction, Game, Province
+from larp.forces import services as forces_services
 from larp.forces.models import Army, TroopType
 from larp.orders.messages import refusal_text
 from larp.tablet import selectors as tablet
@@ -192,7 +193,7 @@ def regroup_action(request: HttpRequest, game: Game, action: str) -> HttpRespons
             game, user, d["province"].code, d["faction"].code if d["faction"] else None, d["reason"])),
         "raise": lambda: (forms.RaiseForm(game, post), lambda d: services.raise_army(
             game, user, d["army"], d["province"].code if d["province"] else None)),
-        "purchase": lambda: (forms.PurchaseForm(game, post), lambda d: services.purchase(
+        "purchase": lambda: (forms.PurchaseForm(game, post), lambda d: forces_services.purchase(
             game, user, d["army"], d["troop_type"], d["count"])),
     }
     if action not in acts:
