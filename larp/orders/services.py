@@ -301,6 +301,11 @@ def lock_and_reveal(turn: Turn) -> int:
     return len(holds)
 
 
+def reveal_at_strategy_close(turn: Turn) -> dict:
+    """The turn cycle's hook at the Strategy close: implicit holds and the orders revealed, for the audit entry."""
+    return {"implicit_holds": lock_and_reveal(turn)}
+
+
 def payload_from_picks(game: Game, picks: dict) -> dict:
     """The engine's order document from a legal-choice form's picks (type, steps, fleet), on the turn-start map."""
     from larp.engine import order_from_path
