@@ -24,7 +24,6 @@ UPWARD = {
     ("larp/turns/console.py", "orders"),              # ... the filing grid and the orders table
     ("larp/turns/console.py", "tablet"),              # ... the paper order's legal pickers
     ("larp/turns/views.py", "tablet"),                # ... and the tablets' clock face
-    ("larp/orders/services.py", "battles"),           # a moderator's order change resets the battles
     ("larp/battles/views.py", "tablet"),              # the projector's map lives with the tablet's
 }
 

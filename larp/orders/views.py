@@ -105,31 +105,3 @@ def faction_orders(request: HttpRequest, game_id: int, faction: str) -> JsonResp
     orders = [] if phase is None else services.visible_orders(request.user, phase.turn).filter(faction=faction)
     return JsonResponse({"faction": faction.code, "turn": phase.turn.number if phase else None,
                          "orders": [order_json(o) for o in orders]})
-
-
-@login_required
-@require_POST
-def moderator_order(request: HttpRequest, game_id: int):
-    """R14: a moderator writes an order for any unit at any time of the turn, with the legal-choice pickers."""
-    from django.contrib import messages
-    from django.shortcuts import redirect
-
-    from larp.campaign.access import moderator_game
-    from larp.orders.forms import PaperOrderForm
-    from larp.turns import views as console
-
-    game = moderator_game(request.user, game_id)
-    form = PaperOrderForm(request.POST)
-    if not form.is_valid():
-        return console.refused(request, console.console_page, game, console.form_messages(form), 400)
-    picks = form.picks()
-    try:
-        payload = services.payload_from_picks(game, picks)
-        services.moderator_set_order(request.user, game, picks["unit"], payload, form.cleaned_data["reason"])
-    except services.OrderRefused as exc:
-        messages.error(request, exc.message)
-        response = console.console_page(request, game, picks)
-        response.status_code = STATUS.get(exc.code, 422)
-        return response
-    messages.success(request, _("Order saved."))
-    return redirect("turns:console", game_id=game.pk)

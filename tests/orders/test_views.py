@@ -85,7 +85,7 @@ def test_clock_endpoint(client, tiny_game, started):
 
 def test_moderator_order_form(client_for, tiny_game, moderator, player, started):
     services.end_now(tiny_game, moderator)
-    url = reverse("orders:moderator_order", args=[tiny_game.pk])
+    url = reverse("battles:moderator_order", args=[tiny_game.pk])
     assert client_for(player).post(url, {"unit": "north-1", "type": "hold", "reason": "x"}).status_code == 403
     response = client_for(moderator).post(url, {"unit": "north-1", "type": "attack", "s1": "midtown",
                                                 "reason": "misread form"})

@@ -241,7 +241,7 @@ def test_paper_order_saved_through_the_pickers_and_hostile_picks_refused(client_
     services.start_game(tiny_game, moderator)
     services.end_now(tiny_game, moderator)  # after the deadline: only a moderator writes orders now (R14)
     c = client_for(moderator)
-    url = reverse("orders:moderator_order", args=[tiny_game.pk])
+    url = reverse("battles:moderator_order", args=[tiny_game.pk])
     before = list(Order.objects.values_list("payload", flat=True).order_by("id"))
     for data, status in [({"unit": "north-1", "type": "attack", "s1": "southgate", "reason": "r"}, 422),
                          ({"unit": "north-1", "type": "zz", "reason": "r"}, 422),
