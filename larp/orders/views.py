@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from larp.campaign.access import require_faction
 from larp.campaign.models import Faction, Game
 from larp.orders import services
+from larp.orders.forms import FiledOrderForm
 from larp.orders.models import Order
 from larp.turns.services import current_phase
 
@@ -22,25 +23,20 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a number an order can hold")
 
 
-def _payload(request: HttpRequest) -> dict:
+def _payload(request: HttpRequest) -> tuple[dict, str]:
+    """The order document and its confirmation key, from a JSON body or, without JavaScript, a form POST."""
     if request.content_type == "application/json":
         try:
             data = json.loads(request.body or b"{}", parse_constant=_no_constant)
         except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: "[[[[..." nested too deep
             raise services.OrderRefused(_("The order could not be read: send it again from the order form."),
                                         code="malformed") from None
-        return data if isinstance(data, dict) else {}
-    data = {"type": request.POST.get("type", "")}
-    for key in ("path", "sea"):
-        values = [v for v in request.POST.getlist(key) if v]
-        if values:
-            data[key] = values
-    for key in ("fleet", "target", "target_faction"):
-        if request.POST.get(key):
-            data[key] = request.POST[key]
-    if data.get("type") in ("fleet_move", "fleet_attack") and isinstance(data.get("sea"), list):
-        data["sea"] = data["sea"][0]
-    return data
+        data = data if isinstance(data, dict) else {}
+        return data, data.get("key") or ""
+    form = FiledOrderForm(request.POST)
+    if not form.is_valid():
+        raise services.OrderRefused(" ".join(m for errors in form.errors.values() for m in errors), code="malformed")
+    return form.payload(), form.cleaned_data["key"]
 
 
 def json_errors(view):
@@ -72,9 +68,8 @@ def order_json(order: Order) -> dict:
 def file_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
     game = get_object_or_404(Game, pk=game_id)
     try:
-        payload = _payload(request)
-        key = payload.get("key") if request.content_type == "application/json" else request.POST.get("key")
-        order = services.file_order(request.user, game, unit, payload, key=key or "")
+        payload, key = _payload(request)
+        order = services.file_order(request.user, game, unit, payload, key=key)
     except services.OrderRefused as exc:
         return JsonResponse({"ok": False, "code": exc.code, "message": exc.message, "refusal": exc.refusal},
                             status=STATUS.get(exc.code, 422))
