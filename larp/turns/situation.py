@@ -90,6 +90,18 @@ def turn_case(turn, payloads: list[dict], dice: list[dict], choices: dict) -> di
     return case
 
 
+def relations(game: Game) -> tuple[frozenset[frozenset[str]], frozenset[tuple[str, str]]]:
+    """R1's alliances ({a, b}) and passages ((granter, grantee)) by faction code, in the engine's shape."""
+    alliances, passages = set(), set()
+    for kind, a, b in Relation.objects.filter(game=game).values_list("kind", "from_faction__code",
+                                                                     "to_faction__code"):
+        if kind == Relation.ALLIANCE:
+            alliances.add(frozenset((a, b)))
+        else:
+            passages.add((a, b))
+    return frozenset(alliances), frozenset(passages)
+
+
 def case_from_game(game: Game, *, draw: list[str] | None = None) -> dict:
     """The whole situation as the engine reads it; a handful of queries whatever the map size."""
     factions = list(Faction.objects.filter(game=game).select_related("capital").order_by("code"))
