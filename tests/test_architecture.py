@@ -116,3 +116,10 @@ def test_the_cycle_finder_sees_a_function_local_import(tmp_path):
     assert ("larp.turns.services", 2) in imported_modules(module)
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": {"c"}}) is None
+
+
+def test_the_print_pipeline_reads_the_turn_start_through_the_adapter():
+    """sheets/ reads engine data only through larp/turns/situation.py, never a turn's stored state itself."""
+    readers = sorted(p.relative_to(ROOT).as_posix() for p in (LARP / "sheets").rglob("*.py")
+                     if "start_state" in p.read_text(encoding="utf-8"))
+    assert readers == []

@@ -71,6 +71,14 @@ def start_situation(turn) -> Situation:
     return sit
 
 
+def start_case(game: Game, turn=None) -> dict:
+    """The engine's case document at the turn's start, as the turn stored it; the game as it stands now when
+    there is no such turn or it kept none."""
+    if turn is not None and turn.start_state:
+        return turn.start_state
+    return case_from_game(game)
+
+
 def case_with_orders(turn, payloads: list[dict]) -> Case:
     """The turn-start situation with these orders (a faction's, in filing order: for the fleet rules)."""
     sit = start_situation(turn)
