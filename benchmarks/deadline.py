@@ -41,7 +41,7 @@ def main() -> None:
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
     from larp.campaign.models import Game
     from larp.campaign.services.members import add_moderator
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
     from larp.turns import services
     from larp.turns.models import Phase
 

@@ -53,7 +53,7 @@ def main() -> int:
     call_command("migrate", verbosity=0)
     from larp.battles.models import TurnResolution
     from larp.campaign.models import Game
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
     from larp.engine import run_turn
     from larp.sheets import services
     from larp.turns.models import Turn

@@ -86,7 +86,7 @@ def setup_game(faction_code: str):
     call_command("collectstatic", interactive=False, verbosity=0)
     from larp.campaign.models import Game
     from larp.campaign.services.members import add_moderator, create_player
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
     from larp.turns import services as turns
 
     Game.objects.filter(title=TITLE).delete()

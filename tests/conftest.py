@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from larp.campaign.services.members import add_moderator, create_player
-from larp.campaign.services.scenario import load_scenario
+from larp.scenarios.loader import load_scenario
 
 
 @pytest.fixture

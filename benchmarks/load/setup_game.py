@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from larp.campaign.models import Game
 from larp.campaign.services.members import add_moderator, create_player
-from larp.campaign.services.scenario import load_scenario
+from larp.scenarios.loader import load_scenario
 from larp.engine.case import parse_case
 from larp.engine.orders import check_order
 from larp.tablet import services as tablet

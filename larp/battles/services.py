@@ -19,7 +19,7 @@ from larp.campaign.models import Faction, Game, Province
 from larp.engine import CaseError, run_turn
 from larp.engine.dice import roll as roll_dice, turn_seed
 from larp.forces.models import Army
-from larp.forces.services import add_cards
+from larp.orders import services as order_services
 from larp.orders.models import Order
 from larp.turns import clock
 from larp.turns.models import Phase, Turn, TurnSettings
@@ -395,12 +395,24 @@ def raise_army(game: Game, by, army: Army, province_code: str | None = None) -> 
     return army
 
 
-@transaction.atomic
-def purchase(game: Game, by, army: Army, troop_type, count: int) -> None:
-    """Cards bought on the economic module, added within the supply (R2); audited."""
-    require_moderator(by, game)
-    add_cards(army, troop_type, count)
-    audit(game, by, "purchase", {"army": army.code, "troop_type": troop_type.code, "count": count})
+def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason: str) -> Order:
+    """A moderator writes or corrects an order at any time of the turn (R14), checked by the engine, audited.
+
+    Before any battle is confirmed only: the confirmed dice belong to the battles as they were; undo them
+    first. A computed turn is cleared, to be recomputed from the corrected orders on the next look.
+    """
+    unit, order_data = order_services.moderator_order_data(user, game, unit_code, payload, reason)
+    with transaction.atomic():
+        turn = order_services.lock_for_moderator(game, unit)
+        resolution = TurnResolution.objects.select_for_update().filter(turn=turn).first()
+        if resolution is not None and (resolution.dice or resolution.applied_at):
+            raise order_services.OrderRefused(
+                _("Battles of this turn are already confirmed: undo them before changing orders."), code="battles")
+        order = order_services.save_moderator_order(user, game, turn, unit, order_data, reason)
+        if resolution is not None:
+            resolution.result = {}
+            resolution.save(update_fields=["result"])
+        return order
 
 
 # --- the work of each phase (the turn cycle asks before a phase is left) ---------

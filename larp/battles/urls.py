@@ -4,6 +4,7 @@ from larp.battles import views
 
 app_name = "battles"
 urlpatterns = [
+    path("console/order", views.moderator_order, name="moderator_order"),
     path("console/movement/", views.movement, name="movement"),
     path("console/movement/apply", views.movement_action, name="movement_apply"),
     path("console/battles/", views.battles, name="battles"),

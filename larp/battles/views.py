@@ -13,12 +13,15 @@ from larp.battles import forms, selectors, services
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Faction, Game, Province
+from larp.forces import services as forces_services
 from larp.forces.models import Army, TroopType
+from larp.orders import services as order_services
+from larp.orders.forms import PaperOrderForm
 from larp.orders.messages import refusal_text
 from larp.tablet import selectors as tablet
 from larp.turns.models import Snapshot, Turn
 from larp.turns.services import current_phase
-from larp.turns.views import form_messages, refused, status_of
+from larp.turns.views import console_page, form_messages, refused, status_of
 
 
 def moderator_page(view):
@@ -192,13 +195,37 @@ def regroup_action(request: HttpRequest, game: Game, action: str) -> HttpRespons
             game, user, d["province"].code, d["faction"].code if d["faction"] else None, d["reason"])),
         "raise": lambda: (forms.RaiseForm(game, post), lambda d: services.raise_army(
             game, user, d["army"], d["province"].code if d["province"] else None)),
-        "purchase": lambda: (forms.PurchaseForm(game, post), lambda d: services.purchase(
+        "purchase": lambda: (forms.PurchaseForm(game, post), lambda d: forces_services.purchase(
             game, user, d["army"], d["troop_type"], d["count"])),
     }
     if action not in acts:
         raise Http404(action)
     form, act = acts[action]()
     return _act(request, game, form, act, regroup)
+
+
+# How a refused paper order answers: unknown unit 404, too late 409, anything else the engine refuses 422.
+ORDER_STATUS = {"forbidden": 403, "unknown_unit": 404, "late": 409, "closed": 409}
+
+
+@moderator_page
+@require_POST
+def moderator_order(request: HttpRequest, game: Game) -> HttpResponse:
+    """R14: a moderator writes an order for any unit at any time of the turn, with the legal-choice pickers."""
+    form = PaperOrderForm(request.POST)
+    if not form.is_valid():
+        return refused(request, console_page, game, form_messages(form), 400)
+    picks = form.picks()
+    try:
+        payload = order_services.payload_from_picks(game, picks)
+        services.moderator_set_order(request.user, game, picks["unit"], payload, form.cleaned_data["reason"])
+    except order_services.OrderRefused as exc:
+        messages.error(request, exc.message)
+        response = console_page(request, game, picks)
+        response.status_code = ORDER_STATUS.get(exc.code, 422)
+        return response
+    messages.success(request, _("Order saved."))
+    return redirect("turns:console", game_id=game.pk)
 
 
 @moderator_page

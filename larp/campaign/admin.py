@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 
 from larp.campaign.admin_scope import GameScopedAdmin, GameScopedInline
 from larp.campaign.models import Adjacency, Faction, Game, Membership, Province, Relation, SpecialState
-from larp.forces.admin import GarrisonCardInline
 
 
 def colour_swatch(colour: str):
@@ -55,7 +54,6 @@ class ProvinceAdmin(GameScopedAdmin):
     list_display = ["name_ru", "name_en", "code", "domain", "owner_swatch", "fortress", "special", "game"]
     list_filter = ["game", "domain", "fortress", "owner"]
     search_fields = ["name_ru", "name_en", "code"]
-    inlines = [GarrisonCardInline]
 
     @admin.display(description=_("owner"), ordering="owner")
     def owner_swatch(self, obj):

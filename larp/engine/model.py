@@ -277,6 +277,15 @@ class BattleSpec:
     modifiers: tuple[Modifier, ...]
 
 
+def friendly_to(alliances: frozenset[frozenset[str]], passages: frozenset[tuple[str, str]],
+                faction: str | None, owner: str | None) -> bool:
+    """R1: a province of `owner` is friendly for `faction`: its own, an ally's, or one whose owner granted it
+    passage; neutral never is. Seen from the province, an army not friendly to it is hostile (a siege)."""
+    if owner is None or faction is None:
+        return False
+    return owner == faction or frozenset((owner, faction)) in alliances or (owner, faction) in passages
+
+
 @dataclass(frozen=True)
 class Situation:
     """The map and the forces at the start of a turn (or of one battle)."""
@@ -303,9 +312,7 @@ class Situation:
 
     def friendly_to(self, faction: str | None, owner: str | None) -> bool:
         """R1: a province of `owner` is friendly for `faction` (neutral never is)."""
-        if owner is None or faction is None:
-            return False
-        return owner == faction or self.allied(owner, faction) or (owner, faction) in self.passages
+        return friendly_to(self.alliances, self.passages, faction, owner)
 
     def is_friendly(self, faction: str, province: str) -> bool:
         return self.friendly_to(faction, self.provinces[province].owner)

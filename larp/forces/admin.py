@@ -3,7 +3,9 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from larp.campaign.admin import ProvinceAdmin
 from larp.campaign.admin_scope import GameScopedAdmin, GameScopedInline
+from larp.campaign.models import Province
 from larp.forces import services
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
 
@@ -67,6 +69,15 @@ class GarrisonCardInline(CardInline):
     fk_name = "garrison"
     exclude = ["army", "fleet"]
     verbose_name_plural = _("garrison (troop cards)")
+
+
+class ProvinceWithGarrisonAdmin(ProvinceAdmin):
+    """The province page with its fortress's garrison: the cards are forces', so the inline is added here."""
+    inlines = [*ProvinceAdmin.inlines, GarrisonCardInline]
+
+
+admin.site.unregister(Province)
+admin.site.register(Province, ProvinceWithGarrisonAdmin)
 
 
 class CommanderInline(GameScopedInline, admin.TabularInline):

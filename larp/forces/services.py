@@ -12,7 +12,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from larp.campaign.models import Province
+from larp.campaign.access import require_moderator
+from larp.campaign.audit import audit
+from larp.campaign.models import Game, Province
 from larp.forces.models import Army, Fleet, TroopCard, TroopType
 
 Stack = Army | Fleet | Province  # a Province stands for its fortress's garrison
@@ -127,6 +129,17 @@ def add_cards(stack: Stack, troop_type: TroopType, count: int = 1) -> list[Troop
         raise ValidationError(_("Add at least one card."))
     current = [c.troop_type for c in _current_cards(stack).select_related("troop_type")]
     return set_stack(stack, current + [troop_type] * count)
+
+
+@transaction.atomic
+def purchase(game: Game, by, army: Army, troop_type: TroopType, count: int) -> list[TroopCard]:
+    """Cards bought on the economic module (R2): added within the supply by a moderator, and audited."""
+    require_moderator(by, game)
+    if army.game_id != game.pk:
+        raise ValidationError(_("This army belongs to another game."))
+    created = add_cards(army, troop_type, count)
+    audit(game, by, "purchase", {"army": army.code, "troop_type": troop_type.code, "count": count})
+    return created
 
 
 @transaction.atomic

@@ -301,6 +301,11 @@ def lock_and_reveal(turn: Turn) -> int:
     return len(holds)
 
 
+def reveal_at_strategy_close(turn: Turn) -> dict:
+    """The turn cycle's hook at the Strategy close: implicit holds and the orders revealed, for the audit entry."""
+    return {"implicit_holds": lock_and_reveal(turn)}
+
+
 def payload_from_picks(game: Game, picks: dict) -> dict:
     """The engine's order document from a legal-choice form's picks (type, steps, fleet), on the turn-start map."""
     from larp.engine import order_from_path
@@ -320,36 +325,36 @@ def payload_from_picks(game: Game, picks: dict) -> dict:
             from None
 
 
-def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason: str) -> Order:
-    """A moderator writes or corrects an order at any time of the turn (R14), checked by the engine, audited.
+# A moderator writes or corrects an order at any time of the turn (R14). The battles it may reset sit above
+# orders, so battles.services.moderator_set_order composes these three steps in one transaction.
 
-    Before any battle is confirmed only: the confirmed dice belong to the
-    battles as they were; undo them first.
-    """
-    from larp.battles.models import TurnResolution  # battles sits above orders: to move to battles.services
-
+def moderator_order_data(user, game: Game, unit_code: str, payload: dict,
+                         reason: str) -> tuple[Army | Fleet, dict]:
+    """Who may, why, which unit and its order document; raises OrderRefused before anything is locked."""
     require_moderator(user, game)
     if not (reason or "").strip():
         raise OrderRefused(_("Write the reason for changing the order."), code="reason")
     unit = find_unit(game, unit_code)
     if unit is None:
         raise OrderRefused(_("No such army or fleet on the map."), code="unknown_unit")
-    order_data = _order_data(unit, unit_code, payload)
-    with transaction.atomic():
-        ts = TurnSettings.objects.select_for_update().filter(game=game).first()
-        if ts is None or ts.current_phase_id is None:
-            raise OrderRefused(_("The game has not started yet: orders are filed in the Strategy phase."),
-                               code="closed")
-        turn = Phase.objects.select_related("turn").get(pk=ts.current_phase_id).turn
-        _lock_faction(unit.faction_id)  # a player of the faction may be filing for the same unit
-        resolution = TurnResolution.objects.select_for_update().filter(turn=turn).first()
-        if resolution is not None and (resolution.dice or resolution.applied_at):
-            raise OrderRefused(_("Battles of this turn are already confirmed: undo them before changing orders."),
-                               code="battles")
-        _check(game, turn, unit, order_data)
-        order = _save(game, turn, unit, order_data, user, action="moderator")
-        if resolution is not None:
-            resolution.result = {}  # recomputed from the corrected orders on the next look
-            resolution.save(update_fields=["result"])
-        audit(game, user, "order_changed", {"unit": unit_code, "order": order_data}, reason)
-        return order
+    return unit, _order_data(unit, unit_code, payload)
+
+
+def lock_for_moderator(game: Game, unit: Army | Fleet) -> Turn:
+    """Inside the caller's transaction: lock the turn cycle and the unit's faction; the current turn."""
+    ts = TurnSettings.objects.select_for_update().filter(game=game).first()
+    if ts is None or ts.current_phase_id is None:
+        raise OrderRefused(_("The game has not started yet: orders are filed in the Strategy phase."),
+                           code="closed")
+    turn = Phase.objects.select_related("turn").get(pk=ts.current_phase_id).turn
+    _lock_faction(unit.faction_id)  # a player of the faction may be filing for the same unit
+    return turn
+
+
+def save_moderator_order(user, game: Game, turn: Turn, unit: Army | Fleet, order_data: dict,
+                         reason: str) -> Order:
+    """Inside the caller's transaction, after lock_for_moderator: check with the engine, save, audit."""
+    _check(game, turn, unit, order_data)
+    order = _save(game, turn, unit, order_data, user, action="moderator")
+    audit(game, user, "order_changed", {"unit": order_data["unit"], "order": order_data}, reason)
+    return order

@@ -7,5 +7,4 @@ urlpatterns = [
     path("units/<str:unit>/order", views.file_order, name="file"),
     path("units/<str:unit>/withdraw", views.withdraw_order, name="withdraw"),
     path("factions/<slug:faction>/orders", views.faction_orders, name="faction_orders"),
-    path("console/order", views.moderator_order, name="moderator_order"),
 ]

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from larp.campaign.access import require_faction
 from larp.campaign.models import Faction, Game
 from larp.orders import services
+from larp.orders.forms import FiledOrderForm
 from larp.orders.models import Order
 from larp.turns.services import current_phase
 
@@ -22,25 +23,20 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a number an order can hold")
 
 
-def _payload(request: HttpRequest) -> dict:
+def _payload(request: HttpRequest) -> tuple[dict, str]:
+    """The order document and its confirmation key, from a JSON body or, without JavaScript, a form POST."""
     if request.content_type == "application/json":
         try:
             data = json.loads(request.body or b"{}", parse_constant=_no_constant)
         except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: "[[[[..." nested too deep
             raise services.OrderRefused(_("The order could not be read: send it again from the order form."),
                                         code="malformed") from None
-        return data if isinstance(data, dict) else {}
-    data = {"type": request.POST.get("type", "")}
-    for key in ("path", "sea"):
-        values = [v for v in request.POST.getlist(key) if v]
-        if values:
-            data[key] = values
-    for key in ("fleet", "target", "target_faction"):
-        if request.POST.get(key):
-            data[key] = request.POST[key]
-    if data.get("type") in ("fleet_move", "fleet_attack") and isinstance(data.get("sea"), list):
-        data["sea"] = data["sea"][0]
-    return data
+        data = data if isinstance(data, dict) else {}
+        return data, data.get("key") or ""
+    form = FiledOrderForm(request.POST)
+    if not form.is_valid():
+        raise services.OrderRefused(" ".join(m for errors in form.errors.values() for m in errors), code="malformed")
+    return form.payload(), form.cleaned_data["key"]
 
 
 def json_errors(view):
@@ -72,9 +68,8 @@ def order_json(order: Order) -> dict:
 def file_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
     game = get_object_or_404(Game, pk=game_id)
     try:
-        payload = _payload(request)
-        key = payload.get("key") if request.content_type == "application/json" else request.POST.get("key")
-        order = services.file_order(request.user, game, unit, payload, key=key or "")
+        payload, key = _payload(request)
+        order = services.file_order(request.user, game, unit, payload, key=key)
     except services.OrderRefused as exc:
         return JsonResponse({"ok": False, "code": exc.code, "message": exc.message, "refusal": exc.refusal},
                             status=STATUS.get(exc.code, 422))
@@ -105,31 +100,3 @@ def faction_orders(request: HttpRequest, game_id: int, faction: str) -> JsonResp
     orders = [] if phase is None else services.visible_orders(request.user, phase.turn).filter(faction=faction)
     return JsonResponse({"faction": faction.code, "turn": phase.turn.number if phase else None,
                          "orders": [order_json(o) for o in orders]})
-
-
-@login_required
-@require_POST
-def moderator_order(request: HttpRequest, game_id: int):
-    """R14: a moderator writes an order for any unit at any time of the turn, with the legal-choice pickers."""
-    from django.contrib import messages
-    from django.shortcuts import redirect
-
-    from larp.campaign.access import moderator_game
-    from larp.orders.forms import PaperOrderForm
-    from larp.turns import views as console
-
-    game = moderator_game(request.user, game_id)
-    form = PaperOrderForm(request.POST)
-    if not form.is_valid():
-        return console.refused(request, console.console_page, game, console.form_messages(form), 400)
-    picks = form.picks()
-    try:
-        payload = services.payload_from_picks(game, picks)
-        services.moderator_set_order(request.user, game, picks["unit"], payload, form.cleaned_data["reason"])
-    except services.OrderRefused as exc:
-        messages.error(request, exc.message)
-        response = console.console_page(request, game, picks)
-        response.status_code = STATUS.get(exc.code, 422)
-        return response
-    messages.success(request, _("Order saved."))
-    return redirect("turns:console", game_id=game.pk)

@@ -1,9 +1,10 @@
 """Scenario files: the map, factions, starting stacks and rule tables of a game.
 
-Pure Python (no Django): `load(name_or_path)` reads a YAML file and
-`validate(data)` returns every problem at once, named by the file's own ids,
-so a moderator can fix a scenario in one pass. The web app turns a valid
-scenario into a game in larp.campaign.services.scenario.
+`load(name_or_path)` reads a YAML file and `validate(data)` returns every
+problem at once, named by the file's own ids, so a moderator can fix a
+scenario in one pass; both are pure Python (no Django). `loader.py` turns a
+valid scenario into a game: it creates campaign's map and factions and
+forces' stacks, so it sits in a layer above both.
 """
 from __future__ import annotations
 

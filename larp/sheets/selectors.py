@@ -18,7 +18,7 @@ from larp.campaign import labels
 from larp.sheets import build
 from larp.orders.messages import refusal_text
 from larp.turns.models import Phase, Turn, TurnSettings
-from larp.turns.situation import ENGINE_RULE_KEYS, case_from_game
+from larp.turns.situation import ENGINE_RULE_KEYS, start_case
 
 
 class NoResults(LookupError):
@@ -171,7 +171,7 @@ def _turn_case_and_result(game: Game, number: int) -> tuple[dict, dict, dict]:
         raise NoResults(_("Turn %(turn)s has no results yet: resolve its battles in the console first.")
                         % {"turn": number})
     turn = Turn.objects.filter(game=game, number=number).first()
-    case = (turn.start_state if turn and turn.start_state else None) or case_from_game(game)
+    case = start_case(game, turn)
     return case, stored["result"], stored
 
 

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 from larp.campaign.access import require_moderator
 from larp.campaign.models import Game
 from larp.sheets import selectors, services
+from larp.sheets.forms import PrintForm
 from larp.sheets.models import PrintJob
 
 
@@ -26,20 +27,34 @@ def index(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "sheets/index.html", {"game": game, "turn": turn, "jobs": services.recent_jobs(game)})
 
 
+def _refused(request: HttpRequest, game: Game, problems: list[str]) -> HttpResponse:
+    """A request that cannot be printed: with htmx, the reason in the jobs list (htmx swaps only a 2xx answer);
+    without, the printing page again with the reason and a 400 status. No job is filed."""
+    if request.htmx:
+        return render(request, "sheets/partials/jobs.html",
+                      {"game": game, "jobs": services.recent_jobs(game), "error": " ".join(problems)})
+    for problem in problems:
+        messages.error(request, problem)
+    response = render(request, "sheets/index.html", {"game": game, "turn": selectors.current_turn_number(game),
+                                                     "jobs": services.recent_jobs(game)})
+    response.status_code = 400
+    return response
+
+
 @login_required
 @require_POST
 def request_document(request: HttpRequest, game_id: int, kind: str | None = None) -> HttpResponse:
     game = _moderated_game(request, game_id)
-    kind = kind or request.POST.get("kind", "")
-    params = {key: request.POST.get(key) for key in ("paper", "faction", "turn", "battle") if request.POST.get(key)}
+    data = request.POST.copy()
+    if kind is not None:
+        data["kind"] = kind  # the document named in the address wins over a field of the same name
+    form = PrintForm(data)
+    if not form.is_valid():
+        return _refused(request, game, form.problems())
     try:
-        job, _created = services.request_print(game, kind, params, request.user)
+        job, _created = services.request_print(game, form.cleaned_data["kind"], form.params(), request.user)
     except services.PrintError as exc:
-        if request.htmx:
-            return render(request, "sheets/partials/jobs.html",
-                          {"game": game, "jobs": services.recent_jobs(game), "error": " ".join(exc.messages)})
-        messages.error(request, " ".join(exc.messages))
-        return redirect("sheets:index", game_id=game.pk)
+        return _refused(request, game, exc.messages)
     if request.htmx:
         return render(request, "sheets/partials/jobs.html", {"game": game, "jobs": services.recent_jobs(game)})
     return redirect("sheets:job", game_id=game.pk, job_id=job.pk)

@@ -19,9 +19,10 @@ from django.utils.translation import gettext as _
 
 from larp.battles.models import TurnResolution
 from larp.campaign import labels
-from larp.campaign.models import Adjacency, Faction, Game, Membership, Province, Relation
+from larp.campaign.models import Adjacency, Faction, Game, Membership, Province
 from larp.engine import is_complete, legal_fleets, legal_steps
 from larp.engine.errors import CaseError
+from larp.engine.model import friendly_to
 from larp.forces.models import Army, Commander, Fleet, TroopCard, roman
 from larp.orders.models import Order
 from larp.orders.selectors import visible_orders
@@ -412,15 +413,6 @@ def faction_turn_result(faction: Faction) -> dict | None:
 # --- the strategic map ---------------------------------------------------------------------
 
 
-def _hostile_to_owner(owner_id: int | None, faction_id: int, alliances: set, passages: set) -> bool:
-    """R1 seen from the fortress: an army is hostile unless it is the owner's, allied, or let through by the owner."""
-    if owner_id is None:
-        return True
-    if faction_id == owner_id:
-        return False
-    return frozenset((owner_id, faction_id)) not in alliances and (owner_id, faction_id) not in passages
-
-
 def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, str] | None = None,
              route: list[str] | None = None, label_px: float = 10) -> dict:
     """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13).
@@ -436,12 +428,8 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     proj = project({p.pk: (p.latitude, p.longitude) for p in provinces})
     pts, r, pad, width, height = proj.points, proj.radius, proj.pad, proj.width, proj.height
     capitals = {f.capital_id for f in Faction.objects.filter(game=game) if f.capital_id}
-    alliances, passages = set(), set()
-    for rel in Relation.objects.filter(game=game):
-        if rel.kind == Relation.ALLIANCE:
-            alliances.add(frozenset((rel.from_faction_id, rel.to_faction_id)))
-        else:
-            passages.add((rel.from_faction_id, rel.to_faction_id))
+    alliances, passages = situation.relations(game)
+    owner_code = {p.pk: p.owner.code for p in provinces if p.owner}
     by_pk = {p.pk: p for p in provinces}
     armies = list(Army.objects.filter(game=game, destroyed=False).select_related("faction", "province")
                   .order_by("province_id", "faction__code", "number"))
@@ -459,7 +447,7 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
         armies.sort(key=lambda a: (a.province_id, a.faction.code, a.number))
         fleets.sort(key=lambda f: (f.sea_id, f.faction.code, f.number))
     besieged = {a.province_id for a in armies if (a.province.fortress or a.province_id in capitals)
-                and _hostile_to_owner(a.province.owner_id, a.faction_id, alliances, passages)}
+                and not friendly_to(alliances, passages, a.faction.code, owner_code.get(a.province_id))}
     nodes = []
     for p in provinces:
         x, y = pts[p.pk]

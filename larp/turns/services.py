@@ -54,6 +54,16 @@ def register_phase_work(check) -> None:
         _work_checks.append(check)
 
 
+# Apps that act when the Strategy phase closes (orders: every unit without an order holds and the orders are
+# revealed, R3) register a hook here, so the turn cycle does not import them: hook(turn) -> details for the audit.
+_strategy_close_hooks: list = []
+
+
+def register_strategy_close(hook) -> None:
+    if hook not in _strategy_close_hooks:
+        _strategy_close_hooks.append(hook)
+
+
 def unfinished_work(phase: Phase) -> list[str]:
     """Sentences saying what leaving this phase now would lose (empty: nothing)."""
     if phase.kind == Phase.STRATEGY or phase.state == Phase.CLOSED:
@@ -337,13 +347,12 @@ def _close(phase: Phase, by, how: str, reason: str = "") -> None:
 
 
 def _after_close(phase: Phase, by, reason: str = "") -> None:
-    from larp.orders.services import lock_and_reveal
-
     turn = phase.turn
     game = turn.game
     detail = {"turn": turn.number, "phase": phase.kind, "how": phase.closed_how}
     if phase.kind == Phase.STRATEGY:
-        detail["implicit_holds"] = lock_and_reveal(turn)
+        for hook in _strategy_close_hooks:
+            detail.update(hook(turn))
         if phase.deadline is not None:
             detail["late_ms"] = round((phase.closed_at - phase.deadline).total_seconds() * 1000, 1)
     state = case_from_game(game, draw=list(turn.draw))

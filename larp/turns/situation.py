@@ -71,6 +71,14 @@ def start_situation(turn) -> Situation:
     return sit
 
 
+def start_case(game: Game, turn=None) -> dict:
+    """The engine's case document at the turn's start, as the turn stored it; the game as it stands now when
+    there is no such turn or it kept none."""
+    if turn is not None and turn.start_state:
+        return turn.start_state
+    return case_from_game(game)
+
+
 def case_with_orders(turn, payloads: list[dict]) -> Case:
     """The turn-start situation with these orders (a faction's, in filing order: for the fleet rules)."""
     sit = start_situation(turn)
@@ -88,6 +96,18 @@ def turn_case(turn, payloads: list[dict], dice: list[dict], choices: dict) -> di
     case["choices"] = dict(choices)
     case["seed"] = None
     return case
+
+
+def relations(game: Game) -> tuple[frozenset[frozenset[str]], frozenset[tuple[str, str]]]:
+    """R1's alliances ({a, b}) and passages ((granter, grantee)) by faction code, in the engine's shape."""
+    alliances, passages = set(), set()
+    for kind, a, b in Relation.objects.filter(game=game).values_list("kind", "from_faction__code",
+                                                                     "to_faction__code"):
+        if kind == Relation.ALLIANCE:
+            alliances.add(frozenset((a, b)))
+        else:
+            passages.add((a, b))
+    return frozenset(alliances), frozenset(passages)
 
 
 def case_from_game(game: Game, *, draw: list[str] | None = None) -> dict:

@@ -76,7 +76,7 @@ def game_for(transactional_db):
     from django.urls import reverse
 
     from larp.campaign.services.members import add_moderator, create_player
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
     from larp.tablet import services as tablet
     from larp.turns import services as turns
 

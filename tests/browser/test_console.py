@@ -6,7 +6,7 @@ import pytest
 def storm_ready(transactional_db):
     """Tiny scenario: North I ordered to storm neutral Midtown; the Strategy phase closed, Movement running."""
     from larp.campaign.services.members import add_moderator, create_player
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
     from larp.orders.services import file_order
     from larp.turns import services as turns
 
@@ -63,7 +63,7 @@ def test_moderator_confirms_dice_and_the_map_shows_the_new_owner(storm_ready, ne
 @pytest.fixture
 def latin_with_moderator(transactional_db):
     from larp.campaign.services.members import add_moderator
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
 
     game = load_scenario("latin-east-1204", title="Whole turn in the browser", seed=11)
     add_moderator(game, "whole-turn-mod", password="whole-turn-123")

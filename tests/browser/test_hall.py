@@ -21,7 +21,7 @@ PROJECTOR = {"width": 1920, "height": 1080}
 def hall(transactional_db):
     """The default scenario, a moderator, several factions' orders filed, the Movement phase running."""
     from larp.campaign.services.members import add_moderator, create_player
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
     from larp.orders.services import file_order
     from larp.turns import services as turns
 

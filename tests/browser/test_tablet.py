@@ -181,7 +181,7 @@ def test_the_map_at_tablet_size_zooms_and_pans(new_page, game_for, artifacts):
 
 def test_the_big_map_at_tablet_size(new_page, live_server, transactional_db, artifacts):
     from larp.campaign.services.members import add_moderator
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
 
     game = load_scenario("latin-east-1204", title="Browser Latin East", seed=1204)
     add_moderator(game, "latin-mod", password="latin-mod-password-1")

@@ -36,7 +36,7 @@ ORDERS = [
 def hall(transactional_db, worker_factory):
     """The default scenario with a short Strategy phase, a moderator, one player per faction that files."""
     from larp.campaign.services.members import add_moderator, create_player
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
     from larp.tablet import services as tablet
 
     game = load_scenario("latin-east-1204", title="Игровой вечер", seed=1204)

@@ -95,3 +95,17 @@ def test_admin_edits_are_audited(client_for, tiny_game, moderator):
     assert response.status_code == 302
     entries = AuditEntry.objects.filter(game=tiny_game, user=moderator)
     assert set(entries.values_list("action", flat=True)) >= {"admin_changed", "admin_stack_changed"}
+
+
+def test_the_province_page_edits_its_garrison_inline_from_forces_admin(client_for, tiny_game, moderator):
+    from django.contrib import admin
+
+    from larp.campaign.models import Province
+    from larp.forces.admin import GarrisonCardInline
+
+    assert GarrisonCardInline in admin.site._registry[Province].inlines
+    fortress = Province.objects.get(game=tiny_game, code="northgate")
+    page = client_for(moderator).get(reverse("admin:campaign_province_change", args=[fortress.pk]))
+    assert page.status_code == 200
+    assert 'name="garrison_cards-TOTAL_FORMS"' in page.content.decode()
+    assert "гарнизон" in page.content.decode().lower()

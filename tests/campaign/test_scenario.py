@@ -7,7 +7,7 @@ import yaml
 from django.core.management import CommandError, call_command
 
 from larp.campaign.models import Adjacency, Faction, Game, Province, SpecialState
-from larp.campaign.services.scenario import create_game, load_scenario
+from larp.scenarios.loader import create_game, load_scenario
 from larp.forces.models import Army, Commander, Fleet, TroopCard
 from larp.scenarios import ScenarioError, load, validate
 

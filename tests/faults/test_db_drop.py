@@ -12,7 +12,7 @@ from django.urls import reverse
 from larp.battles import services as console
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign.services.members import add_moderator, create_player
-from larp.campaign.services.scenario import load_scenario
+from larp.scenarios.loader import load_scenario
 from larp.engine import run_turn
 from larp.forces.models import TroopCard
 from larp.orders.services import file_order

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign.services.members import add_moderator
-from larp.campaign.services.scenario import load_scenario
+from larp.scenarios.loader import load_scenario
 from larp.turns.models import AuditEntry
 from tests.faults.test_db_drop import play
 

@@ -95,7 +95,7 @@ def test_orders_are_secret_until_revealed(tiny_game, moderator, player, other_pl
 
 
 def test_moderator_changes_an_order_after_the_deadline(tiny_game, moderator, player, started):
-    from larp.orders.services import moderator_set_order
+    from larp.battles.services import moderator_set_order
     from larp.turns.models import AuditEntry
 
     file_order(player, tiny_game, "north-1", {"type": "hold"})

@@ -85,7 +85,7 @@ def test_clock_endpoint(client, tiny_game, started):
 
 def test_moderator_order_form(client_for, tiny_game, moderator, player, started):
     services.end_now(tiny_game, moderator)
-    url = reverse("orders:moderator_order", args=[tiny_game.pk])
+    url = reverse("battles:moderator_order", args=[tiny_game.pk])
     assert client_for(player).post(url, {"unit": "north-1", "type": "hold", "reason": "x"}).status_code == 403
     response = client_for(moderator).post(url, {"unit": "north-1", "type": "attack", "s1": "midtown",
                                                 "reason": "misread form"})
@@ -104,3 +104,42 @@ def test_a_json_order_sent_twice_with_its_key_is_filed_once(client_for, tiny_gam
     assert again["filed_at"] == first["filed_at"] and again["key"] == "json-key-0001"
     assert "key" not in again["order"]  # the engine's document holds only what the engine reads
     assert OrderEvent.objects.filter(unit="north-1").count() == 1
+
+
+# --- a plain form POST (no JavaScript) comes through a form at the door ---------------------------------------
+
+def test_a_plain_form_post_files_the_order_with_its_confirmation_key(client_for, tiny_game, player, started):
+    response = client_for(player).post(reverse("orders:file", args=[tiny_game.pk, "north-1"]),
+                                       {"type": "attack", "path": ["midtown", ""], "key": "plain-key-0001"})
+    assert response.status_code == 200 and response.json()["ok"]
+    order = Order.objects.get(army__faction__code="north", army__number=1)
+    assert order.payload == {"unit": "north-1", "type": "attack", "path": ["midtown"]}
+    assert order.key == "plain-key-0001"
+    # A key that is not one (too long) files the order all the same, without matching retries by it.
+    again = client_for(player).post(reverse("orders:file", args=[tiny_game.pk, "north-1"]),
+                                    {"type": "hold", "key": "k" * 5000})
+    assert again.status_code == 200 and again.json()["ok"] and again.json()["key"] == ""
+
+
+HOSTILE_FORM_POSTS = [
+    {"type": "x" * 5000},
+    {"type": "attack", "path": ["m" * 5000]},
+    {"type": "attack", "path": ["midtown"] * 500},
+    {"type": "fleet_move", "sea": ["s" * 5000]},
+    {"type": "sea_attack", "path": ["midtown"], "fleet": "f" * 5000},
+    {"type": "attack", "path": ["midtown"], "target_faction": "t" * 5000},
+    {"type": "attack", "path": ["mid\x00town"]},
+]
+
+
+@pytest.mark.parametrize("data", HOSTILE_FORM_POSTS, ids=range(len(HOSTILE_FORM_POSTS)))
+def test_hostile_form_posts_get_a_clear_4xx_in_russian_and_save_nothing(client_for, tiny_game, player, started, data):
+    import re
+
+    response = Client(raise_request_exception=False)
+    response.force_login(player)
+    answer = response.post(reverse("orders:file", args=[tiny_game.pk, "north-1"]), data)
+    assert 400 <= answer.status_code < 500, answer.status_code
+    body = answer.json()
+    assert body["ok"] is False and re.search("[А-Яа-яЁё]{3,}", body["message"])
+    assert not Order.objects.filter(army__faction__code="north", army__number=1).exists()

@@ -6,7 +6,7 @@ import sys
 import pytest
 from django.core.management import CommandError, call_command
 
-from larp.campaign.services.scenario import load_scenario
+from larp.scenarios.loader import load_scenario
 from tests import workers
 from tests.sheets.pdf import pdf_pages
 

@@ -126,3 +126,40 @@ def test_print_buttons_include(tiny_game, moderator, client_for):
     after = render_to_string("sheets/partials/print_buttons.html", {"game": tiny_game, "turn": 2}, request=request)
     assert 'value="protocols"' in after and 'value="turn-results"' in after and 'name="turn" value="2"' in after
     assert "csrfmiddlewaretoken" in after
+
+
+HOSTILE_PRINT = [
+    {"kind": "zz"},
+    {"kind": "x" * 5000},
+    {},
+    {"kind": "battle-sheets", "paper": "zz"},
+    {"kind": "battle-sheets", "paper": "a" * 5000},
+    {"kind": "battle-sheets", "faction": "f" * 5000},
+    {"kind": "battle-sheets", "faction": "nobody"},
+    {"kind": "order-forms", "turn": "abc"},
+    {"kind": "order-forms", "turn": str(10**30)},
+    {"kind": "order-forms", "turn": "-1"},
+    {"kind": "protocols", "turn": "1", "battle": "1.5"},
+    {"kind": "order-forms", "turn": "1\x00"},
+]
+
+
+@pytest.mark.parametrize("data", HOSTILE_PRINT, ids=range(len(HOSTILE_PRINT)))
+def test_a_hostile_print_request_gets_a_clear_answer_in_russian_and_files_nothing(tiny_game, moderator, data):
+    import re
+
+    from django.test import Client
+
+    c = Client(raise_request_exception=False)
+    c.force_login(moderator)
+    url = reverse("sheets:request", args=[tiny_game.pk])
+    plain = c.post(url, data)
+    assert plain.status_code == 400, plain.status_code
+    messages = re.findall(r'<ul class="messages">(.*?)</ul>', plain.content.decode(), re.S)
+    assert messages and re.search("[А-Яа-яЁё]{3,}", messages[0])
+    assert not re.search(r"'zz'|'abc'|battle-sheets, |order-forms, ", messages[0])  # no ids, no Python reprs
+    htmx = c.post(url, data, **HTMX)  # htmx swaps the answer into the jobs list: the error is shown there
+    assert htmx.status_code == 200 and re.search("[А-Яа-яЁё]{3,}", htmx.content.decode())
+    assert not PrintJob.objects.exists()
+    wrong_kind = c.post(reverse("sheets:request_kind", args=[tiny_game.pk, "zz"]))
+    assert wrong_kind.status_code == 400 and not PrintJob.objects.exists()

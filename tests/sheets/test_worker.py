@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from larp.campaign.services.members import add_moderator
-from larp.campaign.services.scenario import load_scenario
+from larp.scenarios.loader import load_scenario
 from larp.sheets import services
 from larp.sheets.models import PrintJob
 from tests.sheets.pdf import pdf_pages

@@ -202,7 +202,7 @@ def test_double_submit_is_one_event_when_nothing_changed(client_for, tiny_game, 
 
 @pytest.mark.parametrize("scenario", ["tiny", "latin"])
 def test_every_path_the_form_offers_is_legal(request, scenario, moderator):
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
 
     game = request.getfixturevalue("tiny_game") if scenario == "tiny" else load_scenario(
         "latin-east-1204", title="Latin choices", seed=1)

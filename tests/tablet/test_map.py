@@ -118,3 +118,20 @@ def test_the_big_scenario_renders(client_for, latin_game):
     data = selectors.map_view(latin_game)
     assert len(data["nodes"]) == latin_game.provinces.count()
     assert all(0 <= n["x"] <= data["width"] and 0 <= n["y"] <= data["height"] for n in data["nodes"])
+
+
+def test_a_siege_on_the_map_is_the_engines_r1_hostility(tiny_game, started):
+    """The map does not keep its own R1: an army besieges a fortress exactly when the engine's situation says
+    the province is not friendly to it (an ally's, or one whose owner granted it passage, is)."""
+    from larp.engine import parse_case
+    from larp.turns.situation import case_from_game
+
+    south, east = tiny_game.factions.get(code="south"), tiny_game.factions.get(code="east")
+    Army.objects.filter(faction__code="south").update(province=Province.objects.get(game=tiny_game, code="eastgate"))
+    for kind, granter, grantee, besieged in [("passage", south, east, True),   # the wrong way round: still a siege
+                                             ("alliance", east, south, False)]:
+        Relation.objects.filter(game=tiny_game).delete()
+        Relation.objects.create(game=tiny_game, kind=kind, from_faction=granter, to_faction=grantee)
+        shown = "eastgate" in {n["code"] for n in selectors.map_view(tiny_game)["nodes"] if n["besieged"]}
+        engine = parse_case(case_from_game(tiny_game)).situation
+        assert shown is besieged is (not engine.friendly_to("south", "east")), kind

@@ -241,7 +241,7 @@ def test_paper_order_saved_through_the_pickers_and_hostile_picks_refused(client_
     services.start_game(tiny_game, moderator)
     services.end_now(tiny_game, moderator)  # after the deadline: only a moderator writes orders now (R14)
     c = client_for(moderator)
-    url = reverse("orders:moderator_order", args=[tiny_game.pk])
+    url = reverse("battles:moderator_order", args=[tiny_game.pk])
     before = list(Order.objects.values_list("payload", flat=True).order_by("id"))
     for data, status in [({"unit": "north-1", "type": "attack", "s1": "southgate", "reason": "r"}, 422),
                          ({"unit": "north-1", "type": "zz", "reason": "r"}, 422),
@@ -290,3 +290,19 @@ def test_audit_log_reads_as_russian_sentences_in_local_time(client_for, attack_f
     entry = AuditEntry.objects.filter(game=game).latest("at")
     local = timezone.localtime(entry.at).strftime("%H:%M:%S")
     assert settings.TIME_ZONE == "Europe/Moscow" and local in page
+
+
+def test_the_strategy_close_reveals_orders_through_the_hook_orders_registered_once(tiny_game, moderator):
+    from django.apps import apps
+
+    from larp.orders.services import reveal_at_strategy_close
+    from larp.turns.models import AuditEntry
+
+    apps.get_app_config("orders").ready()  # a second ready() must not reveal twice
+    assert services._strategy_close_hooks.count(reveal_at_strategy_close) == 1
+    phase = services.start_game(tiny_game, moderator)
+    services.end_now(tiny_game, moderator, "everyone is ready")
+    phase.turn.refresh_from_db()
+    assert phase.turn.orders_revealed
+    closed = AuditEntry.objects.get(game=tiny_game, action="phase_closed", detail__phase=Phase.STRATEGY)
+    assert closed.detail["implicit_holds"] == 5 == phase.turn.orders.filter(implicit=True).count()

@@ -70,3 +70,16 @@ def test_the_turn_start_situation_is_parsed_once_and_cases_are_built_on_it(latin
     whole = turn_case(turn, ORDERS, [{"attacker": [6], "defender": [1]}], {"storms": {}})
     assert whole["orders"] == ORDERS and whole["seed"] is None and whole["dice"][0]["attacker"] == [6]
     assert whole["armies"] == turn.start_state["armies"]
+
+
+def test_the_start_case_is_the_turns_stored_state_or_the_game_now(tiny_game, moderator):
+    from larp.campaign.models import Province
+    from larp.forces.models import Army
+    from larp.turns import services
+
+    assert situation.start_case(tiny_game) == case_from_game(tiny_game)  # no turn yet: the game as it stands
+    turn = services.start_game(tiny_game, moderator).turn
+    Army.objects.filter(game=tiny_game, faction__code="north", number=1).update(
+        province=Province.objects.get(game=tiny_game, code="midtown"))
+    stored = situation.start_case(tiny_game, turn)
+    assert stored == turn.start_state and stored != case_from_game(tiny_game)  # the turn's start, not now

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from larp.campaign.services.scenario import load_scenario
+from larp.scenarios.loader import load_scenario
 from larp.scenarios import ScenarioError, available
 
 

@@ -4,7 +4,7 @@ from django.conf import settings
 
 from larp.campaign.models import Game
 from larp.campaign.services.members import add_moderator, create_player
-from larp.campaign.services.scenario import load_scenario
+from larp.scenarios.loader import load_scenario
 from larp.scenarios import DEFAULT_SCENARIO
 
 DEMO_TITLE = "Демо: Латинский Восток"
