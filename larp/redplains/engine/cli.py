@@ -7,6 +7,8 @@ from typing import IO, Any, Callable
 from larp.rules.cli import run
 
 from .errors import CaseError
+from .end import end_mode
+from .validate import validate_mode
 from .modes import command_mode, melee_mode, odds_mode, shinobi_mode, volley_mode
 
 USAGE = ("usage: adjudicate red-plains.MODE CASE.json   (MODE: command, melee, volley, odds, shinobi, validate, "
@@ -27,9 +29,9 @@ MODES: dict[str, Callable[[Any], dict]] = {
     "volley": volley_mode,
     "odds": odds_mode,
     "shinobi": shinobi_mode,
-    "validate": _lazy("validate", "validate_mode"),
+    "validate": validate_mode,
     "turn": _lazy("turn", "turn_mode"),
-    "end": _lazy("end", "end_mode"),
+    "end": end_mode,
 }
 
 
