@@ -9,18 +9,11 @@ from larp.rules.cli import run
 from .errors import CaseError
 from .end import end_mode
 from .validate import validate_mode
+from .turn import turn_mode
 from .modes import command_mode, melee_mode, odds_mode, shinobi_mode, volley_mode
 
 USAGE = ("usage: adjudicate red-plains.MODE CASE.json   (MODE: command, melee, volley, odds, shinobi, validate, "
          "turn, end; '-' reads standard input)")
-
-
-def _lazy(module: str, name: str) -> Callable[[Any], dict]:
-    def call(data: Any) -> dict:
-        mod = __import__(f"{__package__}.{module}", fromlist=[name])
-        return getattr(mod, name)(data)
-    call.__name__ = name
-    return call
 
 
 MODES: dict[str, Callable[[Any], dict]] = {
@@ -30,7 +23,7 @@ MODES: dict[str, Callable[[Any], dict]] = {
     "odds": odds_mode,
     "shinobi": shinobi_mode,
     "validate": validate_mode,
-    "turn": _lazy("turn", "turn_mode"),
+    "turn": turn_mode,
     "end": end_mode,
 }
 

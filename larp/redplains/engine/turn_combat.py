@@ -1,0 +1,568 @@
+"""Combats of a turn: ordered shooting (P3), attacks (P2, P4, P7) with standing attacks (W23.3), joint
+attacks (W23.1), automatic shooting (W22), loss of orders (W20), retreats (W33), flights (W34, W35)
+and taking cells (W30); the S3 steps of units already fleeing (W35.2)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from . import melee as m
+from . import volley as v
+from .board import OPPOSITE, direction
+from .orders import exposed, moving
+from .outcomes import (DECISIVE_ATTACK, DESTROYED, DISPERSED, EFFECT_RETREATS, EFFECT_STOPPED, FLEEING, FRONT, LEFT,
+                       PUSHED_BACK, READY, REAR, REPELLED, RETREATS, RIGHT, ROUTED, SHOOT)
+
+if TYPE_CHECKING:
+    from .case import Unit
+    from .turn import Turn
+
+SIDE_STEPS = (LEFT, RIGHT)
+
+
+# ---------------------------------------------------------------------- unit copies for the contest modules
+def _common(t: "Turn", u: "Unit") -> dict:
+    ts = t.ts[u.id]
+    return {"panic": ts.panic, "crab": ts.crab, "tiger": ts.tiger, "shooting_losses": ts.pending_shot_losses}
+
+
+def _defender(t: "Turn", d: "Unit") -> "Unit":
+    ts = t.ts[d.id]
+    return replace(d, flags={**_common(t, d), "hold": ts.hold, "moved": ts.moved})
+
+
+def _attacker(t: "Turn", a: "Unit", target: "Unit", side: str, decisive: bool) -> "Unit":
+    return replace(a, flags={**_common(t, a), "attacks": side, "decisive": decisive,
+                             "across_river": t.terrain.crosses_river(t.board, a.cell, target.cell),
+                             "uphill": target.cell in t.terrain.hills,
+                             "into_forest": (a.tt.actions_per_order > 1 and target.cell in t.terrain.forests
+                                             and a.cell not in t.terrain.forests)})
+
+
+def _moving_in_step(t: "Turn", uid: str) -> tuple[bool, bool]:
+    for o in t.in_step(uid):
+        if moving(o):
+            return True, o.type == DECISIVE_ATTACK
+    return False, False
+
+
+def _target(t: "Turn", u: "Unit") -> "Unit":
+    ts = t.ts[u.id]
+    move, decisive = _moving_in_step(t, u.id)
+    bridge = bool(t.terrain.bridge) and move and t.terrain.on_bridge(
+        u.cell, t.board.toward(u.cell, u.facing, FRONT) or u.cell)
+    return replace(u, flags={"panic": ts.panic, "crab": ts.crab, "hold": ts.hold, "has_move_order": move,
+                             "move_is_decisive": decisive, "crosses_bridge": bridge,
+                             "on_hill": u.cell in t.terrain.hills, "in_forest": u.cell in t.terrain.forests,
+                             "moved_or_turned": ts.turned_or_moved})
+
+
+# ---------------------------------------------------------------------- shooting (W31, W32)
+def in_zone(t: "Turn", s: "Unit", target: "Unit") -> tuple[bool, bool]:
+    """W31.2: (in the zone, straight ahead)."""
+    b, ter = t.board, t.terrain
+    front = b.toward(s.cell, s.facing, FRONT)
+    if s.cell in ter.hills and target.cell in ter.hills:
+        return False, False
+    hidden = target.cell in ter.forests and not target.revealed and not b.adjacent(s.cell, target.cell)
+    if hidden:
+        return False, False
+    if front is not None:
+        if target.cell == front:
+            return True, True
+        for side in SIDE_STEPS:
+            if b.toward(front, s.facing, side) == target.cell:
+                return True, False
+        if s.cell in ter.hills and b.toward(front, s.facing, FRONT) == target.cell:
+            if s.tt.shoots_over_from_hill or t.occupant(front) is None:
+                return True, True
+    return False, False
+
+
+def _apply_volley(t: "Turn", target: "Unit", result: dict) -> None:
+    for shot in result["shots"]:
+        s = t.units[shot["shooter"]]
+        s.ammo = shot["ammo_left"]
+    losses = result["target"]["losses"]
+    target.figures -= losses
+    if target.tt.shooter and target.ammo is not None:
+        target.ammo -= result["target"].get("ammo_lost", 0)
+    ts = t.ts[target.id]
+    ts.shot_at = True
+    ts.pending_shot_losses += losses
+    ts.step_shot_losses += losses
+    t.shooting = True
+    if target.figures <= 0:
+        _destroy(t, target)
+
+
+def _destroy(t: "Turn", u: "Unit") -> None:
+    u.figures = 0
+    u.status = DESTROYED
+    t.lose_all(u.id, "W26.5", "destroyed")
+    t.event("destroyed", unit=u.id, cell=u.cell)
+    u.cell = None
+
+
+def ordered_shooting(t: "Turn") -> None:
+    """P3: every shooting order of the step at once; losses after all of them; then W32's checks."""
+    by_target: dict[str, list] = {}
+    for uid in t.board_sorted(t.order_ids):
+        for o in t.in_step(uid):
+            if t.current(o) != "shoot":
+                continue
+            s = t.units[uid]
+            target = t.units[o.target]
+            if not t.on_field(target.id):
+                t.lose_order(o, "W15.2", "target_gone")
+                continue
+            ok, straight = in_zone(t, s, target)
+            if not ok:
+                t.lose_order(o, "W15.2", "out_of_zone")
+            elif not s.ammo:
+                t.lose_order(o, "W31.5", "no_ammo")
+            else:
+                by_target.setdefault(target.id, []).append((o, straight))
+    results = []
+    for tid in t.board_sorted(by_target):
+        target = t.units[tid]
+        tcopy = _target(t, target)
+        shots = []
+        for o, straight in by_target[tid]:
+            s = t.units[o.unit]
+            scopy = replace(s, flags={"massed": o.type != SHOOT, "straight": straight, "crab": t.ts[s.id].crab})
+            shots.append(v.plan_shot(t.data, scopy, tcopy, f"orders[{o.index}]"))
+        results.append((tid, tcopy, v.fire(t.data, tcopy, shots, t.dice), by_target[tid]))
+    for tid, _tcopy, result, orders in results:
+        t.event("shoot", at=tid, **result)
+        _apply_volley(t, t.units[tid], result)
+        for o, _s in orders:
+            t.end_order(o, SHOOT)
+    for tid, tcopy, _result, _orders in results:
+        shooting_check(t, tid, tcopy)
+
+
+def shooting_check(t: "Turn", tid: str, tcopy: "Unit") -> None:
+    u = t.units[tid]
+    if u.status != READY or u.cell is None:
+        return
+    chk = v.check(t.data, replace(tcopy, figures=u.figures), t.ts[tid].step_shot_losses, u.figures)
+    if chk is None:
+        return
+    t.event("check", unit=tid, **chk)
+    if chk["effect"] == EFFECT_STOPPED:                                   # W32.1
+        t.lose_all(tid, "W32.1", "stopped_by_shooting")
+        t.ts[tid].no_move = True
+    elif chk["effect"] == EFFECT_RETREATS:                                # W32.2
+        t.lose_all(tid, "W32.2", "driven_back_by_shooting")
+        combat_retreat(t, tid, REAR, [FRONT])
+
+
+# ---------------------------------------------------------------------- attacks
+def attacks(t: "Turn", prio: str) -> None:
+    """P4 (flank and rear) or P7 (any side): moves and decisive attacks into an enemy's cell."""
+    intents = []
+    for uid in t.board_sorted(t.order_ids):
+        for o in t.in_step(uid):
+            part = t.current(o)
+            if part not in ("advance", "decisive"):
+                continue
+            u = t.units[uid]
+            if u.status != READY:
+                continue
+            cell = t.board.toward(u.cell, u.facing, FRONT)
+            occ = t.occupant(cell)
+            if (occ is None and part == "decisive" and prio == "P7" and o.state.get("first_unused")):
+                beyond = t.board.toward(cell, u.facing, FRONT) if cell else None
+                enemy = t.occupant(beyond)
+                if cell is not None and enemy is not None and enemy.side != u.side:   # W16.3 "catches it"
+                    t.move_unit(u, cell, "move")
+                    o.state["first_unused"] = False
+                    occ = enemy
+            if occ is None or occ.side == u.side:
+                continue
+            side = t.board.side_of(occ.cell, occ.facing, u.cell)
+            if prio == "P4" and side == FRONT:
+                continue
+            intents.append((uid, occ.id, o, o.type == DECISIVE_ATTACK))
+    if prio == "P4":
+        intents = [x for x in intents if not _postpone(t, x)]
+    if intents:
+        fight_attacks(t, intents)
+
+
+def _postpone(t: "Turn", intent) -> bool:
+    """W23.1: a flank attack waits for a frontal attack on the same target in this step (joint attack)."""
+    uid, tid, _o, _d = intent
+    if uid in t.no_joint:
+        return False
+    target = t.units[tid]
+    front_cell = t.board.toward(target.cell, target.facing, FRONT)
+    friend = t.occupant(front_cell)
+    if friend is None or friend.side != t.units[uid].side or t.board.toward(friend.cell, friend.facing, FRONT) != \
+            target.cell:
+        return False
+    if not any(t.current(p) in ("advance", "decisive") for p in t.in_step(friend.id)):
+        return False
+    return not any(t.current(p) in ("retreat", "regroup") for p in t.in_step(tid))
+
+
+def fight_attacks(t: "Turn", intents: list) -> None:
+    """W23.3 standing attacks, W22 automatic shooting, W20.1, then the combats, flights, retreats, cells."""
+    pending = list(intents)
+    meetings = []
+    targets_of = {}
+    for x in pending:
+        targets_of.setdefault(x[1], []).append(x)
+    for x in list(pending):                                             # mutual frontal attacks: a meeting
+        a, b = x[0], x[1]
+        back = [y for y in pending if y[0] == b and y[1] == a]
+        if back and x in pending and len(targets_of.get(a, [])) == 1 and len(targets_of.get(b, [])) == 1:
+            pending.remove(x)
+            pending.remove(back[0])
+            meetings.append((x, back[0]))
+    standing = []
+    while pending:
+        targeted = {x[1] for x in pending}
+        now = [x for x in pending if x[0] not in targeted]
+        if not now:
+            now = [min(pending, key=lambda x: t.board.order_key(t.units[x[0]].cell))]
+        for x in now:
+            standing.append(x)
+            pending.remove(x)
+        hit = {x[1] for x in standing}
+        for y in [y for y in pending if y[0] in hit]:
+            pending.remove(y)
+            t.lose_order(y[2], "W23.3", "attacked_first")
+    # automatic shooting at frontal attackers (W22)
+    auto = []
+    for uid, tid, o, decisive in standing:
+        target, att = t.units[tid], t.units[uid]
+        if t.board.side_of(target.cell, target.facing, att.cell) != FRONT:
+            continue
+        ts = t.ts[tid]
+        if not target.tt.shooter or target.status != READY or not target.ammo:
+            continue
+        if ts.orders and not t.live_orders(tid):
+            continue                                                     # carried out all its orders
+        scopy = replace(target, flags={"at_attacker": True, "crab": ts.crab})
+        acopy = _target(t, att)
+        shot = v.plan_shot(t.data, scopy, acopy, f"units[{tid}]")
+        auto.append((uid, tid, acopy, v.fire(t.data, acopy, [shot], t.dice), decisive))
+    for uid, tid, _acopy, result, _d in auto:
+        t.event("shoot", at=uid, automatic=True, **result)
+        _apply_volley(t, t.units[uid], result)
+    stopped = set()
+    for uid, tid, acopy, _result, decisive in auto:
+        att = t.units[uid]
+        if att.status != READY:
+            stopped.add(uid)
+            continue
+        value = v.check(t.data, replace(acopy, figures=att.figures, flags={**acopy.flags, "has_move_order": True,
+                                                                           "move_is_decisive": decisive}),
+                        t.ts[uid].step_shot_losses, att.figures)
+        t.event("check", unit=uid, **value)
+        if value["effect"] == EFFECT_STOPPED:                                 # W22.3
+            t.lose_all(uid, "W22.3", "stopped_by_shooting")
+            t.ts[uid].no_move = True
+            stopped.add(uid)
+    attacked = {x[1] for x in standing}
+    standing = [x for x in standing if x[0] not in stopped]
+    for tid in t.board_sorted(attacked):                                 # W20.1
+        t.ts[tid].attacked = True
+        waiting = [o for o in t.live_orders(tid) if not o.state["carried"]]
+        if len(waiting) >= 2:
+            t.lose_order(waiting[-1], "W20.1", "attacked")
+            waiting[0].state["round"] = 2
+        elif len(waiting) == 1:
+            t.lose_order(waiting[0], "W20.1", "attacked")
+    combats: dict[str, list] = {}
+    for x in standing:
+        combats.setdefault(x[1], []).append(x)
+    after = []
+    for tid in t.board_sorted(combats):
+        after.append(_combat(t, tid, combats[tid]))
+    for x, y in meetings:
+        after.append(_meeting(t, x, y, None))
+    _aftermath(t, after)
+
+
+def _combat(t: "Turn", tid: str, xs: list) -> dict:
+    d = t.units[tid]
+    atts = []
+    for uid, _tid, o, decisive in xs:
+        a = t.units[uid]
+        atts.append(_attacker(t, a, d, t.board.side_of(d.cell, d.facing, a.cell), decisive))
+    plan = m.plan_attack(t.data, _defender(t, d), atts)
+    result = m.fight(t.data, plan, t.dice)
+    t.event("melee", defender=tid, **result)
+    _apply_melee(t, result)
+    return {"kind": "attack", "defender": tid, "cell": d.cell, "orders": {x[0]: x[2] for x in xs},
+            "result": result}
+
+
+def _apply_melee(t: "Turn", result: dict) -> None:
+    t.melee = True
+    for uid, line in result["units"].items():
+        u = t.units[uid]
+        u.figures = line["figures_after"]
+        if "ammo_lost" in line and u.ammo is not None:
+            u.ammo -= line["ammo_lost"]
+        t.ts[uid].pending_shot_losses = 0
+        t.ts[uid].melee = True
+        if u.cell in t.terrain.forests:
+            u.revealed = True
+
+
+def meeting_in_cell(t: "Turn", a: str, b: str, cell: str) -> None:
+    """W24.1: one unit of each side entering the same free cell fight a meeting engagement there."""
+    oa = next(o for o in t.in_step(a) if t.current(o) is not None)
+    ob = next(o for o in t.in_step(b) if t.current(o) is not None)
+    _aftermath(t, [_meeting(t, (a, b, oa, oa.type == DECISIVE_ATTACK), (b, a, ob, ob.type == DECISIVE_ATTACK), cell)])
+
+
+def _meeting(t: "Turn", x, y, cell: str | None) -> dict:
+    a, b = t.units[x[0]], t.units[y[0]]
+    ca = _attacker(t, a, b, FRONT, x[3])
+    cb = _attacker(t, b, a, FRONT, y[3])
+    for c in (ca, cb):
+        c.flags.pop("attacks", None)
+    plan = m.plan_meeting(t.data, ca, cb, cell is not None)
+    result = m.fight(t.data, plan, t.dice)
+    t.event("melee", cell=cell, **result)
+    _apply_melee(t, result)
+    return {"kind": "meeting", "cell": cell, "orders": {x[0]: x[2], y[0]: y[2]}, "result": result,
+            "cells": {a.id: a.cell, b.id: b.cell}}
+
+
+def _aftermath(t: "Turn", fights: list[dict]) -> None:
+    """W19.2: all flights, then all retreats (board order), then the winners take cells (W30)."""
+    flights, retreats, takers = [], [], []
+    for f in fights:
+        res = f["result"]
+        for uid, line in res["units"].items():
+            if line["figures_after"] == 0 and t.units[uid].status != DESTROYED:
+                _destroy(t, t.units[uid])
+        if f["kind"] == "attack":
+            tid = f["defender"]
+            outcome = res["result"]
+            alive = [uid for uid in f["orders"] if t.units[uid].status == READY]
+            if outcome == REPELLED:
+                for uid in f["orders"]:
+                    t.lose_all(uid, "W20.2", "thrown_back")
+                continue
+            for uid in alive:
+                t.end_order(f["orders"][uid], "attack")
+            if outcome == DESTROYED:
+                takers.append((f, alive, None))
+                continue
+            toward = _toward(t, res["retreat"])
+            t.lose_all(tid, "W20.2", "pushed_back" if outcome == PUSHED_BACK else "routed")
+            (retreats if outcome == PUSHED_BACK else flights).append((tid, toward, res["retreat"]["away_from"]))
+            takers.append((f, alive, tid))
+            continue
+        winner, loser_result = res["winner"], res["loser_result"]
+        ids = list(f["orders"])
+        if winner is None:
+            for uid in ids:
+                t.lose_all(uid, "W29.3", "no_superiority")
+            continue
+        loser = ids[1] if ids[0] == winner else ids[0]
+        t.end_order(f["orders"][winner], "attack")
+        t.lose_all(loser, "W20.2", "lost_meeting")
+        if loser_result == ROUTED:
+            flights.append((loser, REAR, [FRONT]))
+        elif loser_result == RETREATS:
+            retreats.append((loser, REAR, [FRONT]))
+        takers.append((f, [winner], loser))
+    first_steps: dict[str, str | None] = {}
+    for uid, toward, _away in sorted(flights, key=lambda x: t.board_sorted([x[0]]) and
+                                     t.board.order_key(t.units[x[0]].cell)):
+        first_steps[uid] = flee(t, uid, toward)
+    for uid, toward, away in sorted(retreats, key=lambda x: t.board.order_key(t.units[x[0]].cell)):
+        first_steps[uid] = combat_retreat(t, uid, toward, away)
+    for f, alive, gone in takers:
+        _take_cell(t, f, alive, gone, first_steps.get(gone) if gone else None)
+
+
+def _toward(t: "Turn", retreat: dict) -> str:
+    if retreat.get("toward"):
+        return retreat["toward"]
+    return t.dice.choose(retreat["tie_between"], "the random choice of a retreat between tied attackers (W33.4)")
+
+
+def _take_cell(t: "Turn", f: dict, alive: list[str], gone: str | None, step: str | None) -> None:
+    """W30: the winner takes the cell; against one unit by several, they turn to the way it went."""
+    if f["kind"] == "meeting":
+        winner = alive[0]
+        cell = f["cell"] or f["cells"][gone]
+        if t.occupant(cell) is None and t.units[winner].status == READY:
+            t.move_unit(t.units[winner], cell, "occupy")
+        return
+    old = f["cell"]
+    if gone is None or len(alive) == 1:
+        if not alive:
+            return
+        if len(alive) > 1:                                  # defender destroyed: the frontal (else largest) enters
+            d_side = {uid: f["result"]["units"][uid].get("attacks") for uid in alive}
+            front = [uid for uid in alive if d_side[uid] == FRONT]
+            alive = front or sorted(alive, key=lambda i: (-t.units[i].figures, t.board.order_key(t.units[i].cell)))
+        taker = t.units[alive[0]]
+        if t.occupant(old) is None:
+            t.move_unit(taker, old, "occupy")
+        return
+    if step is None:
+        return
+    for uid in t.board_sorted(alive):
+        u = t.units[uid]
+        if u.facing == step:
+            cell = t.board.neighbour(u.cell, step)
+            if cell is not None and t.occupant(cell) is None:
+                t.move_unit(u, cell, "occupy")
+        else:
+            t.turn_unit(u, step)
+
+
+# ---------------------------------------------------------------------- retreats and flights
+def _free(t: "Turn", cell: str | None) -> bool:
+    return cell is not None and t.occupant(cell) is None
+
+
+def combat_retreat(t: "Turn", uid: str, toward: str, away: list[str]) -> str | None:
+    """W33: one cell keeping the facing; blocked by an enemy, or with nowhere to go: a flight instead.
+
+    Returns the compass direction of the step (for W30.2), or that of the flight's first step.
+    """
+    u = t.units[uid]
+    primary = t.board.toward(u.cell, u.facing, toward)
+    occ = t.occupant(primary)
+    if occ is not None and occ.side != u.side:
+        return flee(t, uid, toward)
+    if _free(t, primary):
+        return _retreat_to(t, u, primary, direction(u.facing, toward))
+    if toward == REAR and set(away) == {LEFT, RIGHT}:
+        alternatives = [[FRONT]]
+    elif toward in (LEFT, RIGHT):
+        alternatives = [[FRONT]]
+    else:
+        alternatives = [[LEFT, RIGHT]]
+    for group in alternatives:
+        options = [s for s in group if _free(t, t.board.toward(u.cell, u.facing, s))
+                   and not exposed(t.board, t.units, u, t.board.toward(u.cell, u.facing, s), u.facing)]
+        if options:
+            side = t.dice.choose(options, f"the side step of {uid}'s retreat (W33.2)")
+            return _retreat_to(t, u, t.board.toward(u.cell, u.facing, side), direction(u.facing, side))
+    return flee(t, uid, toward)
+
+
+def _retreat_to(t: "Turn", u: "Unit", cell: str, compass: str) -> str:
+    t.move_unit(u, cell, "retreat", own=False)
+    return compass
+
+
+def flee(t: "Turn", uid: str, toward: str | None, compass: str | None = None) -> str | None:
+    """W34: two cells, back to the enemy; through an enemy at a cost; dispersed when nowhere is free."""
+    u = t.units[uid]
+    origin = u.cell
+    d1 = compass or direction(u.facing, toward)
+    first = t.board.neighbour(origin, d1)
+    losses, path, passed = 0, [], []
+    dispersed = False
+    own = t.board.own_edge(u.side)
+    if first is None:
+        if t.board.beyond_own_edge(u.side, t.board.beyond(origin, d1)):
+            dispersed = True
+        else:
+            sides = [c for c in ("W", "E") if c not in (d1, OPPOSITE[d1]) and t.board.neighbour(origin, c)]
+            if not sides:
+                sides = [c for c in (own,) if t.board.neighbour(origin, c)]
+            if sides:
+                d1 = t.dice.choose(sides, f"the first cell of {uid}'s flight (W34.5)")
+                first = t.board.neighbour(origin, d1)
+            else:
+                dispersed = True
+    last = d1
+    if first is not None:
+        occ = t.occupant(first)
+        if occ is not None and occ.id != uid:
+            if occ.side != u.side:
+                losses += occ.figures
+            elif occ.tt.peasants and occ.status == READY:
+                passed.append(occ.id)
+        path.append(first)
+        order = [own, "W", "E", OPPOSITE[own]]
+        free = []
+        for c in order:
+            nxt = t.board.neighbour(first, c)
+            if nxt is not None and nxt != origin and t.occupant(nxt) is None:
+                free.append(c)
+        beyond_own = t.board.neighbour(first, own) is None and t.board.beyond_own_edge(u.side,
+                                                                                      t.board.beyond(first, own))
+        if own in free:
+            last = own
+        elif beyond_own:
+            dispersed, last = True, own
+        elif "W" in free or "E" in free:
+            last = t.dice.choose([c for c in ("W", "E") if c in free], f"the second cell of {uid}'s flight (W34.3)")
+        elif OPPOSITE[own] in free:
+            last = OPPOSITE[own]
+        else:
+            costs = []
+            for c in order:
+                nxt = t.board.neighbour(first, c)
+                if nxt is None or nxt == origin:
+                    continue
+                occ2 = t.occupant(nxt)
+                costs.append((occ2.figures if occ2 and occ2.side != u.side else 0, len(costs), c, nxt, occ2))
+            if costs:
+                cost, _i, last, nxt, occ2 = min(costs)
+                losses += cost
+                path.append(nxt)
+                if occ2 is not None and occ2.side == u.side and occ2.tt.peasants and occ2.status == READY:
+                    passed.append(occ2.id)
+            dispersed = True
+        if not dispersed:
+            path.append(t.board.neighbour(first, last))
+    u.figures = max(0, u.figures - losses)
+    t.event("flight", unit=uid, path=path, losses=losses)
+    t.lose_all(uid, "W34.6", "fleeing")
+    u.status, u.fled_ever, u.fleeing_since = FLEEING, True, t.turn
+    if u.figures == 0:
+        _destroy(t, u)
+    elif dispersed:
+        u.status = DISPERSED
+        t.event("dispersed", unit=uid, figures=u.figures)
+        u.cell = None
+    else:
+        u.cell = path[-1]
+        u.facing = last
+    for pid in t.board_sorted(passed):                                   # W35.5 peasants
+        if t.units[pid].status == READY:
+            flee(t, pid, None, own)
+    return d1
+
+
+def fleeing_steps(t: "Turn") -> None:
+    """S3 (W35.2): units fleeing since an earlier turn step 1 cell towards their own edge."""
+    for uid in t.board_sorted([i for i in t.order_ids if t.units[i].status == FLEEING
+                               and t.ts[i].fleeing_at_start and not t.ts[i].rallied]):
+        u = t.units[uid]
+        if u.status != FLEEING or u.cell is None:
+            continue
+        own = t.board.own_edge(u.side)
+        nxt = t.board.neighbour(u.cell, own)
+        if nxt is None and t.board.beyond_own_edge(u.side, t.board.beyond(u.cell, own)):
+            t.event("dispersed", unit=uid, figures=u.figures)
+            u.status, u.cell = DISPERSED, None
+            continue
+        if _free(t, nxt):
+            step = own
+        else:
+            sides = [c for c in ("W", "E") if _free(t, t.board.neighbour(u.cell, c))]
+            if not sides:
+                continue
+            step = t.dice.choose(sides, f"the side step of fleeing {uid} (W35.2)")
+        cell = t.board.neighbour(u.cell, step)
+        t.event("flight", unit=uid, path=[cell], losses=0)
+        u.cell, u.facing = cell, step
+
