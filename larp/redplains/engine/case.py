@@ -135,8 +135,7 @@ def unit(data: Data, raw: Any, where: str, *, need_cell: bool = False, min_figur
         raise CaseError(f"{where}.cell", "must be a cell label or null")
     if need_cell and cell is None and node.get("status", READY) in (READY, FLEEING):
         raise CaseError(f"{where}.cell", "missing for a unit on the field")
-    side = choice(node, "side", where, SIDES, side_default) if side_default is None else \
-        choice(node, "side", where, SIDES, side_default)
+    side = choice(node, "side", where, SIDES, ... if side_default is None else side_default)
     ammo_default = figures * tt.ammo_per_figure if tt.shooter else None
     ammo = integer(node, "ammo", where, 0, MAX_COUNT, ammo_default) if tt.shooter else None
     fleeing_since = node.get("fleeing_since")

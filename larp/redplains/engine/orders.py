@@ -201,6 +201,8 @@ def check_orders(data: Data, board: Board, units: dict[str, Unit], orders: list[
             reason = ("W15.2", "not_a_shooter")
         elif o.type in (SHOOT, MASSED_SHOOT) and not u.ammo:
             reason = ("W31.5", "no_ammo")
+        elif o.type in (SHOOT, MASSED_SHOOT) and (units[o.target].side == u.side or units[o.target].cell is None):
+            reason = ("W15.2", "not_an_enemy")
         elif o.type == DECISIVE_ATTACK and not decisive_ok(board, units, u, o):
             reason = ("W16.3", "no_enemy_in_front")
         elif o.slot == 2 and moving(o) and any(x.type == HOLD and x.slot == 1 for x in mine):

@@ -10,14 +10,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board, Terrain
-from .case import Unit, choice, ident, integer, lst, obj, unique_ids, unit
+from .case import Unit, ident, integer, lst, obj, unique_ids, unit
 from .data import Data
 from .dice import Dice, parse_seed
 from .end import evaluate, parse_history, parse_sides, place_units
 from .errors import CaseError
 from .modes import case_data, top
 from .orders import Order, check_orders, moving, parse_orders
-from .outcomes import (BANNERS, CRAB, DECISIVE_ATTACK, DRAGON, DRAGON_BANNER, FLEEING, HOLD, MASSED_SHOOT, MOVE,
+from .validate import banner_checks
+from .outcomes import (CRAB, DECISIVE_ATTACK, DRAGON, DRAGON_BANNER, FLEEING, HOLD, MASSED_SHOOT, MOVE,
                        NORTH, ORDINARY, OUT_OF_BATTLE, PHOENIX, READY, REFORM, REGROUP, RETREAT, SHOOT, SIDES, TIGER,
                        WAIT)
 from . import turn_combat as tc
@@ -326,21 +327,6 @@ def parts_of(u: Unit, o: Order) -> list[str]:
     return []
 
 
-def _banners(case: dict, units: dict[str, Unit]) -> list[tuple[str, str]]:
-    out = []
-    for i, raw in enumerate(lst(case.get("banners", []) or [], "banners", 50)):
-        node = obj(raw, f"banners[{i}]")
-        uid = ident(node, "unit", f"banners[{i}]")
-        if uid not in units:
-            raise CaseError(f"banners[{i}].unit", f"no unit {uid!r} in this case")
-        banner = choice(node, "banner", f"banners[{i}]", BANNERS)
-        if banner == DRAGON_BANNER:
-            raise CaseError(f"banners[{i}].banner", "the Dragon move (W12.4) is not implemented in the turn mode; "
-                                                   "carry it out by hand and give the board after it")
-        out.append((uid, banner))
-    return out
-
-
 def turn_mode(case: Any) -> dict:
     case = top(case)
     data = case_data(case)
@@ -359,7 +345,12 @@ def turn_mode(case: Any) -> dict:
         if by_id[o.unit].status in OUT_OF_BATTLE:
             raise CaseError(f"orders[{o.index}].unit", f"{o.unit} is out of the battle")
     accepted, refused = check_orders(data, board, by_id, orders, set(terrain.forests))
-    banners = _banners(case, by_id)
+    banners, refused_banners = banner_checks(case, by_id, None, accepted)
+    refused += refused_banners
+    for _uid, banner in banners:
+        if banner == DRAGON_BANNER:
+            raise CaseError("banners", "the Dragon move (W12.4) is not implemented in the turn mode; carry it out "
+                                       "by hand and give the board after it")
     shin = obj(case.get("shinobi") or {}, "shinobi")
     panic = []
     for i, uid in enumerate(lst(shin.get("panic", []) or [], "shinobi.panic", 100)):

@@ -84,16 +84,22 @@ def terrain_checks(data: Data, board: Board, terrain: Terrain, side: str) -> lis
     return out
 
 
-def _banners(data: Data, case: dict, by_id: dict[str, Unit], spec: dict, accepted: list[Order]) -> list[dict]:
+def banner_owned(spec: dict) -> dict[str, int]:
     owned_raw = obj(spec.get("banners_owned") or {}, "validate.banners_owned")
     owned = {}
-    for key, value in owned_raw.items():
+    for key in owned_raw:
         if key.startswith("_"):
             continue
         if key not in BANNERS:
             raise CaseError(f"validate.banners_owned.{key}", f"unknown banner; one of {', '.join(BANNERS)}")
         owned[key] = integer(owned_raw, key, "validate.banners_owned", 0, 100)
-    refused = []
+    return owned
+
+
+def banner_checks(case: dict, by_id: dict[str, Unit], owned: dict[str, int] | None,
+                  accepted: list[Order]) -> tuple[list[tuple[str, str]], list[dict]]:
+    """W12.1, W12.4, W12.5 in the order of W41.9; `owned` None skips ownership (the turn mode)."""
+    raised, refused = [], []
     for i, raw in enumerate(lst(case.get("banners", []) or [], "banners", 50)):
         node = obj(raw, f"banners[{i}]")
         uid = ident(node, "unit", f"banners[{i}]")
@@ -102,9 +108,9 @@ def _banners(data: Data, case: dict, by_id: dict[str, Unit], spec: dict, accepte
         banner = choice(node, "banner", f"banners[{i}]", BANNERS)
         u = by_id[uid]
         reason = None
-        if banner not in owned:
+        if owned is not None and banner not in owned:
             reason = ("W12.1", "banner_not_owned")
-        elif owned[banner] <= 0:
+        elif owned is not None and owned[banner] <= 0:
             reason = ("W12.1", "banner_used_up")
         elif u.minor_clan:
             reason = ("W12.1", "banner_in_minor_clan")
@@ -116,11 +122,15 @@ def _banners(data: Data, case: dict, by_id: dict[str, Unit], spec: dict, accepte
             reason = ("W12.5", "crab_in_ashigaru")
         elif banner == DRAGON_BANNER and any(o.unit == uid and o.slot == 1 and o.type != DRAGON for o in accepted):
             reason = ("W12.4", "dragon_not_first")
+        elif any(r[0] == uid for r in raised):
+            reason = ("W12.1", "one_banner_per_unit")
         if reason:
             refused.append(_refuse(uid, *reason))
-        else:
+            continue
+        if owned is not None:
             owned[banner] -= 1
-    return refused
+        raised.append((uid, banner))
+    return raised, refused
 
 
 def _matching(orders: list[Order], slots: list[set[str]]) -> int:
@@ -221,7 +231,7 @@ def validate_mode(case: Any) -> dict:
     if general_retreat and turn < data.general_retreat_from_turn:
         refused.append(_refuse(None, "W13.1", "general_retreat_too_early"))
         general_retreat = False
-    refused += _banners(data, case, by_id, spec, accepted)
+    refused += banner_checks(case, by_id, banner_owned(spec), accepted)[1]
     for i, uid in enumerate(lst(spec.get("withdraw", []) or [], "validate.withdraw", 500)):
         if not isinstance(uid, str) or uid not in by_id:
             raise CaseError(f"validate.withdraw[{i}]", "names no unit of this case")
