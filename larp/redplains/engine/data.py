@@ -6,6 +6,7 @@ in each rule). A case may override troop types (W41.3: `troop_types`).
 from __future__ import annotations
 
 import functools
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from importlib import resources
 from types import MappingProxyType
@@ -134,8 +135,23 @@ def _bool(node: Any, path: str) -> bool:
     return value
 
 
+@contextmanager
+def scoped(where: str):
+    """Name the enclosing key in an error raised about a key inside it."""
+    try:
+        yield
+    except DataError as exc:
+        inner = exc.field.removeprefix(f"{DATA_FILE}: ")
+        raise DataError(f"{where}.{inner}", exc.problem) from None
+
+
 def troop_type_from(raw: Any, where: str) -> TroopType:
     """One troop type of the data file (or of a case's override, already merged)."""
+    with scoped(where):
+        return _troop_type(raw, where)
+
+
+def _troop_type(raw: Any, where: str) -> TroopType:
     if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
         raise DataError(where, "a troop type needs an id")
     gd, pd = _get(raw, "guaranteed_damage"), _get(raw, "possible_damage")
@@ -143,15 +159,15 @@ def troop_type_from(raw: Any, where: str) -> TroopType:
     if formation is not None and not isinstance(formation, dict):
         raise DataError(f"{where}.formation", "must be an object or null")
     per_fig = _int(raw, "melee_dice_per_figure", 1, 4)
-    pd_shoot = _int(pd, "shooting", 2, 6, nullable=True) if "shooting" in pd else None
+    pd_shoot = _int(raw, "possible_damage.shooting", 2, 6, nullable=True) if "shooting" in pd else None
     return TroopType(
         id=raw["id"], name_ru=str(raw.get("name_ru", raw["id"])),
         samurai=_bool(raw, "samurai"), infantry=_bool(raw, "infantry"), shooter=_bool(raw, "shooter"),
-        gd_melee=_int(gd, "melee", 0, 10), pd_melee=_int(pd, "melee", 2, 6),
+        gd_melee=_int(raw, "guaranteed_damage.melee", 0, 10), pd_melee=_int(raw, "possible_damage.melee", 2, 6),
         pd_shooting=pd_shoot,
-        pd_shooting_close=(_int(pd, "shooting_straight_or_at_attacker", 2, 6)
+        pd_shooting_close=(_int(raw, "possible_damage.shooting_straight_or_at_attacker", 2, 6)
                            if "shooting_straight_or_at_attacker" in pd else pd_shoot),
-        gd_shooting_at_attacker=(_int(gd, "shooting_at_frontal_attacker", 0, 10)
+        gd_shooting_at_attacker=(_int(raw, "guaranteed_damage.shooting_at_frontal_attacker", 0, 10)
                                  if "shooting_at_frontal_attacker" in gd else 0),
         armour_cut_close=(_int(raw, "armour_reduction_straight_or_at_attacker", 0, 10)
                           if "armour_reduction_straight_or_at_attacker" in raw else 0),
@@ -180,7 +196,8 @@ def build(raw: Any) -> Data:
         label = cell.get("id") if isinstance(cell, dict) else None
         if not isinstance(label, str) or label in cells:
             raise DataError(f"{DATA_FILE}: field.cells[{i}]", "needs a unique id")
-        cells[label] = (_int(cell, "col", 1, 100), _int(cell, "row", 1, 100))
+        with scoped(f"{DATA_FILE}: field.cells[{i}]"):
+            cells[label] = (_int(cell, "col", 1, 100), _int(cell, "row", 1, 100))
     sides = _get(field, "sides")
     deployment_rows, lines, faces = {}, {}, {}
     for side in SIDES:
@@ -194,10 +211,11 @@ def build(raw: Any) -> Data:
         tt = troop_type_from(t, f"{DATA_FILE}: troop_types[{i}]")
         types[tt.id] = tt
     stakes = {}
-    for s in _get(raw, "stakes.list"):
-        stakes[s["id"]] = Stake(s["id"], _int(s, "success_at", 2, 12),
-                                (_int(s, "success.special"), _int(s, "success.ordinary")),
-                                (_int(s, "failure.special"), _int(s, "failure.ordinary")))
+    for i, s in enumerate(_get(raw, "stakes.list")):
+        with scoped(f"{DATA_FILE}: stakes.list[{i}]"):
+            stakes[s["id"]] = Stake(s["id"], _int(s, "success_at", 2, 12),
+                                    (_int(s, "success.special"), _int(s, "success.ordinary")),
+                                    (_int(s, "failure.special"), _int(s, "failure.ordinary")))
     specials = {o["id"]: o for o in _get(raw, "orders.special")}
     banners = {b["id"]: b for b in _get(raw, "banners.list")}
     sabotage = {t["id"]: t for t in _get(raw, "shinobi.tasks")}["sabotage"]
