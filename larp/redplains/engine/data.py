@@ -78,6 +78,7 @@ class Data:
     minor_clan_ordinary: int
     general_special: int
     max_orders_per_unit: int
+    attacks_per_turn: int
     general_retreat_from_turn: int
     general_retreat_cost: int
     hold_steadiness: int
@@ -236,6 +237,7 @@ def build(raw: Any) -> Data:
         minor_clan_ordinary=_int(raw, "extra_orders.minor_clan.ordinary"),
         general_special=_int(raw, "extra_orders.general.special"),
         max_orders_per_unit=_int(raw, "orders.max_per_unit_per_turn", 1, 10),
+        attacks_per_turn=_int(raw, "execution.attacks_per_turn", 1, 10),
         general_retreat_from_turn=_int(raw, "orders.general_retreat.from_turn", 1, 100),
         general_retreat_cost=_int(raw, "orders.general_retreat.cost.ordinary"),
         hold_steadiness=_int(specials["hold"], "steadiness"),

@@ -47,6 +47,7 @@ class TurnState:
     banner_raised: str | None = None
     fleeing_at_start: bool = False
     rallied: bool = False
+    attacks: int = 0               # successful attacks this turn (W21.3)
     did: set | None = None         # kinds of orders carried out (W39.4 only_retreat)
 
 

@@ -187,6 +187,10 @@ def attacks(t: "Turn", prio: str) -> None:
             intents.append((uid, occ.id, o, o.type == DECISIVE_ATTACK))
     if prio == "P4":
         intents = [x for x in intents if not _postpone(t, x)]
+    for x in list(intents):                                             # W21.3: at most twice a turn
+        if t.ts[x[0]].attacks >= t.data.attacks_per_turn:
+            intents.remove(x)
+            t.lose_order(x[2], "W21.3", "attacked_twice")
     if intents:
         fight_attacks(t, intents)
 
@@ -207,6 +211,11 @@ def _postpone(t: "Turn", intent) -> bool:
     return not any(t.current(p) in ("retreat", "regroup") for p in t.in_step(tid))
 
 
+def _can_shoot(t: "Turn", uid: str) -> bool:
+    u = t.units[uid]
+    return u.tt.shooter and u.status == READY and bool(u.ammo)
+
+
 def fight_attacks(t: "Turn", intents: list) -> None:
     """W23.3 standing attacks, W22 automatic shooting, W20.1, then the combats, flights, retreats, cells."""
     pending = list(intents)
@@ -217,10 +226,16 @@ def fight_attacks(t: "Turn", intents: list) -> None:
     for x in list(pending):                                             # mutual frontal attacks: a meeting
         a, b = x[0], x[1]
         back = [y for y in pending if y[0] == b and y[1] == a]
-        if back and x in pending and len(targets_of.get(a, [])) == 1 and len(targets_of.get(b, [])) == 1:
-            pending.remove(x)
-            pending.remove(back[0])
-            meetings.append((x, back[0]))
+        if not back or x not in pending or len(targets_of.get(a, [])) != 1 or len(targets_of.get(b, [])) != 1:
+            continue
+        shooters = [z for z in (x, back[0]) if _can_shoot(t, z[0])]
+        if len(shooters) == 1:                        # W22.2: shooters shoot instead and are simply attacked
+            pending.remove(shooters[0])
+            t.lose_order(shooters[0][2], "W22.2", "shoots_instead")
+            continue
+        pending.remove(x)
+        pending.remove(back[0])
+        meetings.append((x, back[0]))
     standing = []
     while pending:
         targeted = {x[1] for x in pending}
@@ -243,7 +258,7 @@ def fight_attacks(t: "Turn", intents: list) -> None:
         ts = t.ts[tid]
         if not target.tt.shooter or target.status != READY or not target.ammo:
             continue
-        if ts.orders and not t.live_orders(tid):
+        if ts.orders and all(o.state["carried"] for o in ts.orders):
             continue                                                     # carried out all its orders
         scopy = replace(target, flags={"at_attacker": True, "crab": ts.crab})
         acopy = _target(t, att)
@@ -353,6 +368,7 @@ def _aftermath(t: "Turn", fights: list[dict]) -> None:
                 continue
             for uid in alive:
                 t.end_order(f["orders"][uid], "attack")
+                t.ts[uid].attacks += 1
             if outcome == DESTROYED:
                 takers.append((f, alive, None))
                 continue
@@ -369,6 +385,7 @@ def _aftermath(t: "Turn", fights: list[dict]) -> None:
             continue
         loser = ids[1] if ids[0] == winner else ids[0]
         t.end_order(f["orders"][winner], "attack")
+        t.ts[winner].attacks += 1
         t.lose_all(loser, "W20.2", "lost_meeting")
         if loser_result == ROUTED:
             flights.append((loser, REAR, [FRONT]))

@@ -85,8 +85,15 @@ def simultaneous(t: "Turn", intents: list[tuple["Order", str, str]], meet: bool)
         o, cell, kind = movers[uid]
         u = t.units[uid]
         own = kind in ("move", "step")
+        old = u.cell
         t.move_unit(u, cell, kind, own=own)
         t.part_acted(o, RETREAT if kind == "retreat" else "move")
+        if kind == "move" and u.tt.actions_per_order > 1 and (
+                t.terrain.crosses_river(t.board, old, cell)
+                or (cell in t.terrain.forests and old not in t.terrain.forests)):
+            if o.state["status"] == "pending":                         # W21.4: it takes the whole order
+                o.state["status"] = "done"
+                t.event("order_ends", unit=uid, rule="W21.4", reason="river_or_forest")
     return meetings
 
 
