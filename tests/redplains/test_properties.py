@@ -49,8 +49,8 @@ def battles(draw):
             if draw(st.booleans()):
                 continue
             otype = draw(st.sampled_from(["move", "retreat", "reform", "shoot", "massed_shoot", "hold",
-                                          "decisive_attack", "regroup", "wait"]))
-            kind = "special" if otype in ("massed_shoot", "hold", "decisive_attack", "regroup") else \
+                                          "decisive_attack", "regroup", "wait", "dragon"]))
+            kind = "special" if otype in ("massed_shoot", "hold", "decisive_attack", "regroup", "dragon") else \
                 draw(st.sampled_from(["ordinary", "special"]))
             order = {"unit": u["id"], "slot": slot, "kind": kind, "type": otype}
             if kind == "special" and otype in ("move", "retreat", "reform", "shoot"):
@@ -74,7 +74,7 @@ def battles(draw):
                     order["swap_with"] = draw(st.sampled_from(ids))
             orders.append(order)
     turn = draw(st.integers(1, 12))
-    banners = [{"unit": draw(st.sampled_from(ids)), "banner": draw(st.sampled_from(["crab", "tiger", "phoenix"]))}
+    banners = [{"unit": draw(st.sampled_from(ids)), "banner": draw(st.sampled_from(["crab", "tiger", "phoenix", "dragon"]))}
                for _ in range(draw(st.integers(0, 2)))]
     shinobi = {"panic": draw(st.lists(st.sampled_from(ids), max_size=2)),
                "sabotage": [{"unit": draw(st.sampled_from(ids)), "roll": draw(st.integers(1, 6)),

@@ -91,6 +91,7 @@ class Data:
     sabotage_any_at: int
     banner_uses_default: int
     crab_armour: int
+    dragon_cells: Mapping[str, int]         # W12.4: infantry 1, cavalry 2
     crab_rerolls: int
     flight_cells: int
     rally_penalty: int
@@ -249,6 +250,8 @@ def build(raw: Any) -> Data:
         sabotage_all_ordinary_at=_int(sabotage, "cancels_if_all_ordinary_at", 1, 7),
         sabotage_any_at=_int(sabotage, "cancels_any_at", 1, 7),
         banner_uses_default=_int(raw, "banners.uses_per_battle_default"),
+        dragon_cells=MappingProxyType({k: _int(banners["dragon"], f"move_cells.{k}", 0, 10)
+                                       for k in ("infantry", "cavalry")}),
         crab_armour=_int(banners["crab"], "armour"), crab_rerolls=_int(banners["crab"], "rerolls"),
         flight_cells=_int(raw, "fleeing.flight_cells", 1, 10),
         rally_penalty=_int(raw, "fleeing.rally_penalty.steadiness"),

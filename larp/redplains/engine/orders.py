@@ -31,13 +31,15 @@ class Order:
     step: str | None = None
     swap_with: str | None = None
     phoenix: bool = False
+    moves: int | None = None            # Dragon move: cells straight ahead (W12.4)
     free: bool = False                  # a general-retreat step, the Phoenix order, a Dragon move
     general_step: bool = False
     state: dict = field(default_factory=dict)
 
     @property
     def special_timing(self) -> bool:
-        return self.kind == SPECIAL and (self.type not in ORDINARY_TYPES or self.timing == SPECIAL)
+        return self.type == DRAGON or (self.kind == SPECIAL and (self.type not in ORDINARY_TYPES
+                                                                 or self.timing == SPECIAL))
 
     def refusal(self, rule: str, reason: str) -> dict:
         return {"unit": self.unit, "slot": self.slot, "rule": rule, "reason": reason}
@@ -62,9 +64,11 @@ def parse_orders(raw: Any, units: dict[str, Unit], where: str = "orders") -> lis
                 raise CaseError(f"{w}.target", "a shooting or decisive attack names its target unit")
             if order.target not in units:
                 raise CaseError(f"{w}.target", f"no unit {order.target!r} in this case")
-        if otype in (REFORM, HOLD):
-            order.dir = choice(node, "dir", w, ("left", "right"), None) if otype == REFORM else \
-                choice(node, "reform", w, ("left", "right"), None)
+        if otype in (REFORM, HOLD, DRAGON):
+            order.dir = choice(node, "reform", w, ("left", "right"), None) if otype == HOLD else \
+                choice(node, "dir", w, ("left", "right"), None)
+        if otype == DRAGON:
+            order.moves = integer(node, "moves", w, 0, 10, None)
             if otype == REFORM and order.dir is None:
                 raise CaseError(f"{w}.dir", "a reform turns left or right")
         if "actions" in node and node["actions"] is not None:
@@ -195,6 +199,9 @@ def check_orders(data: Data, board: Board, units: dict[str, Unit], orders: list[
         elif o.actions and (u.tt.actions_per_order < 2 or len(o.actions) > u.tt.actions_per_order
                             or o.type not in (MOVE, RETREAT, REFORM)):
             reason = ("W21.1", "bad_cavalry_actions")
+        elif o.type == DRAGON and (o.slot != 1 or (o.moves or 0) > data.dragon_cells[
+                "cavalry" if u.tt.actions_per_order > 1 else "infantry"]):
+            reason = ("W12.4", "dragon_not_first" if o.slot != 1 else "dragon_too_far")
         elif o.type == WAIT and (o.slot != 1 or (o.unit, 2) not in slots_given):
             reason = ("W15.6", "wait_not_first")
         elif o.type in (SHOOT, MASSED_SHOOT) and not u.tt.shooter:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .board import Board, Terrain
+from .board import TURN_LEFT, TURN_RIGHT, Board, Terrain
 from .case import Unit, ident, integer, lst, obj, unique_ids, unit
 from .data import Data
 from .dice import Dice, parse_seed
@@ -17,8 +17,8 @@ from .end import evaluate, parse_history, parse_sides, place_units
 from .errors import CaseError
 from .modes import case_data, top
 from .orders import Order, check_orders, moving, parse_orders
-from .validate import banner_checks
-from .outcomes import (CRAB, DECISIVE_ATTACK, DRAGON, DRAGON_BANNER, FLEEING, HOLD, MASSED_SHOOT, MOVE,
+from .validate import banner_checks, dragon_needs_banner
+from .outcomes import (CRAB, DECISIVE_ATTACK, DRAGON, FLEEING, HOLD, MASSED_SHOOT, MOVE,
                        NORTH, ORDINARY, OUT_OF_BATTLE, PHOENIX, READY, REFORM, REGROUP, RETREAT, SHOOT, SIDES, TIGER,
                        WAIT)
 from . import turn_combat as tc
@@ -48,6 +48,7 @@ class TurnState:
     fleeing_at_start: bool = False
     rallied: bool = False
     attacks: int = 0               # successful attacks this turn (W21.3)
+    no_defence: bool = False       # a Dragon's target that had move orders (W12.4)
     did: set | None = None         # kinds of orders carried out (W39.4 only_retreat)
 
 
@@ -229,12 +230,14 @@ class Turn:
                 self.prio = "-"
                 self.check_round_two()
                 continue
-            for prio in ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"):
+            for prio in (("P0",) if step == "S1" else ()) + ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"):
                 self.prio = prio
                 self.priority(prio)
 
     def priority(self, prio: str) -> None:
-        if prio == "P1":
+        if prio == "P0":
+            self.dragon_moves()
+        elif prio == "P1":
             for uid in self.board_sorted(self.order_ids):
                 for o in self.in_step(uid):
                     if self.current(o) == "hold_bonus":
@@ -256,6 +259,31 @@ class Turn:
         else:
             tm.other_moves(self)
             tm.auto_turning(self)
+
+    def dragon_moves(self) -> None:
+        """W12.4 (S1 P0), one by one in board order: reform, move straight ahead, attack first."""
+        for uid in self.board_sorted(self.order_ids):
+            for o in self.in_step(uid):
+                if self.current(o) != "dragon":
+                    continue
+                u = self.units[uid]
+                if o.dir:
+                    self.turn_unit(u, (TURN_LEFT if o.dir == "left" else TURN_RIGHT)[u.facing])
+                cells = self.data.dragon_cells["cavalry" if u.tt.actions_per_order > 1 else "infantry"]
+                for _ in range(cells if o.moves is None else o.moves):
+                    cell = self.board.toward(u.cell, u.facing, "front")
+                    occ = self.occupant(cell)
+                    if cell is None or (occ is not None and occ.side == u.side):
+                        break
+                    if occ is not None:
+                        target = self.ts[occ.id]
+                        target.no_defence = any(moving(p) and p.type != RETREAT for p in target.orders)
+                        tc.fight_attacks(self, [(uid, occ.id, o, False)])
+                        target.no_defence = False
+                        break
+                    self.move_unit(u, cell, "move")
+                if o.state["status"] == "pending":
+                    self.end_order(o, DRAGON)
 
     def check_round_two(self) -> None:
         """W18.3 (S4): round-2 orders that can no longer be carried out are dropped."""
@@ -309,6 +337,8 @@ def parts_of(u: Unit, o: Order) -> list[str]:
         return ["shoot"]
     if o.type == REGROUP:
         return ["regroup"]
+    if o.type == DRAGON:
+        return ["dragon"]
     if o.type == WAIT:
         return []
     if o.type == DECISIVE_ATTACK:
@@ -341,17 +371,13 @@ def turn_mode(case: Any) -> dict:
     retreat = parse_sides(case.get("sides"))
     orders = parse_orders(case.get("orders"), by_id)
     for o in orders:
-        if o.type == DRAGON:
-            raise CaseError(f"orders[{o.index}].type", "the Dragon move (W12.4) is not implemented in the turn mode")
         if by_id[o.unit].status in OUT_OF_BATTLE:
             raise CaseError(f"orders[{o.index}].unit", f"{o.unit} is out of the battle")
     accepted, refused = check_orders(data, board, by_id, orders, set(terrain.forests))
     banners, refused_banners = banner_checks(case, by_id, None, accepted)
     refused += refused_banners
-    for _uid, banner in banners:
-        if banner == DRAGON_BANNER:
-            raise CaseError("banners", "the Dragon move (W12.4) is not implemented in the turn mode; carry it out "
-                                       "by hand and give the board after it")
+    accepted, refused_dragons = dragon_needs_banner(accepted, banners)
+    refused += refused_dragons
     shin = obj(case.get("shinobi") or {}, "shinobi")
     panic = []
     for i, uid in enumerate(lst(shin.get("panic", []) or [], "shinobi.panic", 100)):

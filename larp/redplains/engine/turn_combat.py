@@ -28,7 +28,8 @@ def _common(t: "Turn", u: "Unit") -> dict:
 
 def _defender(t: "Turn", d: "Unit") -> "Unit":
     ts = t.ts[d.id]
-    return replace(d, flags={**_common(t, d), "hold": ts.hold, "moved": ts.moved})
+    return replace(d, flags={**_common(t, d), "hold": ts.hold, "moved": ts.moved,
+                             "no_defence_bonuses": ts.no_defence})
 
 
 def _attacker(t: "Turn", a: "Unit", target: "Unit", side: str, decisive: bool) -> "Unit":

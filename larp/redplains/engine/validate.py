@@ -133,6 +133,18 @@ def banner_checks(case: dict, by_id: dict[str, Unit], owned: dict[str, int] | No
     return raised, refused
 
 
+def dragon_needs_banner(accepted: list[Order], raised: list[tuple[str, str]]) -> tuple[list[Order], list[dict]]:
+    """W12.4: a Dragon move is the Dragon banner's; without the banner raised in the unit it is refused."""
+    with_banner = {uid for uid, banner in raised if banner == DRAGON_BANNER}
+    kept, refused = [], []
+    for o in accepted:
+        if o.type == DRAGON and o.unit not in with_banner:
+            refused.append(o.refusal("W12.4", "dragon_without_banner"))
+        else:
+            kept.append(o)
+    return kept, refused
+
+
 def _matching(orders: list[Order], slots: list[set[str]]) -> int:
     """Maximum matching of orders to restricted extra orders (each slot: the unit ids it may pay for)."""
     match: dict[int, int] = {}
@@ -231,7 +243,10 @@ def validate_mode(case: Any) -> dict:
     if general_retreat and turn < data.general_retreat_from_turn:
         refused.append(_refuse(None, "W13.1", "general_retreat_too_early"))
         general_retreat = False
-    refused += banner_checks(case, by_id, banner_owned(spec), accepted)[1]
+    raised, refused_banners = banner_checks(case, by_id, banner_owned(spec), accepted)
+    refused += refused_banners
+    accepted, refused_dragons = dragon_needs_banner(accepted, raised)
+    refused += refused_dragons
     for i, uid in enumerate(lst(spec.get("withdraw", []) or [], "validate.withdraw", 500)):
         if not isinstance(uid, str) or uid not in by_id:
             raise CaseError(f"validate.withdraw[{i}]", "names no unit of this case")
