@@ -69,14 +69,14 @@ def parse_orders(raw: Any, units: dict[str, Unit], where: str = "orders") -> lis
                 choice(node, "dir", w, ("left", "right"), None)
         if otype == DRAGON:
             order.moves = integer(node, "moves", w, 0, 10, None)
-            if otype == REFORM and order.dir is None:
-                raise CaseError(f"{w}.dir", "a reform turns left or right")
         if "actions" in node and node["actions"] is not None:
             acts = lst(node["actions"], f"{w}.actions", 4)
             for j, a in enumerate(acts):
                 if a not in CAVALRY_ACTIONS:
                     raise CaseError(f"{w}.actions[{j}]", f"one of {', '.join(CAVALRY_ACTIONS)}")
             order.actions = tuple(acts)
+        if otype == REFORM and order.dir is None and not order.actions:
+            raise CaseError(f"{w}.dir", "a reform turns left or right")
         if otype == DECISIVE_ATTACK:
             order.first = choice(node, "first", w, CAVALRY_FIRST, None)
         if otype == REGROUP:
