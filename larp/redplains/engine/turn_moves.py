@@ -27,14 +27,19 @@ def _exposes(t: "Turn", o: "Order", cell: str, facing: str) -> bool:
     return _bound_by_flank_rule(t, o) and exposed(t.board, t.units, u, cell, facing)
 
 
-def reform(t: "Turn", o: "Order", part: str, kind: str = "reform") -> None:
-    u = t.units[o.unit]
-    facing = _turned(u.facing, part)
-    if _exposes(t, o, u.cell, facing):
-        t.lose_order(o, "W15.1", "exposes_flank")
-        return
-    t.turn_unit(u, facing)
-    t.part_acted(o, kind)
+def reforms(t: "Turn", items: list[tuple["Order", str]]) -> None:
+    """Reforms of one priority, together: W15.1 judged on the board at the start of the priority."""
+    decided = []
+    for o, part in items:
+        u = t.units[o.unit]
+        facing = _turned(u.facing, part)
+        decided.append((o, facing, _exposes(t, o, u.cell, facing)))
+    for o, facing, exposes in decided:
+        if exposes:
+            t.lose_order(o, "W15.1", "exposes_flank")
+        else:
+            t.turn_unit(t.units[o.unit], facing)
+            t.part_acted(o, "reform")
 
 
 def simultaneous(t: "Turn", intents: list[tuple["Order", str, str]], meet: bool) -> list[tuple[str, str, str]]:
@@ -99,7 +104,7 @@ def simultaneous(t: "Turn", intents: list[tuple["Order", str, str]], meet: bool)
 
 def cavalry_first(t: "Turn") -> None:
     """P2: the first action of cavalry orders; a first move into an enemy is an attack fought now."""
-    intents, attacks = [], []
+    intents, attacks, turns = [], [], []
     for uid in t.board_sorted(t.order_ids):
         for o in t.in_step(uid):
             part = t.current(o)
@@ -107,7 +112,7 @@ def cavalry_first(t: "Turn") -> None:
                 continue
             u = t.units[uid]
             if part.endswith("reform_left") or part.endswith("reform_right"):
-                reform(t, o, part)
+                turns.append((o, part))
                 continue
             if part == "cav_retreat":
                 cell = t.board.toward(u.cell, u.facing, REAR)
@@ -127,15 +132,16 @@ def cavalry_first(t: "Turn") -> None:
                 continue
             if part == "first_move":
                 o.state["first_unused"] = False
-            if t.ts[uid].no_move or cell is None or (occ is not None and occ.side == u.side):
+            if t.ts[uid].no_move or cell is None:
                 t.lose_order(o, "W21.1", "cell_not_free")
-            elif occ is not None:
+            elif occ is not None and occ.side != u.side:
                 attacks.append((uid, occ.id, o, False))
             elif _exposes(t, o, cell, u.facing):
                 t.lose_order(o, "W15.1", "exposes_flank")
             else:
                 intents.append((o, cell, "move"))
     from . import turn_combat as tc
+    reforms(t, turns)
     if attacks:
         tc.fight_attacks(t, attacks)
     for a, b, cell in simultaneous(t, intents, meet=True):
@@ -218,7 +224,7 @@ def regroups(t: "Turn") -> None:
 
 def other_moves(t: "Turn") -> None:
     """P8: moves into free cells, reforms (Hold's included); W24 together; meetings in a contested cell."""
-    intents = []
+    intents, turns = [], []
     for uid in t.board_sorted(t.order_ids):
         for o in t.in_step(uid):
             part = t.current(o)
@@ -229,7 +235,7 @@ def other_moves(t: "Turn") -> None:
                 if u.cell in t.terrain.forests:                             # W38.5
                     t.lose_order(o, "W38.5", "forest_turn")
                 else:
-                    reform(t, o, part)
+                    turns.append((o, part))
                 continue
             if part not in ("advance", "decisive"):
                 continue
@@ -237,7 +243,7 @@ def other_moves(t: "Turn") -> None:
             occ = t.occupant(cell)
             if occ is not None and occ.side != u.side:
                 continue                                                     # an attack, not P8
-            if t.ts[uid].no_move or cell is None or occ is not None:
+            if t.ts[uid].no_move or cell is None or (occ is not None and part == "decisive"):
                 t.lose_order(o, "W15.5", "cell_not_free")
             elif _exposes(t, o, cell, u.facing):
                 t.lose_order(o, "W15.1", "exposes_flank")
@@ -246,6 +252,7 @@ def other_moves(t: "Turn") -> None:
                     o.state["parts"] = o.state["parts"][: o.state["cursor"] + 1]   # W16.3: the order ends
                 intents.append((o, cell, "move"))
     from . import turn_combat as tc
+    reforms(t, turns)
     for a, b, cell in simultaneous(t, intents, meet=True):
         tc.meeting_in_cell(t, a, b, cell)
 
