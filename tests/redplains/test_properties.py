@@ -169,3 +169,26 @@ def test_exact_melee_odds_agree_with_the_seeded_engine():
         sd = (p * (1 - p) / n) ** 0.5
         assert abs(counts.get(result, 0) / n - p) <= 4 * sd + 1e-9, (result, counts, p)
     assert set(counts) <= set(odds)
+
+
+def test_exact_volley_odds_agree_with_the_seeded_engine():
+    """2,000 seeded massed volleys: each effect's frequency within 4 standard deviations of its probability."""
+    case = {"volley": {"target": {"id": "t", "side": "south", "type": "samurai_spears", "figures": 9,
+                                  "has_move_order": False},
+                       "shooters": [{"id": "b", "side": "north", "type": "samurai_bows", "figures": 8, "massed": True},
+                                    {"id": "q", "side": "north", "type": "ashigaru_arquebus", "figures": 4,
+                                     "straight": True}]}}
+    code, out, _err = run("odds", case)
+    odds = json.loads(out)
+    n = 2000
+    counts = {}
+    for seed in range(n):
+        code, out, err = run("volley", {**case, "seed": seed})
+        assert code == 0, err
+        effect = json.loads(out)["target"]["check"]["effect"]
+        counts[effect] = counts.get(effect, 0) + 1
+    for effect, p in odds["effect"].items():
+        p = float(_fraction(p["fraction"]))
+        sd = (p * (1 - p) / n) ** 0.5
+        assert abs(counts.get(effect, 0) / n - p) <= 4 * sd + 1e-9, (effect, counts, p)
+    assert set(counts) <= set(odds["effect"])

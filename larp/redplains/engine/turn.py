@@ -69,7 +69,7 @@ class Turn:
         self.shooting = False
         self.advanced = False
 
-    # ------------------------------------------------------------------ helpers
+    # ------------------------------------------------------------------ board and order bookkeeping
     def event(self, etype: str, /, **fields: Any) -> dict:
         e = {"step": self.step, "priority": self.prio, "type": etype, **fields}
         self.events.append(e)
@@ -107,14 +107,6 @@ class Turn:
         if hold:
             self.ts[uid].hold = False
             self.ts[uid].hold_from_order = False
-
-    def done(self, o: Order, kind: str | None = None) -> None:
-        o.state["carried"] = True
-        o.state["cursor"] += 1
-        if kind:
-            self.ts[o.unit].did.add(kind)
-        if o.state["cursor"] >= len(o.state["parts"]):
-            o.state["status"] = "done"
 
     def part_acted(self, o: Order, kind: str | None = None) -> None:
         """The order's current part acted (the order counts as carried out, W19.4); it goes on."""
