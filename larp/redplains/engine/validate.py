@@ -200,16 +200,16 @@ def payment(data: Data, board: Board, spec: dict, by_id: dict[str, Unit], leader
             refused.append(_refuse(None, "W13.1", "not_enough_ordinary"))
     kept = list(accepted)
     for kind in (SPECIAL, ORDINARY):
-        paying = [o for o in kept if o.kind == kind and not o.free]
-        while paying:
-            matched = _matching(paying, restricted[kind])
-            if len(paying) - matched <= pool[kind]:
-                break
-            last = paying.pop()
-            kept.remove(last)
-            misused = len(restricted[kind]) > matched          # only a restricted extra is left for it
-            refused.append(last.refusal("W9", "extra_order_misused") if misused
-                           else last.refusal("W7", f"not_enough_{kind}"))
+        payable: list[Order] = []
+        for o in [o for o in accepted if o.kind == kind and not o.free]:
+            trial = payable + [o]                     # earlier orders first: the last ones are refused
+            if len(trial) - _matching(trial, restricted[kind]) <= pool[kind]:
+                payable = trial
+                continue
+            kept.remove(o)
+            misused = len(restricted[kind]) > _matching(payable, restricted[kind])   # only a restricted extra left
+            refused.append(o.refusal("W9", "extra_order_misused") if misused
+                           else o.refusal("W7", f"not_enough_{kind}"))
     paid = {SPECIAL: sum(1 for o in kept if o.kind == SPECIAL and not o.free),
             ORDINARY: sum(1 for o in kept if o.kind == ORDINARY and not o.free) + gr_paid}
     return kept, refused, paid
