@@ -101,7 +101,6 @@ def _destroy(t: "Turn", u: "Unit") -> None:
     u.figures = 0
     u.status = DESTROYED
     t.lose_all(u.id, "W26.5", "destroyed")
-    t.event("destroyed", unit=u.id, cell=u.cell)
     u.cell = None
 
 
@@ -394,8 +393,7 @@ def _aftermath(t: "Turn", fights: list[dict]) -> None:
             retreats.append((loser, REAR, [FRONT]))
         takers.append((f, [winner], loser))
     first_steps: dict[str, str | None] = {}
-    for uid, toward, _away in sorted(flights, key=lambda x: t.board_sorted([x[0]]) and
-                                     t.board.order_key(t.units[x[0]].cell)):
+    for uid, toward, _away in sorted(flights, key=lambda x: t.board.order_key(t.units[x[0]].cell)):
         first_steps[uid] = flee(t, uid, toward)
     for uid, toward, away in sorted(retreats, key=lambda x: t.board.order_key(t.units[x[0]].cell)):
         first_steps[uid] = combat_retreat(t, uid, toward, away)

@@ -98,7 +98,6 @@ def simultaneous(t: "Turn", intents: list[tuple["Order", str, str]], meet: bool)
                 or (cell in t.terrain.forests and old not in t.terrain.forests)):
             if o.state["status"] == "pending":                         # W21.4: it takes the whole order
                 o.state["status"] = "done"
-                t.event("order_ends", unit=uid, rule="W21.4", reason="river_or_forest")
     return meetings
 
 
@@ -210,7 +209,8 @@ def regroups(t: "Turn") -> None:
             t.lose_order(o, "W16.4", "swap_failed")
             continue
         ca, cb = a.cell, b.cell
-        t.event("swap", unit=a.id, other=b.id, **{"from": ca, "to": cb})
+        t.event("move", unit=a.id, swap_with=b.id, **{"from": ca, "to": cb})
+        t.event("move", unit=b.id, swap_with=a.id, **{"from": cb, "to": ca})
         for u, old, new in ((a, ca, cb), (b, cb, ca)):
             if t.nearer_enemy_edge(u, old, new):
                 t.advanced = True
