@@ -394,7 +394,9 @@ def _aftermath(t: "Turn", fights: list[dict]) -> None:
         takers.append((f, [winner], loser))
     first_steps: dict[str, str | None] = {}
     for uid, toward, _away in sorted(flights, key=lambda x: t.board.order_key(t.units[x[0]].cell)):
-        first_steps[uid] = flee(t, uid, toward)
+        if t.units[uid].cell is not None and t.units[uid].status != DESTROYED:
+            first_steps[uid] = flee(t, uid, toward)
+    retreats = [x for x in retreats if t.units[x[0]].status == READY and t.units[x[0]].cell]   # not swept away
     for uid, toward, away in sorted(retreats, key=lambda x: t.board.order_key(t.units[x[0]].cell)):
         first_steps[uid] = combat_retreat(t, uid, toward, away)
     for f, alive, gone in takers:
