@@ -22,6 +22,7 @@ from .outcomes import (CRAB, DECISIVE_ATTACK, DRAGON, FLEEING, HOLD, MASSED_SHOO
                        NORTH, ORDINARY, OUT_OF_BATTLE, PHOENIX, READY, REFORM, REGROUP, RETREAT, SHOOT, SIDES, TIGER,
                        WAIT)
 from . import turn_combat as tc
+from . import turn_flight as tf
 from . import turn_moves as tm
 
 ACTIVE_STEPS = ("S1", "S2", "S5", "S6")
@@ -216,7 +217,7 @@ class Turn:
                 self.ts[uid].step_shot_losses = 0
             if step == "S3":
                 self.prio = "-"
-                tc.fleeing_steps(self)
+                tf.fleeing_steps(self)
                 continue
             if step == "S4":
                 self.prio = "-"
