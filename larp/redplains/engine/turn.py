@@ -150,6 +150,8 @@ class Turn:
             if self.nearer_enemy_edge(u, u.cell, cell):
                 self.advanced = True
         self.ts[u.id].turned_or_moved = True
+        if u.cell in self.terrain.forests and cell not in self.terrain.forests:
+            u.revealed = True                                                # W38.2: it left the forest
         u.cell = cell
 
     def nearer_enemy_edge(self, u: Unit, a: str, b: str) -> bool:
@@ -306,7 +308,7 @@ class Turn:
             u.crab_carry = bool(raised == CRAB and not ts.melee and not ts.shot_at)
             line = {"cell": u.cell, "facing": u.facing, "figures": u.figures, "status": u.status,
                     "ammo": u.ammo, "fled_ever": u.fled_ever, "rallies": u.rallies, "hold_carry": u.hold_carry,
-                    "tiger_carry": u.tiger_carry, "crab_carry": u.crab_carry}
+                    "tiger_carry": u.tiger_carry, "crab_carry": u.crab_carry, "revealed": u.revealed}
             if u.fleeing_since is not None:
                 line["fleeing_since"] = u.fleeing_since
             out[uid] = line
