@@ -4,6 +4,7 @@ from hashlib import sha256
 from larp.engine import dice as military
 from larp.orda.engine import dice as orda
 from larp.ordonnance.engine import seeded as ordonnance
+from larp.redplains.engine import dice as redplains
 from larp.rules import dice
 from larp.tactical.engine import dice as tactical
 
@@ -26,6 +27,7 @@ def test_every_system_rolls_the_same_die_from_the_same_seed_and_counter():
         for k in range(20):
             same = dice.die(seed, k)
             assert military.seeded_die(seed, k) == orda.seeded_die(seed, k) == tactical.seeded_die(seed, k) == same
+            assert redplains.seeded_die(seed, k) == same
             assert ordonnance.draw(seed, k) % 6 + 1 == same
 
 
