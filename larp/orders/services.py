@@ -351,5 +351,5 @@ def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason:
         if resolution is not None:
             resolution.result = {}  # recomputed from the corrected orders on the next look
             resolution.save(update_fields=["result"])
-        audit(game, user, "order_changed", {"unit": unit_code, "order": order_data}, reason)
+        audit(game, user, "order_changed", {"turn": turn.number, "unit": unit_code, "order": order_data}, reason)
         return order

@@ -113,4 +113,4 @@ def audit_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game_names = names(game)
     entries = AuditEntry.objects.filter(game=game).select_related("user")[:500]
     return render(request, "turns/audit.html", {
-        "game": game, "entries": [(e, sentence(e, game_names)) for e in entries]})
+        "game": game, "phase": services.current_phase(game), "entries": [(e, sentence(e, game_names)) for e in entries]})
