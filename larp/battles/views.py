@@ -78,7 +78,12 @@ def movement(request: HttpRequest, game: Game) -> HttpResponse:
     names = selectors.names(game)
     count = len(selectors.movement_steps(result, names))
     shown = _step_shown(request, count)
-    if shown is None:
+    applied = resolution is not None and resolution.movement_applied_at is not None
+    # Once applied, the page shows the final positions; stepping again is a replay, marked so.
+    replay = applied and shown is not None and shown < count
+    if shown is None and applied:
+        shown = count
+    elif shown is None:
         remembered = selectors.shown(game, turn.number)
         shown = remembered["step"] if remembered and remembered["view"] == "movement" else 0
     selectors.remember_shown(game, turn.number, "movement", shown)
@@ -86,7 +91,7 @@ def movement(request: HttpRequest, game: Game) -> HttpResponse:
     held = [m for m in result.get("moves", []) if m["result"] == "held" and m.get("order") == "hold"]
     return render(request, "battles/movement.html", _context(
         game, names=names, turn=turn, result=result, refused=refused_orders, held=held, resolution=resolution,
-        **_movement_stage(game, turn, result, names, shown)))
+        applied=applied, replay=replay, **_movement_stage(game, turn, result, names, shown)))
 
 
 @moderator_page

@@ -54,3 +54,29 @@ def test_every_act_of_a_turn_names_the_turn_in_the_log(in_tactics, client_for):
     assert f"Ход {turn_no}: фаза «" in page and "поставлена на паузу" in page
     assert "продлена на 1 мин." in page
     assert f"Ход {turn_no}: сражение 1, Серре, подтверждено" in page
+
+
+@pytest.fixture
+def in_movement(in_tactics):
+    game, mod = in_tactics
+    phase = turns.current_phase(game)
+    if phase.state == phase.CLOSED and phase.kind == phase.STRATEGY:
+        turns.next_phase(game, mod)
+    assert turns.current_phase(game).kind == "movement"
+    return game, mod
+
+
+def test_movement_page_once_applied_shows_final_positions_and_the_next_step(in_movement, client_for):
+    game, mod = in_movement
+    c = client_for(mod)
+    url = reverse("battles:movement", args=[game.pk])
+    c.get(url + "?step=1")  # the moderator stepped one move, then applied all
+    assert c.post(reverse("battles:movement_apply", args=[game.pk]), {"turn": 1}).status_code == 302
+    html = c.get(url).content.decode()
+    page = _text(html)
+    assert "Передвижение применено" in page and "На карте — итоговые позиции." in page
+    assert 'rel="next"' not in html and "Перемещение 1 из" not in page  # no stepping as if not applied
+    assert f'action="{reverse("turns:control", args=[game.pk, "next"])}"' in html  # the next step, right here
+    assert "Перейти к сражениям" in page
+    replay = _text(c.get(url + "?step=0").content.decode())
+    assert "Это повтор" in replay and "Перед первым перемещением" in replay and "Закончить повтор" in replay
