@@ -80,3 +80,16 @@ def test_movement_page_once_applied_shows_final_positions_and_the_next_step(in_m
     assert "Перейти к сражениям" in page
     replay = _text(c.get(url + "?step=0").content.decode())
     assert "Это повтор" in replay and "Перед первым перемещением" in replay and "Закончить повтор" in replay
+
+
+def test_console_after_the_deadline_has_no_empty_heading_and_no_secrecy_hint(latin_game, client_for):
+    game = latin_game
+    mod, _ = add_moderator(game, "deadline-mod")
+    turns.start_game(game, mod)
+    turns.end_now(game, mod, "everyone is ready", phase_id=turns.current_phase(game).pk)
+    phase = turns.current_phase(game)
+    assert phase.kind == phase.STRATEGY and phase.state == phase.CLOSED and phase.turn.orders_revealed
+    page = _text(client_for(mod).get(reverse("turns:console", args=[game.pk])).content.decode())
+    assert "Другие действия" not in page
+    assert "тайно до конца срока" not in page
+    assert "Перейти к передвижению" in page
