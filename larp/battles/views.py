@@ -123,7 +123,7 @@ def regroup(request: HttpRequest, game: Game) -> HttpResponse:
         land=Province.objects.filter(game=game, domain=Province.LAND)))
 
 
-def _act(request: HttpRequest, game: Game, form, act, page, success=None) -> HttpResponse:
+def _act(request: HttpRequest, game: Game, form, act, page, success) -> HttpResponse:
     """Check the form, do the act, go back to the page; a refusal shows the page again with a 4xx status.
 
     Malformed input is a bad request (400); an act the turn's state refuses (a stale press, a battle not
@@ -132,13 +132,13 @@ def _act(request: HttpRequest, game: Game, form, act, page, success=None) -> Htt
     if not form.is_valid():
         return refused(request, page.page, game, form_messages(form), 400)
     try:
-        act(form.cleaned_data)
+        done = act(form.cleaned_data)
     except services.AlreadyDone as exc:
         messages.info(request, " ".join(exc.messages))
     except ValidationError as exc:
         return refused(request, page.page, game, exc.messages, status_of(exc))
     else:
-        messages.success(request, success or _("Done."))
+        messages.success(request, success(game, form.cleaned_data, done) if callable(success) else success)
     return redirect(f"battles:{page.page.__name__}", game_id=game.pk)
 
 
@@ -149,6 +149,47 @@ def _retreats(game: Game) -> list[dict]:
         return []
     return (result or {}).get("retreats", [])
 
+
+def _battle_done(game: Game, data: dict, done) -> str:
+    """«Battle 2 (Serres): the attacker wins.» — what a confirmation did."""
+    n = data["battle"]
+    if done.get("already"):
+        return _("Battle %(n)s had already been confirmed: nothing changed.") % {"n": n}
+    fought = done["result"]["fought"][n - 1]
+    game_names = selectors.names(game)
+    return _("Battle %(n)s (%(province)s): %(outcome)s.") % {
+        "n": n, "province": game_names["provinces"].get(fought["province"], fought["province"]),
+        "outcome": game_names.get("outcomes", {}).get(fought.get("outcome"), fought.get("outcome") or "")}
+
+
+def _side(side: str) -> str:
+    return _("attacker") if side == "attacker" else _("defender")
+
+
+# What each act on the battles page did, in one sentence.
+BATTLE_DONE = {
+    "roll": lambda game, d, done: _("The server rolled the dice of battle %(n)s: %(a)s against %(d)s.") % {
+        "n": d["battle"], "a": "+".join(map(str, done.attacker)), "d": "+".join(map(str, done.defender))},
+    "confirm": _battle_done,
+    "undo": lambda game, d, done: _("Battle %(n)s undone: it awaits its dice again.") % {"n": done},
+    "modifier": lambda game, d, done: _("Battle %(n)s: modifier %(value)+d for the %(side)s recorded.") % {
+        "n": d["battle"], "value": int(d["value"]), "side": _side(d["side"])},
+    "remove_modifier": lambda game, d, done: _("Battle %(n)s: modifier taken back.") % {"n": d["battle"]},
+    "greek_fire": lambda game, d, done: (_("Battle %(n)s: Greek fire is used.") if d["use"]
+                                         else _("Battle %(n)s: Greek fire is not used.")) % {"n": d["battle"]},
+    "storms": lambda game, d, done: _("%(province)s: at most %(n)s storms this turn.") % {
+        "province": d["province"].name, "n": d["storms"]},
+}
+
+REGROUP_DONE = {
+    "retreat": lambda game, d, done: _("Retreat recorded."),
+    "news": lambda game, d, done: _("News of other modules saved."),
+    "apply": lambda game, d, done: _("Regroup applied: the map shows the new owners."),
+    "transfer": lambda game, d, done: _("%(province)s handed to %(faction)s.") % {
+        "province": d["province"].name, "faction": d["faction"].name if d["faction"] else _("neutral")},
+    "raise": lambda game, d, done: _("%(unit)s raised anew.") % {"unit": done},
+    "purchase": lambda game, d, done: _("Cards added: %(n)s.") % {"n": d["count"]},
+}
 
 BATTLE_ACTS = {
     "roll": (forms.RollForm, lambda game, user, d: services.server_roll(game, user, d["battle"], d["replaces"])),
@@ -173,7 +214,7 @@ def battle_action(request: HttpRequest, game: Game, action: str) -> HttpResponse
         raise Http404(action)
     make_form, act = BATTLE_ACTS[action]
     form = make_form(game, request.POST) if action == "storms" else make_form(request.POST)
-    return _act(request, game, form, lambda d: act(game, request.user, d), battles)
+    return _act(request, game, form, lambda d: act(game, request.user, d), battles, BATTLE_DONE[action])
 
 
 @moderator_page
@@ -203,7 +244,7 @@ def regroup_action(request: HttpRequest, game: Game, action: str) -> HttpRespons
     if action not in acts:
         raise Http404(action)
     form, act = acts[action]()
-    return _act(request, game, form, act, regroup)
+    return _act(request, game, form, act, regroup, REGROUP_DONE[action])
 
 
 @moderator_page

@@ -93,3 +93,29 @@ def test_console_after_the_deadline_has_no_empty_heading_and_no_secrecy_hint(lat
     assert "Другие действия" not in page
     assert "тайно до конца срока" not in page
     assert "Перейти к передвижению" in page
+
+
+def _flash(response) -> str:
+    return " ".join(str(m) for m in response.wsgi_request._messages)
+
+
+def test_each_act_says_what_it_did(latin_game, client_for):
+    game = latin_game
+    mod, _ = add_moderator(game, "says-mod")
+    turns.enter_draw(game, mod, DRAW)
+    c = client_for(mod)
+    control = lambda action, **data: c.post(reverse("turns:control", args=[game.pk, action]), data, follow=True)  # noqa: E731
+    said = _text(control("start").content.decode())
+    assert "Игра началась: ход 1, фаза «Стратегия», 5 мин." in said and "Готово." not in said
+    phase = turns.current_phase(game)
+    assert "Фаза продлена на 1 мин." in _text(control("extend", phase=phase.pk, minutes="1").content.decode())
+    assert "поставлена на паузу" in _text(control("pause", phase=phase.pk).content.decode())
+    bulgar, _ = create_player(game.factions.get(code="bulgaria"), "p-bulgaria-says")
+    file_order(bulgar, game, "bulgaria-4", {"type": "attack", "path": ["serres"]})
+    turns.next_phase(game, mod)
+    battles.apply_movement(game, mod)
+    said = _text(control("next", phase=turns.current_phase(game).pk).content.decode())
+    assert "Теперь: ход 1, фаза «Тактика»." in said
+    said = _text(c.post(reverse("battles:battle_action", args=[game.pk, "confirm"]),
+                        {"battle": 1, "attacker": ["6"], "defender": ["1"]}, follow=True).content.decode())
+    assert "Сражение 1 (Серре): победа нападающего." in said and "Готово." not in said
