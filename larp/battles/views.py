@@ -59,7 +59,11 @@ def _step_shown(request, count: int) -> int | None:
     return max(0, min(step, count))
 
 
-def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int, label_px: float = 10) -> dict:
+CONSOLE_LABEL_PX = 14  # province names on the console's movement map: legible at 1280 px
+
+
+def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int,
+                    label_px: float = CONSOLE_LABEL_PX) -> dict:
     """The steps, the one shown and the map after it: what the console and the projector both draw."""
     steps = selectors.movement_steps(result, names)
     shown = max(0, min(shown, len(steps)))

@@ -42,3 +42,49 @@ def test_paper_order_button_looks_disabled_and_says_what_is_missing(latin_starte
     form.screenshot(path=str(artifacts / "polish-paper-order-missing.png"))
     form.locator("fieldset:not([hidden]) label.chip:has(input[data-complete='1'])").last.click()
     assert button.is_enabled() and missing.inner_text().strip() == ""
+
+
+@pytest.fixture
+def latin_fought(latin_started):
+    """Turn 1 of the default scenario: two attacks filed, movement applied, both battles fought."""
+    from larp.battles import services as battles
+    from larp.campaign.services.members import create_player
+    from larp.orders.services import file_order
+    from larp.turns import services as turns
+
+    game, mod = latin_started
+    bulgar, _ = create_player(game.factions.get(code="bulgaria"), "p-bulgaria-fought")
+    file_order(bulgar, game, "bulgaria-4", {"type": "attack", "path": ["serres"]})
+    turns.next_phase(game, mod)
+    battles.apply_movement(game, mod)
+    turns.next_phase(game, mod)
+    battles.confirm_battle(game, mod, 1, [5], [2])
+    return game, mod
+
+
+@pytest.mark.browser
+def test_movement_map_is_large_and_the_fought_table_fits_at_1280(latin_fought, new_page, artifacts):
+    game, _mod = latin_fought
+    page = new_page(viewport={"width": 1280, "height": 800})
+    sign_in(page, "polish-browser-mod", "polish-pass-123")
+    page.goto(f"/g/{game.pk}/console/movement/")
+    svg = page.locator(".stage-map .map svg[data-pan]").bounding_box()
+    page.screenshot(path=str(artifacts / "polish-movement-1280.png"), full_page=True)
+    assert svg["width"] >= 850, svg
+    # Drawn at its own proportions: no empty band below the map.
+    drawn = page.evaluate("""() => { const s = document.querySelector('.stage-map .map svg[data-pan]');
+        const g = s.querySelector('g.nodes').getBoundingClientRect(); const b = s.getBoundingClientRect();
+        return {gap: b.bottom - g.bottom, label: parseFloat(getComputedStyle(s.querySelector('.node text')).fontSize)
+                * s.getScreenCTM().a}; }""")
+    assert drawn["gap"] < 120, drawn
+    label = page.evaluate("""() => { const t = document.querySelector('.stage-map .map svg[data-pan] .node text');
+        return t.getBoundingClientRect().height; }""")
+    assert label >= 11, label  # a province's name is at least 11 px tall on screen
+    assert "Передвижение применено" in page.locator(".step-card").inner_text()
+
+    page.goto(f"/g/{game.pk}/console/battles/")
+    page.screenshot(path=str(artifacts / "polish-battles-1280.png"), full_page=True)
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, overflow
+    table = page.locator("table.fought").bounding_box()
+    assert table["x"] >= 0 and table["x"] + table["width"] <= 1280 - 8, table
