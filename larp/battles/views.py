@@ -272,7 +272,7 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
 
 
-PROJECTOR_LABEL_PX = 17  # province names on the projector, in the map symbols' units: legible from 10 m
+PROJECTOR_LABEL_PX = 15  # province names on the projector, in the map symbols' units: legible from 10 m
 
 
 def _projector_stage(game: Game, phase, names: dict) -> dict:

@@ -88,3 +88,58 @@ def test_movement_map_is_large_and_the_fought_table_fits_at_1280(latin_fought, n
     assert overflow <= 0, overflow
     table = page.locator("table.fought").bounding_box()
     assert table["x"] >= 0 and table["x"] + table["width"] <= 1280 - 8, table
+
+
+KEY_PLACES = ["Никея", "Афины", "Константинополь", "Дураццо", "Юг Эгейского моря", "Ионическое море",
+              "Адриатическое море"]
+
+
+@pytest.fixture
+def latin_movement_shown(latin_started):
+    """Movement of turn 1 with the console showing its first move (the projector shows the step panel)."""
+    from larp.campaign.services.members import create_player
+    from larp.orders.services import file_order
+    from larp.turns import services as turns
+
+    game, mod = latin_started
+    bulgar, _ = create_player(game.factions.get(code="bulgaria"), "p-bulgaria-proj")
+    file_order(bulgar, game, "bulgaria-4", {"type": "attack", "path": ["serres"]})
+    turns.next_phase(game, mod)
+    return game, mod
+
+
+@pytest.mark.browser
+def test_projector_at_1920_shows_every_faction_and_key_names_clear_of_flags(latin_movement_shown, new_page,
+                                                                             artifacts):
+    game, _mod = latin_movement_shown
+    page = new_page(viewport={"width": 1920, "height": 1080})
+    sign_in(page, "polish-browser-mod", "polish-pass-123")
+    page.goto(f"/g/{game.pk}/console/movement/?step=1")  # the console shows the first move
+    page.goto(f"/g/{game.pk}/projector/")
+    page.locator(".projector-panel").wait_for()
+    page.screenshot(path=str(artifacts / "polish-projector-1920.png"))
+    draw = page.locator(".projector-draw")
+    for faction in game.factions.all():
+        item = draw.get_by_text(str(faction.name), exact=True)
+        box = item.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 1920 and box["y"] + box["height"] <= 1080, \
+            faction.name
+    assert draw.evaluate("d => d.scrollWidth <= d.clientWidth")  # nothing cut off with «…»
+    boxes = page.evaluate("""() => {
+        const svg = document.querySelector('.map svg[data-pan]').getBoundingClientRect();
+        const r = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+        const labels = [...document.querySelectorAll('.map svg[data-pan] .node text.label')]
+            .filter(t => getComputedStyle(t).display !== 'none').map(t => ({name: t.textContent, box: r(t)}));
+        const flags = [...document.querySelectorAll('.map svg[data-pan] .flag rect, .map svg[data-pan] .ship .hull')]
+            .map(r);
+        return {svg: [svg.left, svg.top, svg.right, svg.bottom], labels, flags}; }""")
+    over = lambda a, b: a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1  # noqa: E731
+    shown = {label["name"]: label["box"] for label in boxes["labels"]}
+    for name in KEY_PLACES:
+        assert name in shown, f"{name} has no label on the projector"
+        box = shown[name]
+        sx0, sy0, sx1, sy1 = boxes["svg"]
+        assert box[0] >= sx0 and box[2] <= sx1 and box[1] >= sy0 and box[3] <= sy1, f"{name} is clipped"
+        assert not any(over(box, flag) for flag in boxes["flags"]), f"a flag covers {name}"
+        assert not any(over(box, other["box"]) for other in boxes["labels"] if other["name"] != name), \
+            f"{name} overlaps another name"
