@@ -4,9 +4,10 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from larp.battles import forms, selectors, services
@@ -299,6 +300,13 @@ def _projector_stage(game: Game, phase, names: dict) -> dict:
 
 
 @moderator_page
+@never_cache
+def projector_version(request: HttpRequest, game: Game) -> JsonResponse:
+    """Polled by the projector about twice a second: a token that changes whenever its picture would."""
+    return JsonResponse({"v": selectors.hall_version(game)})
+
+
+@moderator_page
 def projector(request: HttpRequest, game: Game) -> HttpResponse:
     """Full-screen map, phase, turn and clock for the hall's projector: readable from 10 m, updates itself.
 
@@ -315,7 +323,7 @@ def projector(request: HttpRequest, game: Game) -> HttpResponse:
     context = {"game": game, "clock": payload, "face": tablet.clock_face(payload),
                "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-               "draw": names, **_projector_stage(game, phase, names)}
+               "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names)}
     if request.htmx:
         return render(request, "battles/projector.html#stage", context)
     return render(request, "battles/projector.html", context)

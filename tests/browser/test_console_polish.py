@@ -143,3 +143,33 @@ def test_projector_at_1920_shows_every_faction_and_key_names_clear_of_flags(lati
         assert not any(over(box, flag) for flag in boxes["flags"]), f"a flag covers {name}"
         assert not any(over(box, other["box"]) for other in boxes["labels"] if other["name"] != name), \
             f"{name} overlaps another name"
+
+
+@pytest.mark.browser
+def test_projector_follows_the_console_step_by_step_within_a_second(latin_started, new_page, artifacts):
+    import time
+
+    from larp.campaign.services.members import create_player
+    from larp.orders.services import file_order
+    from larp.turns import services as turns
+
+    game, mod = latin_started
+    for faction, unit, target in (("bulgaria", "bulgaria-4", "serres"), ("epirus", "epirus-2", "bodonitsa"),
+                                  ("rum", "rum-2", "attalia")):
+        player, _ = create_player(game.factions.get(code=faction), f"p-{faction}-follow")
+        file_order(player, game, unit, {"type": "attack", "path": [target]})
+    turns.next_phase(game, mod)
+    console = new_page(viewport=DESKTOP)
+    sign_in(console, "polish-browser-mod", "polish-pass-123")
+    console.goto(f"/g/{game.pk}/console/movement/?step=0")
+    hall = console.context.new_page()
+    hall.set_viewport_size({"width": 1920, "height": 1080})
+    hall.goto(f"/g/{game.pk}/projector/")
+    hall.locator(".projector-panel").wait_for()
+    for step in (1, 2, 3):  # a quick moderator: one click after another
+        console.click("a[rel=next]")
+        console.wait_for_load_state()
+        started = time.monotonic()
+        hall.locator(f"[data-projector-step='{step}']").wait_for(timeout=5000)
+        assert time.monotonic() - started < 1.8, f"the projector showed step {step} late"
+    hall.screenshot(path=str(artifacts / "polish-projector-step-3.png"))
