@@ -118,6 +118,22 @@ def shown(game: Game, turn_number: int) -> dict | None:
     return {"view": value.get("view"), "step": int(value.get("step") or 0)}
 
 
+def hall_version(game: Game) -> str:
+    """What the projector's picture depends on, as a short token it polls cheaply (one indexed query).
+
+    Every act that changes the map, the phase or a battle is audited, so the newest audit entry names the
+    state; what the console shows (the movement step, the battles page) is in the cache.
+    """
+    from larp.campaign.models import AuditEntry
+
+    latest = AuditEntry.objects.filter(game=game).order_by("-id").values_list("id", flat=True).first()
+    try:
+        on_console = cache.get(_shown_key(game)) or {}
+    except Exception:  # noqa: BLE001 - a cache outage only costs the step being followed
+        on_console = {}
+    return f"{latest or 0}:{on_console.get('turn', '')}:{on_console.get('view', '')}:{on_console.get('step', '')}"
+
+
 # --- the battles of a turn, in the order they are fought ---------------------------------------
 
 

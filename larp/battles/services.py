@@ -50,6 +50,12 @@ def _current_turn(game: Game, *, lock: bool = False) -> tuple[Turn, Phase]:
     return phase.turn, phase
 
 
+def turn_number(game: Game) -> int | None:
+    """The number of the turn under way, for the audit log (None before the game starts)."""
+    ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
+    return ts.current_phase.turn.number if ts and ts.current_phase else None
+
+
 def _resolution(turn: Turn, *, lock: bool = False) -> TurnResolution:
     """The turn's resolution (locked when asked), with its result computed if it never was."""
     resolution, _created = TurnResolution.objects.get_or_create(turn=turn)
@@ -147,7 +153,7 @@ def server_roll(game: Game, by, battle_no: int, replaces: int | None = None) -> 
         attacker, defender = list(dice.attacker), list(dice.defender)
         roll = DiceRoll.objects.create(resolution=resolution, battle_no=battle_no, attacker=attacker,
                                        defender=defender, source="server", by=by)
-        audit(game, by, "dice_rolled", {"battle": battle_no, "attacker": attacker, "defender": defender})
+        audit(game, by, "dice_rolled", {"turn": turn.number, "battle": battle_no, "attacker": attacker, "defender": defender})
     return roll
 
 
@@ -189,7 +195,7 @@ def confirm_battle(game: Game, by, battle_no: int, attacker, defender, *, roll_i
     resolution.dice = [*resolution.dice, {"attacker": attacker, "defender": defender}]
     result = _recompute(turn, resolution)
     fought = result["fought"][battle_no - 1]
-    audit(game, by, "battle_confirmed", {"battle": battle_no, "province": fought["province"], "dice": {
+    audit(game, by, "battle_confirmed", {"turn": turn.number, "battle": battle_no, "province": fought["province"], "dice": {
         "attacker": attacker, "defender": defender, "source": source}, "outcome": fought.get("outcome"),
         "totals": [fought["attacker"]["total"], fought["defender"]["total"]]})
     return {"already": False, "result": result}
@@ -215,10 +221,13 @@ def undo_last_battle(game: Game, by, reason: str, battle_no: int | None = None) 
     if not resolution.dice:
         raise ConsoleError(_("No battle has been confirmed yet."))
     battle_no = len(resolution.dice)
+    fought = (resolution.result or {}).get("fought") or []
+    province = fought[battle_no - 1].get("province") if len(fought) >= battle_no else None
     resolution.dice = resolution.dice[:-1]
     DiceRoll.objects.filter(resolution=resolution, battle_no=battle_no, undone=False).update(undone=True)
     _recompute(turn, resolution)
-    audit(game, by, "battle_undone", {"battle": battle_no}, reason.strip())
+    audit(game, by, "battle_undone", {"turn": turn.number, "battle": battle_no, "province": province},
+          reason.strip())
     return battle_no
 
 
@@ -241,7 +250,7 @@ def _update_choices(game: Game, by, action: str, change, detail: dict, reason: s
         except ConsoleError:
             resolution.choices, resolution.result = previous
             raise
-        audit(game, by, action, detail, reason)
+        audit(game, by, action, {"turn": turn.number, **detail}, reason)
         return result
 
 
@@ -370,7 +379,7 @@ def transfer_province(game: Game, by, province_code: str, faction_code: str | No
     before = province.owner.code if province.owner else None
     province.owner = Faction.objects.get(game=game, code=faction_code) if faction_code else None
     province.save(update_fields=["owner"])
-    audit(game, by, "province_transferred", {"province": province_code, "from": before, "to": faction_code}, reason)
+    audit(game, by, "province_transferred", {"turn": turn_number(game), "province": province_code, "from": before, "to": faction_code}, reason)
     clock.invalidate_on_commit(game.pk)
     return province
 
@@ -391,7 +400,7 @@ def raise_army(game: Game, by, army: Army, province_code: str | None = None) -> 
         raise ConsoleError(_("The capital is lost: choose where to place the new army (R2)."))
     army.destroyed, army.province = False, province
     army.save(update_fields=["destroyed", "province"])
-    audit(game, by, "army_raised", {"army": army.code, "province": province.code})
+    audit(game, by, "army_raised", {"turn": turn_number(game), "army": army.code, "province": province.code})
     return army
 
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("console/regroup/", views.regroup, name="regroup"),
     path("console/regroup/<slug:action>", views.regroup_action, name="regroup_action"),
     path("projector/", views.projector, name="projector"),
+    path("projector/version", views.projector_version, name="projector_version"),
     path("history/", views.history, name="history"),
     path("history/<int:number>/", views.history_turn, name="history_turn"),
 ]

@@ -4,9 +4,10 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from larp.battles import forms, selectors, services
@@ -62,7 +63,11 @@ def _step_shown(request, count: int) -> int | None:
     return max(0, min(step, count))
 
 
-def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int, label_px: float = 10) -> dict:
+CONSOLE_LABEL_PX = 14  # province names on the console's movement map: legible at 1280 px
+
+
+def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int,
+                    label_px: float = CONSOLE_LABEL_PX) -> dict:
     """The steps, the one shown and the map after it: what the console and the projector both draw."""
     steps = selectors.movement_steps(result, names)
     shown = max(0, min(shown, len(steps)))
@@ -81,7 +86,12 @@ def movement(request: HttpRequest, game: Game) -> HttpResponse:
     names = selectors.names(game)
     count = len(selectors.movement_steps(result, names))
     shown = _step_shown(request, count)
-    if shown is None:
+    applied = resolution is not None and resolution.movement_applied_at is not None
+    # Once applied, the page shows the final positions; stepping again is a replay, marked so.
+    replay = applied and shown is not None and shown < count
+    if shown is None and applied:
+        shown = count
+    elif shown is None:
         remembered = selectors.shown(game, turn.number)
         shown = remembered["step"] if remembered and remembered["view"] == "movement" else 0
     selectors.remember_shown(game, turn.number, "movement", shown)
@@ -89,7 +99,7 @@ def movement(request: HttpRequest, game: Game) -> HttpResponse:
     held = [m for m in result.get("moves", []) if m["result"] == "held" and m.get("order") == "hold"]
     return render(request, "battles/movement.html", _context(
         game, names=names, turn=turn, result=result, refused=refused_orders, held=held, resolution=resolution,
-        **_movement_stage(game, turn, result, names, shown)))
+        applied=applied, replay=replay, **_movement_stage(game, turn, result, names, shown)))
 
 
 @moderator_page
@@ -121,7 +131,7 @@ def regroup(request: HttpRequest, game: Game) -> HttpResponse:
         land=Province.objects.filter(game=game, domain=Province.LAND)))
 
 
-def _act(request: HttpRequest, game: Game, form, act, page, success=None) -> HttpResponse:
+def _act(request: HttpRequest, game: Game, form, act, page, success) -> HttpResponse:
     """Check the form, do the act, go back to the page; a refusal shows the page again with a 4xx status.
 
     Malformed input is a bad request (400); an act the turn's state refuses (a stale press, a battle not
@@ -130,13 +140,13 @@ def _act(request: HttpRequest, game: Game, form, act, page, success=None) -> Htt
     if not form.is_valid():
         return refused(request, page.page, game, form_messages(form), 400)
     try:
-        act(form.cleaned_data)
+        done = act(form.cleaned_data)
     except services.AlreadyDone as exc:
         messages.info(request, " ".join(exc.messages))
     except ValidationError as exc:
         return refused(request, page.page, game, exc.messages, status_of(exc))
     else:
-        messages.success(request, success or _("Done."))
+        messages.success(request, success(game, form.cleaned_data, done) if callable(success) else success)
     return redirect(f"battles:{page.page.__name__}", game_id=game.pk)
 
 
@@ -147,6 +157,47 @@ def _retreats(game: Game) -> list[dict]:
         return []
     return (result or {}).get("retreats", [])
 
+
+def _battle_done(game: Game, data: dict, done) -> str:
+    """«Battle 2 (Serres): the attacker wins.» — what a confirmation did."""
+    n = data["battle"]
+    if done.get("already"):
+        return _("Battle %(n)s had already been confirmed: nothing changed.") % {"n": n}
+    fought = done["result"]["fought"][n - 1]
+    game_names = selectors.names(game)
+    return _("Battle %(n)s (%(province)s): %(outcome)s.") % {
+        "n": n, "province": game_names["provinces"].get(fought["province"], fought["province"]),
+        "outcome": game_names.get("outcomes", {}).get(fought.get("outcome"), fought.get("outcome") or "")}
+
+
+def _side(side: str) -> str:
+    return _("attacker") if side == "attacker" else _("defender")
+
+
+# What each act on the battles page did, in one sentence.
+BATTLE_DONE = {
+    "roll": lambda game, d, done: _("The server rolled the dice of battle %(n)s: %(a)s against %(d)s.") % {
+        "n": d["battle"], "a": "+".join(map(str, done.attacker)), "d": "+".join(map(str, done.defender))},
+    "confirm": _battle_done,
+    "undo": lambda game, d, done: _("Battle %(n)s undone: it awaits its dice again.") % {"n": done},
+    "modifier": lambda game, d, done: _("Battle %(n)s: modifier %(value)+d for the %(side)s recorded.") % {
+        "n": d["battle"], "value": int(d["value"]), "side": _side(d["side"])},
+    "remove_modifier": lambda game, d, done: _("Battle %(n)s: modifier taken back.") % {"n": d["battle"]},
+    "greek_fire": lambda game, d, done: (_("Battle %(n)s: Greek fire is used.") if d["use"]
+                                         else _("Battle %(n)s: Greek fire is not used.")) % {"n": d["battle"]},
+    "storms": lambda game, d, done: _("%(province)s: at most %(n)s storms this turn.") % {
+        "province": d["province"].name, "n": d["storms"]},
+}
+
+REGROUP_DONE = {
+    "retreat": lambda game, d, done: _("Retreat recorded."),
+    "news": lambda game, d, done: _("News of other modules saved."),
+    "apply": lambda game, d, done: _("Regroup applied: the map shows the new owners."),
+    "transfer": lambda game, d, done: _("%(province)s handed to %(faction)s.") % {
+        "province": d["province"].name, "faction": d["faction"].name if d["faction"] else _("neutral")},
+    "raise": lambda game, d, done: _("%(unit)s raised anew.") % {"unit": done},
+    "purchase": lambda game, d, done: _("Cards added: %(n)s.") % {"n": d["count"]},
+}
 
 BATTLE_ACTS = {
     "roll": (forms.RollForm, lambda game, user, d: services.server_roll(game, user, d["battle"], d["replaces"])),
@@ -171,7 +222,7 @@ def battle_action(request: HttpRequest, game: Game, action: str) -> HttpResponse
         raise Http404(action)
     make_form, act = BATTLE_ACTS[action]
     form = make_form(game, request.POST) if action == "storms" else make_form(request.POST)
-    return _act(request, game, form, lambda d: act(game, request.user, d), battles)
+    return _act(request, game, form, lambda d: act(game, request.user, d), battles, BATTLE_DONE[action])
 
 
 @moderator_page
@@ -196,12 +247,12 @@ def regroup_action(request: HttpRequest, game: Game, action: str) -> HttpRespons
         "raise": lambda: (forms.RaiseForm(game, post), lambda d: services.raise_army(
             game, user, d["army"], d["province"].code if d["province"] else None)),
         "purchase": lambda: (forms.PurchaseForm(game, post), lambda d: forces_services.purchase(
-            game, user, d["army"], d["troop_type"], d["count"])),
+            game, user, d["army"], d["troop_type"], d["count"], turn_number=services.turn_number(game))),
     }
     if action not in acts:
         raise Http404(action)
     form, act = acts[action]()
-    return _act(request, game, form, act, regroup)
+    return _act(request, game, form, act, regroup, REGROUP_DONE[action])
 
 
 # How a refused paper order answers: unknown unit 404, too late 409, anything else the engine refuses 422.
@@ -249,7 +300,7 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
 
 
-PROJECTOR_LABEL_PX = 17  # province names on the projector, in the map symbols' units: legible from 10 m
+PROJECTOR_LABEL_PX = 15  # province names on the projector, in the map symbols' units: legible from 10 m
 
 
 def _projector_stage(game: Game, phase, names: dict) -> dict:
@@ -276,6 +327,13 @@ def _projector_stage(game: Game, phase, names: dict) -> dict:
 
 
 @moderator_page
+@never_cache
+def projector_version(request: HttpRequest, game: Game) -> JsonResponse:
+    """Polled by the projector about twice a second: a token that changes whenever its picture would."""
+    return JsonResponse({"v": selectors.hall_version(game)})
+
+
+@moderator_page
 def projector(request: HttpRequest, game: Game) -> HttpResponse:
     """Full-screen map, phase, turn and clock for the hall's projector: readable from 10 m, updates itself.
 
@@ -292,7 +350,7 @@ def projector(request: HttpRequest, game: Game) -> HttpResponse:
     context = {"game": game, "clock": payload, "face": tablet.clock_face(payload),
                "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-               "draw": names, **_projector_stage(game, phase, names)}
+               "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names)}
     if request.htmx:
         return render(request, "battles/projector.html#stage", context)
     return render(request, "battles/projector.html", context)

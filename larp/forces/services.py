@@ -132,13 +132,16 @@ def add_cards(stack: Stack, troop_type: TroopType, count: int = 1) -> list[Troop
 
 
 @transaction.atomic
-def purchase(game: Game, by, army: Army, troop_type: TroopType, count: int) -> list[TroopCard]:
-    """Cards bought on the economic module (R2): added within the supply by a moderator, and audited."""
+def purchase(game: Game, by, army: Army, troop_type: TroopType, count: int,
+             turn_number: int | None = None) -> list[TroopCard]:
+    """Cards bought on the economic module (R2): added within the supply by a moderator, and audited
+    (with the number of the turn under way, which the caller knows: forces sits below the turn cycle)."""
     require_moderator(by, game)
     if army.game_id != game.pk:
         raise ValidationError(_("This army belongs to another game."))
     created = add_cards(army, troop_type, count)
-    audit(game, by, "purchase", {"army": army.code, "troop_type": troop_type.code, "count": count})
+    detail = {"army": army.code, "troop_type": troop_type.code, "count": count}
+    audit(game, by, "purchase", detail if turn_number is None else {"turn": turn_number, **detail})
     return created
 
 

@@ -356,5 +356,5 @@ def save_moderator_order(user, game: Game, turn: Turn, unit: Army | Fleet, order
     """Inside the caller's transaction, after lock_for_moderator: check with the engine, save, audit."""
     _check(game, turn, unit, order_data)
     order = _save(game, turn, unit, order_data, user, action="moderator")
-    audit(game, user, "order_changed", {"unit": order_data["unit"], "order": order_data}, reason)
+    audit(game, user, "order_changed", {"turn": turn.number, "unit": order_data["unit"], "order": order_data}, reason)
     return order

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-CHAR_WIDTH = 0.68   # average width of a (semi-bold) Cyrillic letter of the label font, in font sizes
+CHAR_WIDTH = 0.72   # average width of a (semi-bold) Cyrillic letter of the label font, in font sizes
 LINE_HEIGHT = 1.15
 
 
@@ -32,39 +32,32 @@ def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bo
     obstacles: other boxes (x0, y0, x1, y1) to keep clear of (flags, ships); bounds: (width, height) of the map,
     which a name must not cross.
 
-    Greedy: key provinces first, then the rest; each tries below, above, left and right of its node
-    and takes the first place that covers neither another label nor another node.
+    Greedy: key provinces first, then the rest; each tries below, above, left and right of its node, the
+    corners, then the same further out, and takes the first place that covers neither another label nor
+    another node, flag or ship.
     """
     height = font * LINE_HEIGHT
     margin = font * 0.3  # a little air between two names on one line
     gap = radius * 0.35
     occupied = [(n["x"] - radius, n["y"] - radius, n["x"] + radius, n["y"] + radius) for n in nodes]
-    occupied += list(obstacles)
+    markers = list(obstacles)  # a name under a flag or a ship is unreadable: worse than touching a node
     names: list[tuple] = []  # the boxes of the names placed so far: never covered, even by a key name
     placed: dict[str, Label] = {}
     for n in sorted(nodes, key=lambda n: (not n.get("key"), n["y"], n["x"])):
         width = max(1, len(n["name"])) * font * CHAR_WIDTH
         x, y = n["x"], n["y"]
         own = (x - radius, y - radius, x + radius, y + radius)
-        candidates = [
-            # (dx, dy of the baseline, anchor, box)
-            (0.0, radius + gap + font * 0.85, "middle",
-             (x - width / 2, y + radius + gap, x + width / 2, y + radius + gap + height)),
-            (0.0, -radius - gap - font * 0.25, "middle",
-             (x - width / 2, y - radius - gap - height, x + width / 2, y - radius - gap)),
-            (-radius - gap, font * 0.35, "end",
-             (x - radius - gap - width, y - height / 2, x - radius - gap, y + height / 2)),
-            (radius + gap, font * 0.35, "start",
-             (x + radius + gap, y - height / 2, x + radius + gap + width, y + height / 2)),
-        ]
+        candidates = _candidates(x, y, radius, gap, font, width, height)
         best, best_hits = None, None
         for dx, dy, anchor, box in candidates:
-            if bounds and (box[0] < 0 or box[1] < 0 or box[2] > bounds[0] or box[3] > bounds[1]):
+            edge = font * 0.4  # a name's true width varies with its letters: keep clear of the map's edge
+            if bounds and (box[0] < edge or box[1] < 0 or box[2] > bounds[0] - edge or box[3] > bounds[1]):
                 continue
             roomy = (box[0] - margin, box[1], box[2] + margin, box[3])
             if any(_overlaps(roomy, other) for other in names):
                 continue
-            hits = sum(1 for other in occupied if other != own and _overlaps(box, other))
+            hits = sum(1 for other in occupied if other != own and _overlaps(box, other)) \
+                + 10 * sum(1 for other in markers if _overlaps(box, other))
             if best_hits is None or hits < best_hits:
                 best, best_hits = (dx, dy, anchor, box), hits
             if hits == 0:
@@ -76,6 +69,28 @@ def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bo
             names.append(box)
         placed[n["code"]] = Label(dx=dx, dy=dy, anchor=anchor, minor=minor)
     return placed
+
+
+def _candidates(x, y, radius, gap, font, width, height) -> list[tuple]:
+    """Where a name may go, best first: below, above, left, right of its node, then the four corners, then
+    the same a step further out (a crowded corner of the map). Each is (dx, dy of the baseline, anchor, box)."""
+    out = []
+    for far in (0.0, height * 0.9):
+        g = gap + far
+        out += [
+            (0.0, radius + g + font * 0.85, "middle", (x - width / 2, y + radius + g, x + width / 2, y + radius + g + height)),
+            (0.0, -radius - g - font * 0.25, "middle", (x - width / 2, y - radius - g - height, x + width / 2, y - radius - g)),
+            (-radius - g, font * 0.35, "end", (x - radius - g - width, y - height / 2, x - radius - g, y + height / 2)),
+            (radius + g, font * 0.35, "start", (x + radius + g, y - height / 2, x + radius + g + width, y + height / 2)),
+        ]
+        d = radius * 0.7 + g
+        out += [
+            (d, d + font * 0.85, "start", (x + d, y + d, x + d + width, y + d + height)),
+            (-d, d + font * 0.85, "end", (x - d - width, y + d, x - d, y + d + height)),
+            (d, -d - font * 0.25, "start", (x + d, y - d - height, x + d + width, y - d)),
+            (-d, -d - font * 0.25, "end", (x - d - width, y - d - height, x - d, y - d)),
+        ]
+    return out
 
 
 # --- the map's projection ------------------------------------------------------------------------

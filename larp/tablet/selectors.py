@@ -488,9 +488,10 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     # Names beside their nodes, clear of each other and of the flags and ships (geometry in larp.tablet.geometry).
     markers = [(f["x"], f["y"] - 11 * marker, f["x"] + f["width"] * marker, f["y"] + 8 * marker) for f in flags]
     markers += [(s["x"] - 9 * marker, s["y"] - 13 * marker, s["x"] + 11 * marker, s["y"] + 6 * marker) for s in ships]
-    key = set(route or [])  # the move being shown names its places, whatever else must give way
+    # Capitals, fortresses, sea zones and the move being shown are named first; the rest give way.
+    key = set(route or [])
     labels = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
-                            "key": n["capital"] or n["code"] in key} for n in nodes], r, label_px * scale,
+                            "key": n["capital"] or n["sea"] or n["fortress"] or n["code"] in key} for n in nodes], r, label_px * scale,
                           obstacles=markers, bounds=(width + 2 * pad, height + 2 * pad))
     for n in nodes:
         at = labels[n["code"]]

@@ -29,7 +29,24 @@ def _minutes(seconds) -> str:
     return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
 
+# Sentences that name their turn themselves; every other act is prefixed with «Turn N:» when it knows it.
+NAME_THEIR_TURN = {"phase_started", "phase_closed", "phase_skipped", "movement_applied", "news", "regroup_applied"}
+# Sentences that begin with a proper name keep their capital letter after the prefix.
+BEGIN_WITH_A_NAME = {"storms_limited", "retreat_chosen", "province_transferred", "army_raised", "purchase"}
+
+
 def sentence(entry: AuditEntry, names: dict) -> str:
+    """The entry as one sentence, naming the turn it happened in (when the entry knows it)."""
+    text = _sentence(entry, names)
+    turn = (entry.detail or {}).get("turn")
+    if not turn or entry.action in NAME_THEIR_TURN:
+        return text
+    if entry.action not in BEGIN_WITH_A_NAME:
+        text = text[:1].lower() + text[1:]
+    return _("Turn %(turn)s: %(text)s") % {"turn": turn, "text": text}
+
+
+def _sentence(entry: AuditEntry, names: dict) -> str:
     d = entry.detail or {}
     province = names.get("provinces", {})
     faction = names.get("factions", {})
@@ -88,6 +105,8 @@ def sentence(entry: AuditEntry, names: dict) -> str:
                                     "a": _dice(dice.get("attacker")), "d": _dice(dice.get("defender")),
                                     "ta": totals[0], "td": totals[1], "outcome": outcome}
     if a == "battle_undone":
+        if d.get("province"):
+            return _("Battle %(n)s at %(province)s undone.") % {"n": d.get("battle"), "province": p(d["province"])}
         return _("Battle %(n)s undone.") % {"n": d.get("battle")}
     if a == "modifier_added":
         side = _("attacker") if d.get("side") == "attacker" else _("defender")

@@ -245,7 +245,7 @@ def _pause(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> 
     remaining = phase.remaining()
     phase.state, phase.deadline, phase.paused_remaining = Phase.PAUSED, None, remaining
     phase.save(update_fields=["state", "deadline", "paused_remaining"])
-    audit(game, by, "paused", {"phase": phase.kind, "remaining": round(remaining, 3)}, reason)
+    audit(game, by, "paused", {"turn": phase.turn.number, "phase": phase.kind, "remaining": round(remaining, 3)}, reason)
     clock.invalidate_on_commit(game.pk)
     return phase
 
@@ -261,7 +261,7 @@ def resume(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> 
     phase.deadline = timezone.now() + timedelta(seconds=phase.paused_remaining)
     remaining, phase.paused_remaining = phase.paused_remaining, None
     phase.save(update_fields=["state", "deadline", "paused_remaining"])
-    audit(game, by, "resumed", {"phase": phase.kind, "remaining": round(remaining, 3),
+    audit(game, by, "resumed", {"turn": phase.turn.number, "phase": phase.kind, "remaining": round(remaining, 3),
                                 "deadline": phase.deadline.isoformat()}, reason)
     _schedule_close(phase)
     clock.invalidate_on_commit(game.pk)
@@ -294,7 +294,7 @@ def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int |
     else:
         phase.paused_remaining += minutes * 60
         phase.save(update_fields=["paused_remaining"])
-    audit(game, by, "extended", {"phase": phase.kind, "minutes": minutes}, reason)
+    audit(game, by, "extended", {"turn": phase.turn.number, "phase": phase.kind, "minutes": minutes}, reason)
     clock.invalidate_on_commit(game.pk)
     return phase
 

@@ -89,6 +89,35 @@ ACTIONS = {
 }
 
 
+def _minutes(seconds) -> str:
+    minutes = max(0, round((seconds or 0) / 60, 1))
+    return f"{minutes:g}"
+
+
+def _phase_text(phase) -> str:
+    return _("turn %(turn)s, phase «%(phase)s»") % {"turn": phase.turn.number, "phase": phase.get_kind_display()}
+
+
+def _draw_text(game: Game, order) -> str:
+    factions = names(game).get("factions", {})
+    return ", ".join(str(factions.get(code, code)) for code in order or [])
+
+
+# What each act did, in one sentence (never a bare «Done.»).
+DONE = {
+    "start": lambda game, phase, data: _("The game started: %(phase)s, %(minutes)s min.") % {
+        "phase": _phase_text(phase), "minutes": _minutes(phase.remaining())},
+    "pause": lambda game, phase, data: _("Phase «%(phase)s» paused.") % {"phase": phase.get_kind_display()},
+    "resume": lambda game, phase, data: _("Phase «%(phase)s» goes on: %(minutes)s min. left.") % {
+        "phase": phase.get_kind_display(), "minutes": _minutes(phase.remaining())},
+    "extend": lambda game, phase, data: _("Phase extended by %(minutes)s min.") % {"minutes": f"{data['minutes']:g}"},
+    "end": lambda game, phase, data: _("Phase «%(phase)s» ended.") % {"phase": phase.get_kind_display()},
+    "next": lambda game, phase, data: _("Now: %(phase)s.") % {"phase": _phase_text(phase)},
+    "draw": lambda game, order, data: _("Draw made by lot: %(order)s.") % {"order": _draw_text(game, order)},
+    "draw_manual": lambda game, order, data: _("Draw written: %(order)s.") % {"order": _draw_text(game, order)},
+}
+
+
 @login_required
 @require_POST
 def control(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
@@ -100,10 +129,10 @@ def control(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
     if not form.is_valid():
         return refused(request, console_page, game, form_messages(form), 400)
     try:
-        act(game, request.user, form.cleaned_data)
+        done = act(game, request.user, form.cleaned_data)
     except ValidationError as exc:
         return refused(request, console_page, game, exc.messages, status_of(exc))
-    messages.success(request, _("Done."))
+    messages.success(request, DONE[action](game, done, form.cleaned_data))
     return redirect("turns:console", game_id=game.pk)
 
 
@@ -113,4 +142,4 @@ def audit_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game_names = names(game)
     entries = AuditEntry.objects.filter(game=game).select_related("user")[:500]
     return render(request, "turns/audit.html", {
-        "game": game, "entries": [(e, sentence(e, game_names)) for e in entries]})
+        "game": game, "phase": services.current_phase(game), "entries": [(e, sentence(e, game_names)) for e in entries]})

@@ -49,6 +49,21 @@
     });
     var button = form.querySelector("[data-submit]");
     if (button) button.disabled = !complete;
+    var missing = form.querySelector("[data-missing]");
+    if (missing) missing.textContent = complete ? "" : missingText(form, missing, type);
+  }
+  /* What is still to choose, in words: the order type, or the first shown step with nothing picked. */
+  function missingText(form, box, type) {
+    if (!type) return box.dataset.needType;
+    var open = Array.prototype.find.call(form.querySelectorAll("fieldset[data-group]"), function (fs) {
+      return !fs.hidden && !fs.querySelector("input:checked");
+    });
+    if (open) {
+      var legend = open.querySelector("legend");
+      var what = legend ? legend.textContent.trim() : "";
+      return box.dataset.needStep + " «" + what + "».";
+    }
+    return box.dataset.needMore;
   }
   function clearFrom(form, depth) {
     form.querySelectorAll("fieldset[data-group=step]").forEach(function (fs) {

@@ -193,7 +193,7 @@ def test_a_whole_turn_through_the_pages_equals_the_engine(hall, new_page, artifa
     assert asked[-1].startswith("Открыть ход 2?")
     assert Turn.objects.filter(game=game).count() == 2 and current_phase(game).kind == Phase.STRATEGY
     log = mod.locator("ul.audit").inner_text()
-    assert "Сражение 2 отменено. Причина: «кубики прочитали не того сражения»." in log
+    assert re.search(r"Ход 1: сражение 2 \([^)]+\) отменено\. Причина: «кубики прочитали не того сражения»\.", log), log
     assert "{" not in log and "T1" not in log
     mod.screenshot(path=str(artifacts / "whole-turn-console-turn-2.png"), full_page=True)
     assert not AuditEntry.objects.filter(game=game, action="phase_skipped").exists()

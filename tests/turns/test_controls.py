@@ -279,9 +279,9 @@ def test_audit_log_reads_as_russian_sentences_in_local_time(client_for, attack_f
     console.undo_last_battle(game, moderator, "не тот кубик", 1)
     page = client_for(moderator).get(reverse("turns:audit", args=[game.pk])).content.decode()
     for sentence in ("Ход 1: передвижение применено; сражений к проведению: 1.",
-                     "Сражение 1: поправка +2, сторона — обороняющийся.",
-                     "Сражение 1, Серединград, подтверждено (кубики вручную 6 : 1",
-                     "Сражение 1 отменено.", "не тот кубик",
+                     "Ход 1: сражение 1: поправка +2, сторона — обороняющийся.",
+                     "Ход 1: сражение 1, Серединград, подтверждено (кубики вручную 6 : 1",
+                     "Ход 1: сражение 1 (Серединград) отменено.", "не тот кубик",
                      "Ход 1: фаза «Стратегия» закрыта модератором. Стоят на месте без приказа: 4."):
         assert sentence in page, sentence
     table = re.search(r'<table class="grid audit-log">(.*?)</table>', page, re.S).group(1)
