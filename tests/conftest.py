@@ -108,3 +108,23 @@ def _default_language():
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+class FrozenClock:
+    """The server's clock held still, moved on only by `advance(seconds)` (django.utils.timezone.now)."""
+
+    def __init__(self, monkeypatch):
+        from django.utils import timezone
+
+        self.now = timezone.now()
+        monkeypatch.setattr(timezone, "now", lambda: self.now)
+
+    def advance(self, seconds):
+        from datetime import timedelta
+
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def frozen(monkeypatch):
+    return FrozenClock(monkeypatch)

@@ -5,25 +5,10 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from larp.orders.models import Order, OrderEvent
 from larp.turns import services
 from larp.turns.models import AuditEntry, Phase
-
-
-class Clock:
-    def __init__(self, monkeypatch):
-        self.now = timezone.now()
-        monkeypatch.setattr(timezone, "now", lambda: self.now)
-
-    def advance(self, seconds):
-        self.now += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def frozen(monkeypatch):
-    return Clock(monkeypatch)
 
 
 def _order(client, game, payload):

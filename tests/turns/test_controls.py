@@ -4,23 +4,8 @@ from datetime import timedelta
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
-
 from larp.turns import clock, services
 from larp.turns.models import AuditEntry, Phase, Turn
-
-
-class Clock:
-    def __init__(self, monkeypatch):
-        self.now = timezone.now()
-        monkeypatch.setattr(timezone, "now", lambda: self.now)
-
-    def advance(self, seconds):
-        self.now += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def frozen(monkeypatch):
-    return Clock(monkeypatch)
 
 
 def test_pause_keeps_the_remaining_time(tiny_game, moderator, frozen):
@@ -267,7 +252,6 @@ def test_audit_log_reads_as_russian_sentences_in_local_time(client_for, attack_f
     import re
 
     from django.urls import reverse
-    from django.utils import timezone
 
     from larp.battles import services as console
 
