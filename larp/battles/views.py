@@ -217,7 +217,7 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     return render(request, "battles/history_turn.html", _context(
         game, names=names, turn=turn, resolution=resolution, result=result, refused=refused,
         steps=selectors.movement_steps(result or {}, names),
-        orders=turn.orders.select_related("filed_by").order_by("faction__code", "army__number", "fleet__number"),
+        orders=turn.orders.select_related("filed_by").prefetch_related("filed_by__memberships__faction").order_by("faction__code", "army__number", "fleet__number"),
         rolls=DiceRoll.objects.filter(resolution=resolution).select_related("by") if resolution else [],
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
 

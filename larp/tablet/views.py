@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from larp.campaign.access import is_moderator, player_faction, require_faction, require_member, require_moderator
 from larp.campaign.models import Faction, Game, Membership
+from larp.campaign.people import person
 from larp.orders.services import OrderRefused
 from larp.tablet import selectors, services, tokens
 from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY
@@ -247,7 +248,7 @@ def issue_code(request: HttpRequest, game_id: int, user_id: int) -> HttpResponse
     member = get_object_or_404(Membership, game=game, user_id=user_id, role=Membership.PLAYER)
     services.issue_code(request.user, game, member.user)
     messages.success(request, _("New join code for %(user)s; the old one no longer works.")
-                     % {"user": member.user.username})
+                     % {"user": person(member.user)})
     return _back_to_players(game.pk)
 
 
@@ -268,7 +269,7 @@ def revoke_code(request: HttpRequest, game_id: int, token_id: int) -> HttpRespon
     require_moderator(request.user, game)
     token = get_object_or_404(JoinToken, game=game, pk=token_id)
     services.revoke_code(request.user, token)
-    messages.success(request, _("The join code of %(user)s is revoked.") % {"user": token.user.username})
+    messages.success(request, _("The join code of %(user)s is revoked.") % {"user": person(token.user)})
     return _back_to_players(game.pk)
 
 
@@ -279,12 +280,13 @@ def add_player(request: HttpRequest, game_id: int) -> HttpResponse:
     require_moderator(request.user, game)
     faction = get_object_or_404(Faction, game=game, code=request.POST.get("faction", ""))
     try:
-        user, _token = services.add_player(request.user, faction, request.POST.get("username", ""))
+        user, _token = services.add_player(request.user, faction, request.POST.get("username", ""),
+                                          request.POST.get("name", ""))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
         messages.success(request, _("Player %(user)s added to %(faction)s; the join code is below.")
-                         % {"user": user.username, "faction": faction.name})
+                         % {"user": person(user), "faction": faction.name})
     return _back_to_players(game.pk)
 
 

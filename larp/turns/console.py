@@ -90,7 +90,7 @@ def orders_table(phase: Phase, names: dict) -> list[dict] | None:
     turn = phase.turn
     if not turn.orders_revealed:
         return None
-    ordered = {o.payload.get("unit"): o for o in Order.objects.filter(turn=turn).select_related("filed_by")}
+    ordered = {o.payload.get("unit"): o for o in Order.objects.filter(turn=turn).select_related("filed_by").prefetch_related("filed_by__memberships__faction")}
     carried_by = {o.payload["fleet"]: o.payload.get("unit") for o in ordered.values() if o.payload.get("fleet")}
     rows = []
     for kind in ("armies", "fleets"):

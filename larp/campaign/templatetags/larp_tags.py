@@ -1,7 +1,7 @@
 """Small template helpers: look up names by the engine's ids."""
 from django import template
 
-from larp.campaign import labels
+from larp.campaign import labels, people
 
 register = template.Library()
 
@@ -40,10 +40,8 @@ def dice(count):
 
 @register.filter
 def person(user):
-    """A player or moderator as people call them: the full name, else the login; «—» for nobody."""
-    if user is None:
-        return "—"
-    return user.get_full_name() or user.get_username()
+    """A player or moderator as people call them: the full name, else «игрок фракции «…»» / «модератор»."""
+    return people.person(user)
 
 
 @register.filter
