@@ -249,8 +249,25 @@ def _stacks(qs):
     ).select_related("faction")
 
 
-def unit_entry(unit, *, sit, label_of, order: Order | None, is_open: bool, selected: dict | None = None) -> dict:
-    """One army or fleet card of the board: stack, totals, current order, the form's legal choices."""
+def carriers(orders) -> dict[str, str]:
+    """Fleet code -> the code of the army whose sea attack or landing boards it (R5), from these orders."""
+    return {o.payload["fleet"]: o.payload.get("unit") for o in orders
+            if o.payload.get("type") in (Order.SEA_ATTACK, Order.LANDING) and o.payload.get("fleet")}
+
+
+def _carry_note(army_code: str) -> str:
+    """«перевозит армию IV» — the vocabulary's words for a fleet carrying an army."""
+    parsed = parse_unit_code(army_code)
+    numeral = roman(parsed[2]) if parsed and parsed[1] == "army" else ""
+    return labels.carry_text(army_code, {"numerals": {army_code: numeral}} if numeral else {})
+
+
+def unit_entry(unit, *, sit, label_of, order: Order | None, is_open: bool, selected: dict | None = None,
+               carried_army: str | None = None) -> dict:
+    """One army or fleet card of the board: stack, totals, current order, the form's legal choices.
+
+    A fleet an army's order boards (`carried_army`) takes no order of its own (R5): its card says what it
+    carries and offers no form while that order stands."""
     is_fleet = isinstance(unit, Fleet)
     place = unit.sea if is_fleet else unit.province
     cards = _cards(unit.cards.all())
@@ -269,15 +286,17 @@ def unit_entry(unit, *, sit, label_of, order: Order | None, is_open: bool, selec
         elif p.get("type") == Order.FLEET_ATTACK:
             selected["path"] = [p.get("sea"), p.get("target_faction")]
     start = sit.unit(code).location if in_turn else place.code
+    carries = _carry_note(carried_army) if is_fleet and carried_army else ""
     return {
         "code": code, "pk": unit.pk, "kind": "fleet" if is_fleet else "army", "roman": unit.roman,
         "label": unit_label("fleet" if is_fleet else "army", unit.roman),
         "place": place.name, "place_code": place.code, "cards": cards, "commanders": commanders,
         **_totals(cards, commanders),
         "order": order, "order_text": describe_order(order.payload, label_of, start) if order else "",
-        "in_turn": in_turn,
-        "choices": order_choices(sit, code, "fleet" if is_fleet else "army", label_of, selected) if in_turn else None,
-        "open": is_open and in_turn,
+        "in_turn": in_turn, "carries": carries,
+        "choices": (order_choices(sit, code, "fleet" if is_fleet else "army", label_of, selected)
+                    if in_turn and not carries else None),
+        "open": is_open and in_turn and not carries,
     }
 
 
@@ -295,7 +314,9 @@ def faction_board(user, faction: Faction) -> dict:
             by_unit[o.payload.get("unit")] = o
     armies = _stacks(Army.objects.filter(faction=faction, destroyed=False).select_related("province"))
     fleets = _stacks(Fleet.objects.filter(faction=faction, destroyed=False).select_related("sea"))
-    units = [unit_entry(u, sit=sit, label_of=label_of, order=by_unit.get(u.code), is_open=is_open)
+    carried = carriers(by_unit.values())
+    units = [unit_entry(u, sit=sit, label_of=label_of, order=by_unit.get(u.code), is_open=is_open,
+                        carried_army=carried.get(u.code))
              for u in list(armies) + list(fleets)]
     garrisons = []
     cards_by = defaultdict(list)
@@ -342,8 +363,17 @@ def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = Non
     turn = phase.turn if phase else None
     order = visible_orders(user, turn).filter(faction=faction).filter(
         **({"fleet": unit} if isinstance(unit, Fleet) else {"army": unit})).first() if turn else None
+    carried_army = None
+    if turn is not None and isinstance(unit, Fleet):
+        carried_army = carriers(visible_orders(user, turn).filter(
+            faction=faction, type__in=[Order.SEA_ATTACK, Order.LANDING])).get(unit.code)
     return unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game), order=order,
-                      is_open=orders_open(phase), selected=selected)
+                      is_open=orders_open(phase), selected=selected, carried_army=carried_army)
+
+
+def fleet_codes(faction: Faction) -> list[str]:
+    """The faction's fleets on the map (their cards change when an army's order boards or leaves one)."""
+    return [f.code for f in Fleet.objects.filter(faction=faction, destroyed=False).select_related("faction")]
 
 
 def spy_reports(faction: Faction) -> list[dict]:

@@ -130,14 +130,16 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
         summary = render(request, "tablet/faction.html#summary",
                          {**selectors.order_summary(request.user, faction), "oob": True})
         response.content += summary.content
-    if dropped:
-        # The fleet now carries the army (R5): its own order is gone; refresh its card out of band.
-        fleet = selectors.one_unit(request.user, faction, dropped)
-        if fleet is not None:
-            extra = render(request, "tablet/faction.html#unit",
-                           {"unit": fleet, "oob": True, "faction": faction, "game": faction.game,
-                            "note": _("Its own order was withdrawn: the fleet carries an army this turn (R5).")})
-            response.content += extra.content
+    if saved and entry is not None and entry["kind"] == "army":
+        # An army's order may board a fleet or leave one (R5): refresh the fleets' cards out of band.
+        for code in selectors.fleet_codes(faction):
+            fleet = selectors.one_unit(request.user, faction, code)
+            if fleet is not None:
+                note = _("Its own order was withdrawn: the fleet carries an army this turn (R5).") \
+                    if code == dropped else None
+                extra = render(request, "tablet/faction.html#unit",
+                               {"unit": fleet, "oob": True, "faction": faction, "game": faction.game, "note": note})
+                response.content += extra.content
     return response
 
 
