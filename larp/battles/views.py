@@ -61,7 +61,7 @@ def _step_shown(request, count: int) -> int | None:
 
 def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int, label_px: float = 10) -> dict:
     """The steps, the one shown and the map after it: what the console and the projector both draw."""
-    steps = selectors.movement_steps(result, names)
+    steps = selectors.movement_steps(result, names, selectors.filed_orders(turn))
     shown = max(0, min(shown, len(steps)))
     current = steps[shown - 1] if shown else None
     positions = selectors.positions_at(turn.start_state or {}, result, steps, shown)
@@ -76,7 +76,7 @@ def movement(request: HttpRequest, game: Game) -> HttpResponse:
     if not result:
         return render(request, "battles/movement.html", _context(game, turn=turn, result=None))
     names = selectors.names(game)
-    count = len(selectors.movement_steps(result, names))
+    count = len(selectors.movement_steps(result, names, selectors.filed_orders(turn)))
     shown = _step_shown(request, count)
     if shown is None:
         remembered = selectors.shown(game, turn.number)
@@ -216,7 +216,7 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     names = selectors.names(game)
     return render(request, "battles/history_turn.html", _context(
         game, names=names, turn=turn, resolution=resolution, result=result, refused=refused,
-        steps=selectors.movement_steps(result or {}, names),
+        steps=selectors.movement_steps(result or {}, names, selectors.filed_orders(turn)),
         orders=turn.orders.select_related("filed_by").prefetch_related("filed_by__memberships__faction").order_by("faction__code", "army__number", "fleet__number"),
         rolls=DiceRoll.objects.filter(resolution=resolution).select_related("by") if resolution else [],
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))

@@ -255,11 +255,16 @@ def item_label(source: str, value: int, *, province: dict | None = None, rules=N
     return special_name(source)
 
 
+def storm_text(storm_no: int | None) -> str:
+    """«штурм № 2»: one way to number a fortress's storms, on screen and paper."""
+    return _("storm no. %(n)s") % {"n": storm_no} if storm_no else _("storm")
+
+
 def battle_kind(domain: str, storm: bool, storm_no: int | None) -> str:
     if domain == "sea":
         return _("naval battle")
     if storm:
-        return _("storm no. %(n)s") % {"n": storm_no} if storm_no else _("storm")
+        return storm_text(storm_no)
     return _("field battle")
 
 
@@ -323,14 +328,20 @@ def carry_text(army: str, names: dict) -> str:
     return _("carries %(unit)s") % {"unit": _name(names, "units", army)}
 
 
-def move_order_text(move: dict, names: dict) -> str:
-    """The order a move carried out, as the movement page and the printed results say it."""
+def move_order_text(move: dict, names: dict, order: dict | None = None) -> str:
+    """The order a move carried out, in the same words as everywhere else (`order_text` of the filed order).
+
+    `order` is the order as filed (its full path); without it the order is told from the move itself."""
     if move.get("order") == CARRY:
         return carry_text(move.get("army", ""), names)
-    text = order_type(move.get("order", ""))
-    if move.get("target_faction"):
-        text += " (" + _name(names, "factions", move["target_faction"]) + ")"
-    return text
+    if order and (order.get("type") or OrderType.HOLD) == move.get("order"):
+        return order_text(order, names)
+    kind = move.get("order", "")
+    told = {"type": kind, "sea": move.get("sea"), "target": move.get("target"), "fleet": move.get("fleet"),
+            "target_faction": move.get("target_faction")}
+    if kind in (OrderType.MARCH, OrderType.ATTACK):
+        told["path"] = list(move.get("path") or [])
+    return order_text({k: v for k, v in told.items() if v}, names)
 
 
 def order_text(order: dict, names: dict) -> str:
@@ -342,7 +353,7 @@ def order_text(order: dict, names: dict) -> str:
     places = [*_seas(order), *(order.get("path") or [])]
     if order.get("target") and (not places or places[-1] != order["target"]):
         places.append(order["target"])
-    text = word + ": " + " → ".join(_name(names, "provinces", p) for p in places)
+    text = word + (": " + " → ".join(_name(names, "provinces", p) for p in places) if places else "")
     if order.get("fleet"):
         numeral = (names.get("numerals") or {}).get(order["fleet"])
         text += ", " + (fleet_label(numeral) if numeral else _name(names, "units", order["fleet"]))

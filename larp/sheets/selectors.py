@@ -188,8 +188,10 @@ def turn_protocols(game: Game, number: int, battle: int | None = None) -> list[d
 def turn_results(game: Game, number: int) -> dict:
     case, result, stored = _turn_case_and_result(game, number)
     names = names_for(game)
+    turn = Turn.objects.filter(game=game, number=number).first()
+    orders = {o.payload.get("unit"): o.payload for o in turn.orders.all()} if turn else {}
     return build.turn_results(case, result, names, header=header(game, number), news=stored.get("news", ""),
-                              raised=_raised(game, number),
+                              raised=_raised(game, number), orders=orders,
                               refusal_text=lambda r: refusal_text(game.pk, r))
 
 

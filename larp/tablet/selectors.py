@@ -208,26 +208,12 @@ def _fleet_label(sit, fleet_id: str) -> str:
 
 
 def describe_order(payload: dict, label_of: dict[str, str], start: str | None = None) -> str:
-    """'Захват: Северные Врата → Северное Поле → Серединград' from an order document."""
-    kind = payload.get("type", "hold")
-    title = str(dict(Order.TYPES).get(kind, kind))
-    name = lambda code: label_of.get(code, code)  # noqa: E731
-    if kind in (Order.MARCH, Order.ATTACK):
-        steps = ([start] if start else []) + list(payload.get("path") or [])
-        return f"{title}: " + " → ".join(name(s) for s in steps)
-    if kind in (Order.SEA_ATTACK, Order.LANDING):
-        steps = ([name(start)] if start else []) + [f"≈ {name(s)}" for s in payload.get("sea") or []]
-        steps.append(name(payload.get("target")))
-        fleet = parse_unit_code(payload.get("fleet") or "")
-        via = " (" + unit_label("fleet", roman(fleet[2])) + ")" if fleet and fleet[1] == "fleet" else ""
-        return f"{title}: " + " → ".join(steps) + via
-    if kind == Order.FLEET_MOVE:
-        steps = ([f"≈ {name(start)}"] if start else []) + [f"≈ {name(payload.get('sea'))}"]
-        return f"{title}: " + " → ".join(steps)
-    if kind == Order.FLEET_ATTACK:
-        return f"{title}: ≈ {name(payload.get('sea'))}, " + \
-            _("the fleet of %(faction)s") % {"faction": name(payload.get("target_faction"))}
-    return title
+    """An order in the one wording every page and sheet uses (labels.order_text): «Захват: Филиппополь».
+
+    `start` is accepted for old callers and not shown: the card already says where the unit stands."""
+    fleet = parse_unit_code(payload.get("fleet") or "")
+    numerals = {payload["fleet"]: roman(fleet[2])} if fleet and fleet[1] == "fleet" else {}
+    return labels.order_text(payload, {"provinces": label_of, "factions": label_of, "numerals": numerals})
 
 
 # --- the faction board --------------------------------------------------------------------

@@ -145,8 +145,8 @@ def test_turn_results_from_a_real_turn(latin_game, resolved_turn):
     text = squash("\n".join(pdf_pages(TurnResultsRenderer(data).generate()[2])))
     assert "ИТОГИ ХОДА" in text and "Ход 1" in text
     # moves: Athens II marched home; Epirus II occupied the empty Бодоница
-    assert "Афины армия II Проход Бодоница → Афины выполнен" in text
-    assert "Эпир армия II Захват Акарнания → Бодоница заняла без боя" in text
+    assert "Афины армия II Проход: Афины Бодоница → Афины выполнен" in text
+    assert "Эпир армия II Захват: Бодоница Акарнания → Бодоница заняла без боя" in text
     # the refused order, in Russian with the map's names
     assert "Рум армия IV Шаг 1 (Анкара → Никея): провинции не граничат" in text
     # battles with results, retreats, provinces that changed hands, destroyed units and garrisons

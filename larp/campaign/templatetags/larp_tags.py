@@ -45,6 +45,12 @@ def person(user):
 
 
 @register.filter
+def storm(storm_no):
+    """{{ battle.storm_no|storm }} -> «штурм № 2», as the printed sheets say it."""
+    return labels.storm_text(storm_no)
+
+
+@register.filter
 def order_text(payload, names):
     """{{ order.payload|order_text:names }} -> «Захват: Филиппополь»."""
     return labels.order_text(payload or {}, names or {})
