@@ -31,11 +31,13 @@ ORDER_TYPES = {
     OrderType.FLEET_ATTACK: gettext_lazy("Fleet attack"),
 }
 
-# What became of an order (R6); the subject is the order, so the words read after «Приказ: …».
+# What became of an order (R6); the subject is always the order («приказ»), so every word of a result
+# column agrees with it: выполнен / выполнен: провинция занята без боя / привёл к сражению / отменён … /
+# не выполнен / без движения.
 MOVE_RESULTS = {
     MoveResult.MOVED: pgettext_lazy("move result", "carried out"),
     MoveResult.OCCUPIED: pgettext_lazy("move result", "occupied without battle"),
-    MoveResult.BATTLE: pgettext_lazy("move result", "battle"),
+    MoveResult.BATTLE: pgettext_lazy("move result", "led to a battle"),
     MoveResult.PINNED: pgettext_lazy("move result", "cancelled: attacked before its turn"),
     MoveResult.FAILED: pgettext_lazy("move result", "not carried out"),
     MoveResult.HELD: pgettext_lazy("move result", "stood still"),

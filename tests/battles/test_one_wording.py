@@ -63,6 +63,10 @@ def test_the_same_order_reads_the_same_on_every_page_and_on_paper(night, client_
             if where.startswith("tablet") and not where.endswith(faction):
                 continue
             assert words in text, (where, words)
+    # The result column reads the same on screen and paper, and agrees with «приказ» (masculine).
+    for where in ("history", "turn results"):
+        assert "привёл к сражению: Серре" in seen[where], where
+        assert "заняла" not in seen[where] and "сражение: Серре" not in seen[where].replace("к сражению: Серре", ""), where
     # Storms are numbered one way («штурм № 1»), and the paper numbers the moves as the screen does (1, 2, 3 ...).
     paper = seen["turn results"]
     numbers = [int(n) for n in re.findall(r"(?:^| )(\d+) (?:Афины|Болгария|Венеция|Никея|Эпир|Рум|Киликия|Ахея|"
