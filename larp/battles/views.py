@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from larp.battles import forms, selectors, services
 from larp.battles.models import DiceRoll, TurnResolution
+from larp.campaign import labels
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Faction, Game, Province
 from larp.forces.models import Army, TroopType
@@ -114,7 +115,7 @@ def regroup(request: HttpRequest, game: Game) -> HttpResponse:
         destroyed_armies=Army.objects.filter(game=game, destroyed=True).select_related("faction"),
         armies=Army.objects.filter(game=game, destroyed=False).select_related("faction", "province"),
         troop_types=TroopType.objects.filter(game=game),
-        factions=Faction.objects.filter(game=game),
+        factions=labels.by_name(Faction.objects.filter(game=game)),
         land=Province.objects.filter(game=game, domain=Province.LAND)))
 
 
@@ -217,7 +218,8 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     return render(request, "battles/history_turn.html", _context(
         game, names=names, turn=turn, resolution=resolution, result=result, refused=refused,
         steps=selectors.movement_steps(result or {}, names, selectors.filed_orders(turn)),
-        orders=turn.orders.select_related("filed_by").prefetch_related("filed_by__memberships__faction").order_by("faction__code", "army__number", "fleet__number"),
+        orders=sorted(turn.orders.select_related("filed_by", "faction").prefetch_related("filed_by__memberships__faction")
+                      .order_by("army__number", "fleet__number"), key=lambda o: labels.name_key(o.faction.name)),
         rolls=DiceRoll.objects.filter(resolution=resolution).select_related("by") if resolution else [],
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
 

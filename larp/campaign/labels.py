@@ -117,6 +117,17 @@ SPECIALS = {
 CARRY = "carry"  # the engine's move entry of a fleet that carries an army (R5), not an order kind
 
 
+def name_key(name) -> tuple:
+    """Sort key for names people read, alphabetical as a Russian reader expects (ё right after е, case ignored)."""
+    text = str(name or "").casefold()
+    return (text.replace("ё", "е"), text)
+
+
+def by_name(items, name=lambda item: item.name) -> list:
+    """Factions (or anything named) in alphabetical order of the name shown, never by id."""
+    return sorted(items, key=lambda item: name_key(name(item)))
+
+
 def _word(table: dict, value) -> str:
     word = table.get(value)
     return str(word) if word is not None else str(value or "")

@@ -517,13 +517,13 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     markers = [(f["x"], f["y"] - 11 * marker, f["x"] + f["width"] * marker, f["y"] + 8 * marker) for f in flags]
     markers += [(s["x"] - 9 * marker, s["y"] - 13 * marker, s["x"] + 11 * marker, s["y"] + 6 * marker) for s in ships]
     key = set(route or [])  # the move being shown names its places, whatever else must give way
-    labels = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
+    placed = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
                             "key": n["capital"] or n["code"] in key} for n in nodes], r, label_px * scale,
                           obstacles=markers, bounds=(width + 2 * pad, height + 2 * pad))
     for n in nodes:
-        at = labels[n["code"]]
+        at = placed[n["code"]]
         n.update({"lx": round(at.dx / scale, 1), "ly": round(at.dy / scale, 1), "anchor": at.anchor, "minor": at.minor})
-    legend = [{"name": f.name, "colour": f.colour} for f in Faction.objects.filter(game=game).order_by("code")]
+    legend = [{"name": f.name, "colour": f.colour} for f in labels.by_name(Faction.objects.filter(game=game))]
     by_code = {p.code: p.pk for p in provinces}
     path = [pts[by_code[c]] for c in (route or []) if c in by_code]
     route_points = " ".join(f"{x + pad:.1f},{y + pad:.1f}" for x, y in path) if len(path) > 1 else ""
@@ -560,7 +560,7 @@ def players(game: Game) -> list[dict]:
     for m in Membership.objects.filter(game=game, role=Membership.PLAYER).select_related("user").order_by(
             "user__username"):
         members[m.faction_id].append({"user": m.user, "token": active.get(m.user_id)})
-    return [{"faction": f, "players": members.get(f.pk, [])} for f in Faction.objects.filter(game=game).order_by("code")]
+    return [{"faction": f, "players": members.get(f.pk, [])} for f in labels.by_name(Faction.objects.filter(game=game))]
 
 
 def spy_targets(game: Game) -> list[dict]:

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from larp.campaign.access import is_moderator, player_faction, require_faction, require_member, require_moderator
 from larp.campaign.models import Faction, Game, Membership
+from larp.campaign import labels
 from larp.campaign.people import person
 from larp.orders.services import OrderRefused
 from larp.tablet import selectors, services, tokens
@@ -233,7 +234,7 @@ def players_page(request: HttpRequest, game_id: int) -> HttpResponse:
                 p["qr"] = _qr(p["url"])
     host = request.get_host().split(":")[0]
     return render(request, "tablet/players.html", {
-        "game": game, "groups": groups, "factions": game.factions.order_by("code"),
+        "game": game, "groups": groups, "factions": labels.by_name(game.factions.all()),
         "local_only": not tokens.base_url() and host in ("localhost", "127.0.0.1", "::1"),
     })
 
@@ -314,5 +315,5 @@ def spy_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
     reports = SpyReport.objects.filter(game=game).select_related("to_faction", "granted_by")[:100]
     return render(request, "tablet/spy.html", {
-        "game": game, "factions": game.factions.order_by("code"), "targets": selectors.spy_targets(game),
+        "game": game, "factions": labels.by_name(game.factions.all()), "targets": selectors.spy_targets(game),
         "reports": reports})

@@ -17,8 +17,9 @@ from larp.sheets.renderers import (
 from tests.sheets.pdf import pdf_pages, squash
 
 YANINA = Path(__file__).resolve().parents[1] / "engine" / "contract" / "seed-yanina-autobattle.case.json"
-FACTIONS_BY_CODE = ["Ахея", "Афины", "Болгария", "Киликия", "Эпир", "Латинская империя", "Никея", "Рум",
-                    "Фессалоники", "Трапезунд", "Венеция"]
+# Pages come in the alphabetical order of the factions' names (as every list a person reads), not by id.
+FACTIONS_BY_NAME = ["Афины", "Ахея", "Болгария", "Венеция", "Киликия", "Латинская империя", "Никея", "Рум",
+                    "Трапезунд", "Фессалоники", "Эпир"]
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +35,7 @@ def test_battle_sheets_one_faction_per_page(latin_game):
     assert (filename, mimetype) == ("battle-sheets.pdf", "application/pdf")
     pages = pdf_pages(content)
     assert len(pages) == 11
-    for page, faction in zip(pages, FACTIONS_BY_CODE):
+    for page, faction in zip(pages, FACTIONS_BY_NAME):
         assert "БОЕВОЙ ЛИСТ" in page and faction in page
 
 
@@ -71,8 +72,9 @@ def test_battle_sheets_fit_a5_one_page_each(latin_game):
 
 def test_battle_sheets_in_english_use_english_names(latin_game):
     with translation.override("en"):
-        text = pdf_pages(BattleSheetRenderer(selectors.battle_sheets(latin_game)).generate()[2])[5]
-    assert "BATTLE SHEET" in text and "Latin Empire" in text and "Baldwin I of Flanders" in text
+        pages = pdf_pages(BattleSheetRenderer(selectors.battle_sheets(latin_game)).generate()[2])
+    text = next(page for page in pages if "Battle sheet · Latin Empire" in page)
+    assert "BATTLE SHEET" in text and "Baldwin I of Flanders" in text
 
 
 # --- the battle protocol: R11's worked example -----------------------------------------
@@ -176,7 +178,7 @@ def test_turn_results_list_armies_raised_at_regroup(latin_game, resolved_turn):
 def test_order_forms_prefilled_per_faction(latin_game):
     pages = [squash(p) for p in pdf_pages(OrderFormRenderer(selectors.order_forms(latin_game)).generate()[2])]
     assert len(pages) == 11
-    for page, faction in zip(pages, FACTIONS_BY_CODE):
+    for page, faction in zip(pages, FACTIONS_BY_NAME):
         assert "БЛАНК ПРИКАЗОВ" in page and faction in page
         assert "Фракция Номер армии Стартовая область Приказ: шаг 1 Шаг 2 Шаг 3" in page
     latin = pages[5]

@@ -45,6 +45,12 @@ def person(user):
 
 
 @register.filter
+def by_name(items):
+    """{% for f in game.factions.all|by_name %}: alphabetical by the shown name (Russian collation)."""
+    return labels.by_name(items)
+
+
+@register.filter
 def storm(storm_no):
     """{{ battle.storm_no|storm }} -> «штурм № 2», as the printed sheets say it."""
     return labels.storm_text(storm_no)
