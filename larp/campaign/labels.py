@@ -49,6 +49,16 @@ OUTCOMES = {
     Outcome.TIE: gettext_lazy("a tie: the attack is repelled"),
 }
 
+# A battle's outcome as its side is told it (the tablet's turn result): (outcome, role) -> words.
+OUTCOMES_FOR_SIDE = {
+    (Outcome.ATTACKER_WON, Role.ATTACKER): gettext_lazy("you won"),
+    (Outcome.ATTACKER_WON, Role.DEFENDER): gettext_lazy("you lost"),
+    (Outcome.DEFENDER_WON, Role.ATTACKER): gettext_lazy("you lost: your attack was beaten off"),
+    (Outcome.DEFENDER_WON, Role.DEFENDER): gettext_lazy("you won and held your ground"),
+    (Outcome.TIE, Role.ATTACKER): gettext_lazy("a tie: your attack was repelled"),
+    (Outcome.TIE, Role.DEFENDER): gettext_lazy("a tie: the attack was repelled, you held your ground"),
+}
+
 RETREAT_REASONS = {
     RetreatReason.LOST_FIELD_BATTLE: gettext_lazy("lost a field battle"),
     RetreatReason.LOST_NAVAL_BATTLE: gettext_lazy("lost a naval battle"),
@@ -143,6 +153,14 @@ def move_result(value: str) -> str:
 
 def outcome(value: str) -> str:
     return _word(OUTCOMES, value)
+
+
+def outcome_for(value: str, role: str) -> str:
+    """«вы победили» / «вы проиграли» / «ничья: ваша атака отбита» — the outcome from one side's seat."""
+    try:
+        return str(OUTCOMES_FOR_SIDE[(Outcome(value), Role(role))])
+    except (KeyError, ValueError):
+        return _word(OUTCOMES, value)
 
 
 def retreat_reason(value: str) -> str:

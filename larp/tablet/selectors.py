@@ -402,8 +402,8 @@ def faction_turn_result(faction: Faction) -> dict | None:
             if b[role]["name"] == mine:
                 other = b["defender" if role == "attacker" else "attacker"]
                 battles.append({"number": b["number"], "province": b["province"], "kind": b["kind"],
-                                "role": labels.side_role(role), "against": other["name"], "units": b[role]["units"],
-                                "outcome": b["outcome_text"], "losses": b[role]["losses"],
+                                "attacked": role == "attacker", "against": other["name"], "units": b[role]["units"],
+                                "outcome": labels.outcome_for(b["outcome"], role), "losses": b[role]["losses"],
                                 "their_losses": other["losses"]})
     own = {
         "turn": resolution.turn.number,
