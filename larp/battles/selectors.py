@@ -48,12 +48,21 @@ def names(game: Game) -> dict:
 # --- movement, one move at a time (R6: the moderators move the armies one by one) ------------
 
 
-def movement_steps(result: dict, names: dict) -> list[dict]:
+def filed_orders(turn) -> dict[str, dict]:
+    """Unit id -> its order of this turn as filed (so a move reads as the order was written)."""
+    if turn is None:
+        return {}
+    return {o.payload.get("unit"): o.payload for o in turn.orders.all()}
+
+
+def movement_steps(result: dict, names: dict, orders: dict[str, dict] | None = None) -> list[dict]:
     """Every move worth showing, in execution order (the draw): all but the units that simply hold.
 
     Each step says who moved, the order, the route, the result in the game's words and the battle it
-    schedules (its number in the list of contested provinces, R6.5).
+    schedules (its number in the list of contested provinces, R6.5). `orders` (unit id -> the order as
+    filed) lets the order read as on the tablet and the orders table; the paper numbers the steps the same way.
     """
+    orders = orders or {}
     contested = {b["province"]: i for i, b in enumerate(result.get("battles") or [], 1)}
     steps = []
     for m in result.get("moves") or []:
@@ -65,7 +74,7 @@ def movement_steps(result: dict, names: dict) -> list[dict]:
             "unit": names["units"].get(m.get("unit"), m.get("unit")),
             "colour": names["colours"].get(m.get("faction")),
             "faction_name": names["factions"].get(m.get("faction"), m.get("faction")),
-            "order": labels.move_order_text(m, names), "route": labels.move_route(m),
+            "order": labels.move_order_text(m, names, orders.get(m.get("unit"))), "route": labels.move_route(m),
             "route_text": labels.route_text(m, names), "result": m.get("result"),
             "result_text": labels.move_result(m.get("result", "")),
             "battle": battle, "battle_place": names["provinces"].get(m.get("to")) if battle else None,

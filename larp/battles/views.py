@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from larp.battles import forms, selectors, services
 from larp.battles.models import DiceRoll, TurnResolution
+from larp.campaign import labels
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Faction, Game, Province
 from larp.forces import services as forces_services
@@ -69,7 +70,7 @@ CONSOLE_LABEL_PX = 14  # province names on the console's movement map: legible a
 def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int,
                     label_px: float = CONSOLE_LABEL_PX) -> dict:
     """The steps, the one shown and the map after it: what the console and the projector both draw."""
-    steps = selectors.movement_steps(result, names)
+    steps = selectors.movement_steps(result, names, selectors.filed_orders(turn))
     shown = max(0, min(shown, len(steps)))
     current = steps[shown - 1] if shown else None
     positions = selectors.positions_at(turn.start_state or {}, result, steps, shown)
@@ -84,7 +85,7 @@ def movement(request: HttpRequest, game: Game) -> HttpResponse:
     if not result:
         return render(request, "battles/movement.html", _context(game, turn=turn, result=None))
     names = selectors.names(game)
-    count = len(selectors.movement_steps(result, names))
+    count = len(selectors.movement_steps(result, names, selectors.filed_orders(turn)))
     shown = _step_shown(request, count)
     applied = resolution is not None and resolution.movement_applied_at is not None
     # Once applied, the page shows the final positions; stepping again is a replay, marked so.
@@ -127,7 +128,7 @@ def regroup(request: HttpRequest, game: Game) -> HttpResponse:
         destroyed_armies=Army.objects.filter(game=game, destroyed=True).select_related("faction"),
         armies=Army.objects.filter(game=game, destroyed=False).select_related("faction", "province"),
         troop_types=TroopType.objects.filter(game=game),
-        factions=Faction.objects.filter(game=game),
+        factions=labels.by_name(Faction.objects.filter(game=game)),
         land=Province.objects.filter(game=game, domain=Province.LAND)))
 
 
@@ -294,8 +295,9 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     names = selectors.names(game)
     return render(request, "battles/history_turn.html", _context(
         game, names=names, turn=turn, resolution=resolution, result=result, refused=refused,
-        steps=selectors.movement_steps(result or {}, names),
-        orders=turn.orders.select_related("filed_by").order_by("faction__code", "army__number", "fleet__number"),
+        steps=selectors.movement_steps(result or {}, names, selectors.filed_orders(turn)),
+        orders=sorted(turn.orders.select_related("filed_by", "faction").prefetch_related("filed_by__memberships__faction")
+                      .order_by("army__number", "fleet__number"), key=lambda o: labels.name_key(o.faction.name)),
         rolls=DiceRoll.objects.filter(resolution=resolution).select_related("by") if resolution else [],
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
 

@@ -31,11 +31,13 @@ ORDER_TYPES = {
     OrderType.FLEET_ATTACK: gettext_lazy("Fleet attack"),
 }
 
-# What became of an order (R6); the subject is the order, so the words read after «Приказ: …».
+# What became of an order (R6); the subject is always the order («приказ»), so every word of a result
+# column agrees with it: выполнен / выполнен: провинция занята без боя / привёл к сражению / отменён … /
+# не выполнен / без движения.
 MOVE_RESULTS = {
     MoveResult.MOVED: pgettext_lazy("move result", "carried out"),
     MoveResult.OCCUPIED: pgettext_lazy("move result", "occupied without battle"),
-    MoveResult.BATTLE: pgettext_lazy("move result", "battle"),
+    MoveResult.BATTLE: pgettext_lazy("move result", "led to a battle"),
     MoveResult.PINNED: pgettext_lazy("move result", "cancelled: attacked before its turn"),
     MoveResult.FAILED: pgettext_lazy("move result", "not carried out"),
     MoveResult.HELD: pgettext_lazy("move result", "stood still"),
@@ -45,6 +47,16 @@ OUTCOMES = {
     Outcome.ATTACKER_WON: gettext_lazy("the attacker wins"),
     Outcome.DEFENDER_WON: gettext_lazy("the defender wins"),
     Outcome.TIE: gettext_lazy("a tie: the attack is repelled"),
+}
+
+# A battle's outcome as its side is told it (the tablet's turn result): (outcome, role) -> words.
+OUTCOMES_FOR_SIDE = {
+    (Outcome.ATTACKER_WON, Role.ATTACKER): gettext_lazy("you won"),
+    (Outcome.ATTACKER_WON, Role.DEFENDER): gettext_lazy("you lost"),
+    (Outcome.DEFENDER_WON, Role.ATTACKER): gettext_lazy("you lost: your attack was beaten off"),
+    (Outcome.DEFENDER_WON, Role.DEFENDER): gettext_lazy("you won and held your ground"),
+    (Outcome.TIE, Role.ATTACKER): gettext_lazy("a tie: your attack was repelled"),
+    (Outcome.TIE, Role.DEFENDER): gettext_lazy("a tie: the attack was repelled, you held your ground"),
 }
 
 RETREAT_REASONS = {
@@ -115,6 +127,17 @@ SPECIALS = {
 CARRY = "carry"  # the engine's move entry of a fleet that carries an army (R5), not an order kind
 
 
+def name_key(name) -> tuple:
+    """Sort key for names people read, alphabetical as a Russian reader expects (ё right after е, case ignored)."""
+    text = str(name or "").casefold()
+    return (text.replace("ё", "е"), text)
+
+
+def by_name(items, name=lambda item: item.name) -> list:
+    """Factions (or anything named) in alphabetical order of the name shown, never by id."""
+    return sorted(items, key=lambda item: name_key(name(item)))
+
+
 def _word(table: dict, value) -> str:
     word = table.get(value)
     return str(word) if word is not None else str(value or "")
@@ -130,6 +153,14 @@ def move_result(value: str) -> str:
 
 def outcome(value: str) -> str:
     return _word(OUTCOMES, value)
+
+
+def outcome_for(value: str, role: str) -> str:
+    """«вы победили» / «вы проиграли» / «ничья: ваша атака отбита» — the outcome from one side's seat."""
+    try:
+        return str(OUTCOMES_FOR_SIDE[(Outcome(value), Role(role))])
+    except (KeyError, ValueError):
+        return _word(OUTCOMES, value)
 
 
 def retreat_reason(value: str) -> str:
@@ -255,11 +286,16 @@ def item_label(source: str, value: int, *, province: dict | None = None, rules=N
     return special_name(source)
 
 
+def storm_text(storm_no: int | None) -> str:
+    """«штурм № 2»: one way to number a fortress's storms, on screen and paper."""
+    return _("storm no. %(n)s") % {"n": storm_no} if storm_no else _("storm")
+
+
 def battle_kind(domain: str, storm: bool, storm_no: int | None) -> str:
     if domain == "sea":
         return _("naval battle")
     if storm:
-        return _("storm no. %(n)s") % {"n": storm_no} if storm_no else _("storm")
+        return storm_text(storm_no)
     return _("field battle")
 
 
@@ -323,14 +359,20 @@ def carry_text(army: str, names: dict) -> str:
     return _("carries %(unit)s") % {"unit": _name(names, "units", army)}
 
 
-def move_order_text(move: dict, names: dict) -> str:
-    """The order a move carried out, as the movement page and the printed results say it."""
+def move_order_text(move: dict, names: dict, order: dict | None = None) -> str:
+    """The order a move carried out, in the same words as everywhere else (`order_text` of the filed order).
+
+    `order` is the order as filed (its full path); without it the order is told from the move itself."""
     if move.get("order") == CARRY:
         return carry_text(move.get("army", ""), names)
-    text = order_type(move.get("order", ""))
-    if move.get("target_faction"):
-        text += " (" + _name(names, "factions", move["target_faction"]) + ")"
-    return text
+    if order and (order.get("type") or OrderType.HOLD) == move.get("order"):
+        return order_text(order, names)
+    kind = move.get("order", "")
+    told = {"type": kind, "sea": move.get("sea"), "target": move.get("target"), "fleet": move.get("fleet"),
+            "target_faction": move.get("target_faction")}
+    if kind in (OrderType.MARCH, OrderType.ATTACK):
+        told["path"] = list(move.get("path") or [])
+    return order_text({k: v for k, v in told.items() if v}, names)
 
 
 def order_text(order: dict, names: dict) -> str:
@@ -342,7 +384,7 @@ def order_text(order: dict, names: dict) -> str:
     places = [*_seas(order), *(order.get("path") or [])]
     if order.get("target") and (not places or places[-1] != order["target"]):
         places.append(order["target"])
-    text = word + ": " + " → ".join(_name(names, "provinces", p) for p in places)
+    text = word + (": " + " → ".join(_name(names, "provinces", p) for p in places) if places else "")
     if order.get("fleet"):
         numeral = (names.get("numerals") or {}).get(order["fleet"])
         text += ", " + (fleet_label(numeral) if numeral else _name(names, "units", order["fleet"]))

@@ -308,10 +308,13 @@ class _Units:
 
 
 def turn_results(case: dict, result: dict, names: Names, *, header: dict | None = None, news: str = "",
-                 raised: Iterable[dict] = (), refusal_text: Callable[[dict], str] | None = None) -> dict:
-    """Everything a turn changed, for the printed turn results (R6-R12)."""
+                 raised: Iterable[dict] = (), refusal_text: Callable[[dict], str] | None = None,
+                 orders: dict[str, dict] | None = None) -> dict:
+    """Everything a turn changed, for the printed turn results (R6-R12).
+
+    `orders` (unit id -> the order as filed) makes each move read as on the tablet and the console."""
     units = _Units(case, result)
-    moves, held = _moves(result, units, names)
+    moves, held = _moves(result, units, names, orders or {})
     destroyed = result.get("destroyed") or {}
     return {
         **(header or {}),
@@ -343,8 +346,8 @@ def turn_results(case: dict, result: dict, names: Names, *, header: dict | None 
     }
 
 
-def _moves(result: dict, units: _Units, names: Names) -> tuple[list[dict], int]:
-    """The moves in execution order, and how many units simply held."""
+def _moves(result: dict, units: _Units, names: Names, orders: dict[str, dict]) -> tuple[list[dict], int]:
+    """The moves in execution order, numbered as the console's movement steps, and how many units simply held."""
     words = {"provinces": names.provinces, "factions": {c: f.get("name", c) for c, f in names.factions.items()},
              "units": {uid: u["label"] for uid, u in units.index.items()},
              "numerals": {uid: roman(u["number"]) for uid, u in units.index.items() if u["number"]}}
@@ -356,9 +359,9 @@ def _moves(result: dict, units: _Units, names: Names) -> tuple[list[dict], int]:
         result_text = labels.move_result(m.get("result", ""))
         if m.get("result") == "battle":
             result_text += ": " + names.province(m.get("to"))
-        moves.append({"seq": m.get("seq"), "faction": names.faction(m.get("faction")),
+        moves.append({"seq": len(moves) + 1, "faction": names.faction(m.get("faction")),
                       "colour": names.colour(m.get("faction")), "unit": units.label(m["unit"]),
-                      "order": labels.move_order_text(m, words), "route": labels.route_text(m, words),
+                      "order": labels.move_order_text(m, words, orders.get(m.get("unit"))), "route": labels.route_text(m, words),
                       "result": result_text})
     return moves, held
 

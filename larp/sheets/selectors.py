@@ -67,7 +67,7 @@ def header(game: Game, turn: int | None) -> dict:
 
 def battle_sheets(game: Game, faction_id: int | None = None) -> list[dict]:
     """One battle sheet (R1) per faction: its armies, fleets, garrisons, commanders and specials."""
-    factions = list(Faction.objects.filter(game=game).order_by("code"))
+    factions = labels.by_name(Faction.objects.filter(game=game))
     if faction_id is not None:
         factions = [f for f in factions if f.pk == faction_id]
     names = names_for(game)
@@ -147,9 +147,10 @@ def _stack(label: str, location: str, codes: list[str], commanders: list[dict], 
 
 def order_forms(game: Game, faction_id: int | None = None, turn: int | None = None) -> list[dict]:
     """One blank order form (R5) per faction, each army and fleet pre-filled with its number and place."""
-    factions = Faction.objects.filter(game=game).order_by("code")
+    factions = Faction.objects.filter(game=game)
     if faction_id is not None:
         factions = factions.filter(pk=faction_id)
+    factions = labels.by_name(factions)
     armies, fleets = defaultdict(list), defaultdict(list)
     for a in Army.objects.filter(game=game, destroyed=False).select_related("province").order_by("number"):
         armies[a.faction_id].append({"kind": "army", "number": a.roman, "position": a.province.name})
@@ -188,8 +189,10 @@ def turn_protocols(game: Game, number: int, battle: int | None = None) -> list[d
 def turn_results(game: Game, number: int) -> dict:
     case, result, stored = _turn_case_and_result(game, number)
     names = names_for(game)
+    turn = Turn.objects.filter(game=game, number=number).first()
+    orders = {o.payload.get("unit"): o.payload for o in turn.orders.all()} if turn else {}
     return build.turn_results(case, result, names, header=header(game, number), news=stored.get("news", ""),
-                              raised=_raised(game, number),
+                              raised=_raised(game, number), orders=orders,
                               refusal_text=lambda r: refusal_text(game.pk, r))
 
 

@@ -209,26 +209,12 @@ def _fleet_label(sit, fleet_id: str) -> str:
 
 
 def describe_order(payload: dict, label_of: dict[str, str], start: str | None = None) -> str:
-    """'Захват: Северные Врата → Северное Поле → Серединград' from an order document."""
-    kind = payload.get("type", "hold")
-    title = str(dict(Order.TYPES).get(kind, kind))
-    name = lambda code: label_of.get(code, code)  # noqa: E731
-    if kind in (Order.MARCH, Order.ATTACK):
-        steps = ([start] if start else []) + list(payload.get("path") or [])
-        return f"{title}: " + " → ".join(name(s) for s in steps)
-    if kind in (Order.SEA_ATTACK, Order.LANDING):
-        steps = ([name(start)] if start else []) + [f"≈ {name(s)}" for s in payload.get("sea") or []]
-        steps.append(name(payload.get("target")))
-        fleet = parse_unit_code(payload.get("fleet") or "")
-        via = " (" + unit_label("fleet", roman(fleet[2])) + ")" if fleet and fleet[1] == "fleet" else ""
-        return f"{title}: " + " → ".join(steps) + via
-    if kind == Order.FLEET_MOVE:
-        steps = ([f"≈ {name(start)}"] if start else []) + [f"≈ {name(payload.get('sea'))}"]
-        return f"{title}: " + " → ".join(steps)
-    if kind == Order.FLEET_ATTACK:
-        return f"{title}: ≈ {name(payload.get('sea'))}, " + \
-            _("the fleet of %(faction)s") % {"faction": name(payload.get("target_faction"))}
-    return title
+    """An order in the one wording every page and sheet uses (labels.order_text): «Захват: Филиппополь».
+
+    `start` is accepted for old callers and not shown: the card already says where the unit stands."""
+    fleet = parse_unit_code(payload.get("fleet") or "")
+    numerals = {payload["fleet"]: roman(fleet[2])} if fleet and fleet[1] == "fleet" else {}
+    return labels.order_text(payload, {"provinces": label_of, "factions": label_of, "numerals": numerals})
 
 
 # --- the faction board --------------------------------------------------------------------
@@ -250,8 +236,25 @@ def _stacks(qs):
     ).select_related("faction")
 
 
-def unit_entry(unit, *, sit, label_of, order: Order | None, is_open: bool, selected: dict | None = None) -> dict:
-    """One army or fleet card of the board: stack, totals, current order, the form's legal choices."""
+def carriers(orders) -> dict[str, str]:
+    """Fleet code -> the code of the army whose sea attack or landing boards it (R5), from these orders."""
+    return {o.payload["fleet"]: o.payload.get("unit") for o in orders
+            if o.payload.get("type") in (Order.SEA_ATTACK, Order.LANDING) and o.payload.get("fleet")}
+
+
+def _carry_note(army_code: str) -> str:
+    """«перевозит армию IV» — the vocabulary's words for a fleet carrying an army."""
+    parsed = parse_unit_code(army_code)
+    numeral = roman(parsed[2]) if parsed and parsed[1] == "army" else ""
+    return labels.carry_text(army_code, {"numerals": {army_code: numeral}} if numeral else {})
+
+
+def unit_entry(unit, *, sit, label_of, order: Order | None, is_open: bool, selected: dict | None = None,
+               carried_army: str | None = None) -> dict:
+    """One army or fleet card of the board: stack, totals, current order, the form's legal choices.
+
+    A fleet an army's order boards (`carried_army`) takes no order of its own (R5): its card says what it
+    carries and offers no form while that order stands."""
     is_fleet = isinstance(unit, Fleet)
     place = unit.sea if is_fleet else unit.province
     cards = _cards(unit.cards.all())
@@ -270,15 +273,17 @@ def unit_entry(unit, *, sit, label_of, order: Order | None, is_open: bool, selec
         elif p.get("type") == Order.FLEET_ATTACK:
             selected["path"] = [p.get("sea"), p.get("target_faction")]
     start = sit.unit(code).location if in_turn else place.code
+    carries = _carry_note(carried_army) if is_fleet and carried_army else ""
     return {
         "code": code, "pk": unit.pk, "kind": "fleet" if is_fleet else "army", "roman": unit.roman,
         "label": unit_label("fleet" if is_fleet else "army", unit.roman),
         "place": place.name, "place_code": place.code, "cards": cards, "commanders": commanders,
         **_totals(cards, commanders),
         "order": order, "order_text": describe_order(order.payload, label_of, start) if order else "",
-        "in_turn": in_turn,
-        "choices": order_choices(sit, code, "fleet" if is_fleet else "army", label_of, selected) if in_turn else None,
-        "open": is_open and in_turn,
+        "in_turn": in_turn, "carries": carries,
+        "choices": (order_choices(sit, code, "fleet" if is_fleet else "army", label_of, selected)
+                    if in_turn and not carries else None),
+        "open": is_open and in_turn and not carries,
     }
 
 
@@ -296,7 +301,9 @@ def faction_board(user, faction: Faction) -> dict:
             by_unit[o.payload.get("unit")] = o
     armies = _stacks(Army.objects.filter(faction=faction, destroyed=False).select_related("province"))
     fleets = _stacks(Fleet.objects.filter(faction=faction, destroyed=False).select_related("sea"))
-    units = [unit_entry(u, sit=sit, label_of=label_of, order=by_unit.get(u.code), is_open=is_open)
+    carried = carriers(by_unit.values())
+    units = [unit_entry(u, sit=sit, label_of=label_of, order=by_unit.get(u.code), is_open=is_open,
+                        carried_army=carried.get(u.code))
              for u in list(armies) + list(fleets)]
     garrisons = []
     cards_by = defaultdict(list)
@@ -343,8 +350,17 @@ def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = Non
     turn = phase.turn if phase else None
     order = visible_orders(user, turn).filter(faction=faction).filter(
         **({"fleet": unit} if isinstance(unit, Fleet) else {"army": unit})).first() if turn else None
+    carried_army = None
+    if turn is not None and isinstance(unit, Fleet):
+        carried_army = carriers(visible_orders(user, turn).filter(
+            faction=faction, type__in=[Order.SEA_ATTACK, Order.LANDING])).get(unit.code)
     return unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game), order=order,
-                      is_open=orders_open(phase), selected=selected)
+                      is_open=orders_open(phase), selected=selected, carried_army=carried_army)
+
+
+def fleet_codes(faction: Faction) -> list[str]:
+    """The faction's fleets on the map (their cards change when an army's order boards or leaves one)."""
+    return [f.code for f in Fleet.objects.filter(faction=faction, destroyed=False).select_related("faction")]
 
 
 def spy_reports(faction: Faction) -> list[dict]:
@@ -387,8 +403,8 @@ def faction_turn_result(faction: Faction) -> dict | None:
             if b[role]["name"] == mine:
                 other = b["defender" if role == "attacker" else "attacker"]
                 battles.append({"number": b["number"], "province": b["province"], "kind": b["kind"],
-                                "role": labels.side_role(role), "against": other["name"], "units": b[role]["units"],
-                                "outcome": b["outcome_text"], "losses": b[role]["losses"],
+                                "attacked": role == "attacker", "against": other["name"], "units": b[role]["units"],
+                                "outcome": labels.outcome_for(b["outcome"], role), "losses": b[role]["losses"],
                                 "their_losses": other["losses"]})
     own = {
         "turn": resolution.turn.number,
@@ -490,13 +506,14 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     markers += [(s["x"] - 9 * marker, s["y"] - 13 * marker, s["x"] + 11 * marker, s["y"] + 6 * marker) for s in ships]
     # Capitals, fortresses, sea zones and the move being shown are named first; the rest give way.
     key = set(route or [])
-    labels = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
-                            "key": n["capital"] or n["sea"] or n["fortress"] or n["code"] in key} for n in nodes], r, label_px * scale,
-                          obstacles=markers, bounds=(width + 2 * pad, height + 2 * pad))
+    placed = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
+                            "key": n["capital"] or n["sea"] or n["fortress"] or n["code"] in key} for n in nodes], r,
+                           label_px * scale,
+                           obstacles=markers, bounds=(width + 2 * pad, height + 2 * pad))
     for n in nodes:
-        at = labels[n["code"]]
+        at = placed[n["code"]]
         n.update({"lx": round(at.dx / scale, 1), "ly": round(at.dy / scale, 1), "anchor": at.anchor, "minor": at.minor})
-    legend = [{"name": f.name, "colour": f.colour} for f in Faction.objects.filter(game=game).order_by("code")]
+    legend = [{"name": f.name, "colour": f.colour} for f in labels.by_name(Faction.objects.filter(game=game))]
     by_code = {p.code: p.pk for p in provinces}
     path = [pts[by_code[c]] for c in (route or []) if c in by_code]
     route_points = " ".join(f"{x + pad:.1f},{y + pad:.1f}" for x, y in path) if len(path) > 1 else ""
@@ -533,7 +550,7 @@ def players(game: Game) -> list[dict]:
     for m in Membership.objects.filter(game=game, role=Membership.PLAYER).select_related("user").order_by(
             "user__username"):
         members[m.faction_id].append({"user": m.user, "token": active.get(m.user_id)})
-    return [{"faction": f, "players": members.get(f.pk, [])} for f in Faction.objects.filter(game=game).order_by("code")]
+    return [{"faction": f, "players": members.get(f.pk, [])} for f in labels.by_name(Faction.objects.filter(game=game))]
 
 
 def spy_targets(game: Game) -> list[dict]:

@@ -88,10 +88,15 @@ def redeem(value: str) -> JoinToken:
 
 
 @transaction.atomic
-def add_player(by, faction: Faction, username: str) -> tuple[object, JoinToken]:
+def add_player(by, faction: Faction, username: str, name: str = "") -> tuple[object, JoinToken]:
     """A player account for a faction (no password anyone needs to know) and its first join code."""
     require_moderator(by, faction.game_id)
     username = (username or "").strip()
+    name = " ".join((name or "").split())
+    if not name:
+        raise ValidationError(_("Give the player's name: it is how moderators and other players see them."))
+    if len(name) > 150:
+        raise ValidationError(_("The name is too long: at most 150 characters."))
     if not username:
         raise ValidationError(_("Give the player a login."))
     User = get_user_model()
@@ -99,7 +104,7 @@ def add_player(by, faction: Faction, username: str) -> tuple[object, JoinToken]:
         User.username_validator(username)
     except ValidationError:
         raise ValidationError(_("A login may contain letters, digits and @/./+/-/_ only.")) from None
-    user, _password = create_player(faction, username, by=by)
+    user, _password = create_player(faction, username, by=by, name=name)
     return user, issue_code(by, faction.game, user)
 
 

@@ -26,6 +26,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from larp.campaign.access import is_moderator, player_faction, require_faction, require_member, require_moderator
 from larp.campaign.models import Faction, Game, Membership
+from larp.campaign import labels
+from larp.campaign.people import person
 from larp.orders.services import OrderRefused
 from larp.tablet import selectors, services, tokens
 from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY
@@ -129,14 +131,16 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
         summary = render(request, "tablet/faction.html#summary",
                          {**selectors.order_summary(request.user, faction), "oob": True})
         response.content += summary.content
-    if dropped:
-        # The fleet now carries the army (R5): its own order is gone; refresh its card out of band.
-        fleet = selectors.one_unit(request.user, faction, dropped)
-        if fleet is not None:
-            extra = render(request, "tablet/faction.html#unit",
-                           {"unit": fleet, "oob": True, "faction": faction, "game": faction.game,
-                            "note": _("Its own order was withdrawn: the fleet carries an army this turn (R5).")})
-            response.content += extra.content
+    if saved and entry is not None and entry["kind"] == "army":
+        # An army's order may board a fleet or leave one (R5): refresh the fleets' cards out of band.
+        for code in selectors.fleet_codes(faction):
+            fleet = selectors.one_unit(request.user, faction, code)
+            if fleet is not None:
+                note = _("Its own order was withdrawn: the fleet carries an army this turn (R5).") \
+                    if code == dropped else None
+                extra = render(request, "tablet/faction.html#unit",
+                               {"unit": fleet, "oob": True, "faction": faction, "game": faction.game, "note": note})
+                response.content += extra.content
     return response
 
 
@@ -230,7 +234,7 @@ def players_page(request: HttpRequest, game_id: int) -> HttpResponse:
                 p["qr"] = _qr(p["url"])
     host = request.get_host().split(":")[0]
     return render(request, "tablet/players.html", {
-        "game": game, "groups": groups, "factions": game.factions.order_by("code"),
+        "game": game, "groups": groups, "factions": labels.by_name(game.factions.all()),
         "local_only": not tokens.base_url() and host in ("localhost", "127.0.0.1", "::1"),
     })
 
@@ -247,7 +251,7 @@ def issue_code(request: HttpRequest, game_id: int, user_id: int) -> HttpResponse
     member = get_object_or_404(Membership, game=game, user_id=user_id, role=Membership.PLAYER)
     services.issue_code(request.user, game, member.user)
     messages.success(request, _("New join code for %(user)s; the old one no longer works.")
-                     % {"user": member.user.username})
+                     % {"user": person(member.user)})
     return _back_to_players(game.pk)
 
 
@@ -268,7 +272,7 @@ def revoke_code(request: HttpRequest, game_id: int, token_id: int) -> HttpRespon
     require_moderator(request.user, game)
     token = get_object_or_404(JoinToken, game=game, pk=token_id)
     services.revoke_code(request.user, token)
-    messages.success(request, _("The join code of %(user)s is revoked.") % {"user": token.user.username})
+    messages.success(request, _("The join code of %(user)s is revoked.") % {"user": person(token.user)})
     return _back_to_players(game.pk)
 
 
@@ -279,12 +283,13 @@ def add_player(request: HttpRequest, game_id: int) -> HttpResponse:
     require_moderator(request.user, game)
     faction = get_object_or_404(Faction, game=game, code=request.POST.get("faction", ""))
     try:
-        user, _token = services.add_player(request.user, faction, request.POST.get("username", ""))
+        user, _token = services.add_player(request.user, faction, request.POST.get("username", ""),
+                                          request.POST.get("name", ""))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
         messages.success(request, _("Player %(user)s added to %(faction)s; the join code is below.")
-                         % {"user": user.username, "faction": faction.name})
+                         % {"user": person(user), "faction": faction.name})
     return _back_to_players(game.pk)
 
 
@@ -310,5 +315,5 @@ def spy_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
     reports = SpyReport.objects.filter(game=game).select_related("to_faction", "granted_by")[:100]
     return render(request, "tablet/spy.html", {
-        "game": game, "factions": game.factions.order_by("code"), "targets": selectors.spy_targets(game),
+        "game": game, "factions": labels.by_name(game.factions.all()), "targets": selectors.spy_targets(game),
         "reports": reports})

@@ -78,7 +78,7 @@ def filing_grid(phase: Phase) -> list[dict] | None:
     filed = {row["faction__code"]: row for row in Order.objects.filter(turn=turn).values("faction__code").annotate(
         n=Count("id", filter=Q(implicit=False)), last=Max("filed_at", filter=Q(implicit=False)))}
     rows = []
-    for faction in sorted(Faction.objects.filter(game=turn.game), key=lambda f: str(f.name)):
+    for faction in labels.by_name(Faction.objects.filter(game=turn.game)):
         row = filed.get(faction.code, {})
         rows.append({"faction": faction, "filed": row.get("n", 0), "units": units.get(faction.code, 0),
                      "last": row.get("last")})
@@ -90,7 +90,7 @@ def orders_table(phase: Phase, names: dict) -> list[dict] | None:
     turn = phase.turn
     if not turn.orders_revealed:
         return None
-    ordered = {o.payload.get("unit"): o for o in Order.objects.filter(turn=turn).select_related("filed_by")}
+    ordered = {o.payload.get("unit"): o for o in Order.objects.filter(turn=turn).select_related("filed_by").prefetch_related("filed_by__memberships__faction")}
     carried_by = {o.payload["fleet"]: o.payload.get("unit") for o in ordered.values() if o.payload.get("fleet")}
     rows = []
     for kind in ("armies", "fleets"):
@@ -106,7 +106,7 @@ def orders_table(phase: Phase, names: dict) -> list[dict] | None:
                          "faction": names.get("factions", {}).get(unit["faction"], unit["faction"]),
                          "order": text, "implicit": bool(order and order.implicit),
                          "by": order.filed_by if order else None, "at": order.filed_at if order else None})
-    return rows
+    return sorted(rows, key=lambda r: labels.name_key(r["faction"]))  # stable: armies, then fleets, by number
 
 
 def paper_order_units(phase: Phase, names: dict) -> list[dict]:
@@ -116,7 +116,7 @@ def paper_order_units(phase: Phase, names: dict) -> list[dict]:
         for unit in phase.turn.start_state.get(kind, []):
             rows.append({"code": unit["id"], "label": names.get("units", {}).get(unit["id"], unit["id"]),
                          "faction": names.get("factions", {}).get(unit["faction"], unit["faction"])})
-    return sorted(rows, key=lambda r: (r["faction"], r["label"]))
+    return sorted(rows, key=lambda r: (labels.name_key(r["faction"]), r["label"]))
 
 
 def paper_order(game: Game, phase: Phase, unit_code: str, selected: dict | None = None) -> dict | None:

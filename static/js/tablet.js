@@ -267,7 +267,9 @@
         if (span) words.push(span.textContent.trim());
       });
       fields.sort();
-      return { body: fields.toString(), label: words.join(" → ") };
+      // Read as the order reads everywhere else: «Захват: Серре», «Проход: Струмица → Средец».
+      var label = words.length > 1 ? words[0] + ": " + words.slice(1).join(" → ") : words.join("");
+      return { body: fields.toString(), label: label };
     }
   };
 

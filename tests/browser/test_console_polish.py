@@ -10,7 +10,7 @@ DESKTOP = {"width": 1280, "height": 900}
 @pytest.fixture
 def latin_started(transactional_db):
     from larp.campaign.services.members import add_moderator
-    from larp.campaign.services.scenario import load_scenario
+    from larp.scenarios.loader import load_scenario
     from larp.turns import services as turns
 
     game = load_scenario("latin-east-1204", title="Polish console game", seed=11)

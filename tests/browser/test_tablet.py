@@ -53,26 +53,24 @@ def test_sign_in_by_code_and_file_a_two_step_attack(new_page, game_for, artifact
     assert re.fullmatch(r"Приказ сохранён \d\d:\d\d:\d\d", saved.inner_text())
     order = Order.objects.get(army__faction__code="north", army__number=1)
     assert order.payload == {"unit": "north-1", "type": "attack", "path": ["northfield", "midtown"]}
-    assert "Захват: Северные Врата → Северное Поле → Серединград" in card(page, "north-1").inner_text()
-    assert f"отдал {player.username}" in card(page, "north-1").inner_text()
+    assert "Захват: Северное Поле → Серединград" in card(page, "north-1").inner_text()
+    assert "игрок фракции «Север»" in card(page, "north-1").inner_text()  # by name, never the login
+    assert player.username not in card(page, "north-1").inner_text()
     page.screenshot(path=artifacts / "faction-768x1024-order-saved.png")
 
 
-def test_refused_order_shows_the_engines_reason(new_page, game_for, artifacts):
+def test_a_carrying_fleet_offers_no_order_of_its_own(new_page, game_for, artifacts):
     game, _mod, _player, join = game_for()
     page = new_page()
     page.goto(join)
     c = pick(page, "north-2", "Нападение с моря", "Северное море", "Остров")
     c.locator("[data-submit]").click()
     card(page, "north-2").locator("[data-saved]").wait_for()
-    # The fleet now carries North II: its own order is refused with the engine's reason (R5 fleet_carrying).
-    f = pick(page, "north-f1", "Переход флота", "Южное море")
-    f.locator("[data-submit]").click()
-    refused = card(page, "north-f1").locator("[data-refused]")
-    refused.wait_for()
-    assert "перевозит армию" in refused.inner_text()
-    # What was picked is still picked, ready to change.
-    assert card(page, "north-f1").locator('fieldset[data-type=fleet_move] input[value="south_sea"]').is_checked()
+    # The fleet now carries North II (R5): its card says so and offers no order of its own (no 422 to tap into).
+    fleet = card(page, "north-f1")
+    fleet.locator("[data-carries]").wait_for()
+    assert "Перевозит армию II" in fleet.inner_text()
+    assert fleet.locator("[data-order-form]").count() == 0
     assert not Order.objects.filter(fleet__isnull=False).exists()
     card(page, "north-f1").scroll_into_view_if_needed()
     page.screenshot(path=artifacts / "faction-768x1024-refused.png")

@@ -37,7 +37,7 @@ def test_an_order_tapped_offline_is_shown_unsent_and_sent_the_moment_the_network
     c.locator("[data-submit]").click()
     pending = c.locator("[data-pending]")
     pending.wait_for()
-    assert PENDING in pending.inner_text() and "Захват → Серединград" in pending.inner_text()
+    assert PENDING in pending.inner_text() and "Захват: Серединград" in pending.inner_text()
     banner = page.locator("[data-offline-banner]")
     assert banner.is_visible() and "Нет связи с сервером модераторов" in banner.inner_text()
     assert "часы могут показывать неверное время" in page.locator("[data-clock-note]").inner_text()
@@ -65,7 +65,7 @@ def test_an_order_still_unsent_at_the_deadline_turns_red_and_stays(new_page, gam
     c.locator("[data-pending]").wait_for()
     failed = card(page, "north-1").locator("[data-pending].failed")
     failed.wait_for(timeout=20000)
-    assert FAILED in failed.inner_text() and "Захват → Серединград" in failed.inner_text()
+    assert FAILED in failed.inner_text() and "Захват: Серединград" in failed.inner_text()
     page.context.set_offline(False)
     # The page learns the phase is closed and reloads the board; the red notice is still there.
     page.wait_for_function("document.querySelector('[data-clock-note]').textContent.includes('Фаза стратегии закрыта')",
@@ -227,7 +227,8 @@ def test_the_map_page_has_the_clock_and_redraws_a_changed_map_at_a_phase_change(
 
     game, mod, _player, join = game_for()
     page = new_page()
-    page.goto(join)
+    page.goto(join)  # the faction page: its own map is fetched by the script after the page's load event
+    page.locator("#map svg[data-pan][data-ready]").wait_for()  # so count only the map page's requests
     svgs = []
     page.on("request", lambda r: svgs.append(r.url) if "/map/svg" in r.url else None)
     page.goto(reverse("tablet:map", args=[game.pk]))

@@ -68,3 +68,17 @@ def test_odds_read_as_a_chance_not_a_fraction():
         assert labels.odds_text({"fraction": "1/1296", "value": 0.0008}) == "1 из 1296 (<1 %)"
     with translation.override("en"):
         assert labels.odds_text({"fraction": "7/36"}) == "7 in 36 (19 %)"
+
+
+def test_move_results_all_agree_with_the_masculine_order():
+    """One result column speaks of the order («приказ»): no feminine «заняла», no «на месте» among participles."""
+    with translation.override("ru"):
+        words = {member: labels.move_result(member.value) for member in MoveResult}
+    assert words == {
+        MoveResult.MOVED: "выполнен",
+        MoveResult.OCCUPIED: "выполнен: провинция занята без боя",
+        MoveResult.BATTLE: "привёл к сражению",
+        MoveResult.PINNED: "отменён: противник напал раньше",
+        MoveResult.FAILED: "не выполнен",
+        MoveResult.HELD: "без движения",
+    }

@@ -45,8 +45,8 @@ def test_own_orders_show_who_filed_them_and_when(client_for, tiny_game, player, 
     file_order(player, tiny_game, "north-1", {"type": "attack", "path": ["northfield", "midtown"]})
     file_order(other_player, tiny_game, "south-1", {"type": "attack", "path": ["southfield", "midtown"]})
     text = client_for(player).get(page_url(tiny_game)).content.decode()
-    assert "Захват: Северные Врата → Северное Поле → Серединград" in text
-    assert "отдал north-player в" in text
+    assert "Захват: Северное Поле → Серединград" in text
+    assert "— игрок фракции «Север»" in text and "north-player" not in text
     assert "Южное Поле" not in strip_map(text)  # South's order names Southfield: never on North's board
     assert "south-player" not in text
 
@@ -135,8 +135,8 @@ def test_refused_order_shows_the_engines_reason_and_keeps_the_picks(client_for, 
     text = response.content.decode()
     assert response.status_code == 422
     assert "Флот I перевозит армию II: действует приказ армии" in text and 'data-refused' in text
-    # What was picked stays picked.
-    assert re.search(r'value="fleet_move" checked', text) and re.search(r'value="south_sea"[^>]*checked', text)
+    # A direct POST is still refused; the card answers with what the fleet carries, not a form.
+    assert "Перевозит армию II" in text and "data-order-form" not in text
     assert not Order.objects.filter(fleet__isnull=False).exists()
 
 
@@ -290,3 +290,25 @@ def test_filing_refreshes_the_summary_beside_the_card(client_for, tiny_game, pla
     response = client_for(player).post(file_url(tiny_game, "north-1"), {"type": "hold"}, **HTMX)
     text = response.content.decode()
     assert re.search(r'<p id="summary"[^>]*hx-swap-oob="true"[^>]*>Отдано приказов: 1 из 3\.', text)
+
+
+def _card(html: str, unit: str) -> str:
+    match = re.search(rf'<article id="unit-{unit}".*?</article>', html, flags=re.S)
+    assert match, unit
+    return match.group(0)
+
+
+def test_a_carrying_fleet_says_what_it_carries_and_offers_no_form(client_for, tiny_game, player, started):
+    c = client_for(player)
+    before = _card(c.get(page_url(tiny_game)).content.decode(), "north-f1")
+    assert "data-order-form" in before  # a free fleet takes orders
+    response = c.post(file_url(tiny_game, "north-2"), {"type": "sea_attack", "s1": "north_sea", "s2": "isle"}, **HTMX)
+    oob = _card(response.content.decode(), "north-f1")  # the fleet's card changes with the army's order
+    assert "Перевозит армию II" in oob and "data-order-form" not in oob
+    card = _card(c.get(page_url(tiny_game)).content.decode(), "north-f1")
+    assert "Перевозит армию II" in card and "data-carries" in card
+    assert "data-order-form" not in card and 'name="type"' not in card
+    # The army holds instead: the fleet is free again and its form comes back.
+    response = c.post(file_url(tiny_game, "north-2"), {"type": "hold"}, **HTMX)
+    assert "data-order-form" in _card(response.content.decode(), "north-f1")
+    assert "data-order-form" in _card(c.get(page_url(tiny_game)).content.decode(), "north-f1")

@@ -117,7 +117,8 @@ def test_moderator_issues_revokes_and_adds_players(client_for, tiny_game, modera
     assert token.revoked_at is not None and token.revoked_by == moderator
     assert c.post(reverse("tablet:issue_code", args=[tiny_game.pk, player.pk])).status_code == 302
     assert JoinToken.objects.filter(user=player, revoked_at__isnull=True).count() == 1
-    response = c.post(reverse("tablet:add_player", args=[tiny_game.pk]), {"faction": "east", "username": "east-1"})
+    response = c.post(reverse("tablet:add_player", args=[tiny_game.pk]),
+                      {"faction": "east", "username": "east-1", "name": "Олег Сидоров"})
     assert response.status_code == 302
     member = Membership.objects.get(user__username="east-1")
     assert member.faction.code == "east" and member.role == "player"
@@ -125,7 +126,7 @@ def test_moderator_issues_revokes_and_adds_players(client_for, tiny_game, modera
     page = c.get(reverse("tablet:players", args=[tiny_game.pk])).content.decode()
     assert "east-1" in page
     # A taken login is refused with a message, nothing created.
-    c.post(reverse("tablet:add_player", args=[tiny_game.pk]), {"faction": "east", "username": "east-1"})
+    c.post(reverse("tablet:add_player", args=[tiny_game.pk]), {"faction": "east", "username": "east-1", "name": "Другой"})
     assert Membership.objects.filter(user__username="east-1").count() == 1
 
 

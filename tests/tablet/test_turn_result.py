@@ -53,3 +53,29 @@ def test_order_forms_printed_after_regroup_are_for_the_next_turn(regrouped):
                                                                           "paper": "a4"})
     text = squash(pdf_pages(content)[0])
     assert "Ход 2" in text and "Ход 1" not in text
+
+
+def _turn_result_section(page: str) -> str:
+    import re
+
+    return re.search(r'<details class="turn-result".*?</details>', page, flags=re.S).group(0)
+
+
+def test_a_battle_is_told_from_the_players_side(regrouped, client_for):
+    from larp.campaign.models import Membership
+
+    game, _mod = regrouped
+    serres = next(b for b in sheets.turn_results(game, 1)["battles"] if b["province"] == "Серре")
+    assert serres["outcome"] == "attacker_won"  # Bulgaria's dice 6 against 2
+    seen = {}
+    for code in ("bulgaria", "thessalonica"):
+        player = Membership.objects.get(game=game, faction__code=code).user
+        seen[code] = _turn_result_section(
+            client_for(player).get(reverse("tablet:faction", args=[game.pk, code])).content.decode())
+    assert "вы нападали, противник — Фессалоники" in seen["bulgaria"]
+    assert "вы оборонялись, противник — Болгария" in seen["thessalonica"]
+    serres_line = lambda text: next(li for li in text.split("<li>") if "<strong>Серре</strong>" in li)  # noqa: E731
+    assert '<span class="outcome">Вы победили</span>' in serres_line(seen["bulgaria"])
+    assert '<span class="outcome">Вы проиграли</span>' in serres_line(seen["thessalonica"])
+    for text in seen.values():  # never the sheet's third-person words
+        assert "обороняющ" not in text and "нападающ" not in text and "вы —" not in text

@@ -18,10 +18,12 @@ def new_password() -> str:
 
 
 @transaction.atomic
-def add_moderator(game: Game, username: str, password: str | None = None) -> tuple[object, str]:
+def add_moderator(game: Game, username: str, password: str | None = None, name: str = "") -> tuple[object, str]:
     User = get_user_model()
     password = password or new_password()
     user, created = User.objects.get_or_create(username=username)
+    if name:
+        user.first_name = name[:150]
     if created or password:
         user.set_password(password)
     user.is_staff = True  # moderators use the admin
@@ -31,14 +33,15 @@ def add_moderator(game: Game, username: str, password: str | None = None) -> tup
 
 
 @transaction.atomic
-def create_player(faction: Faction, username: str, *, by=None, password: str | None = None) -> tuple[object, str]:
-    """A player account for one faction. `by` (a moderator) is checked when given."""
+def create_player(faction: Faction, username: str, *, by=None, password: str | None = None,
+                  name: str = "") -> tuple[object, str]:
+    """A player account for one faction. `by` (a moderator) is checked when given; `name` is how people see them."""
     if by is not None:
         require_moderator(by, faction.game_id)
     User = get_user_model()
     if User.objects.filter(username=username).exists():
         raise ValidationError(_("The login %(username)s is taken; choose another.") % {"username": username})
     password = password or new_password()
-    user = User.objects.create_user(username=username, password=password)
+    user = User.objects.create_user(username=username, password=password, first_name=(name or "").strip()[:150])
     Membership.objects.create(user=user, game_id=faction.game_id, role=Membership.PLAYER, faction=faction)
     return user, password

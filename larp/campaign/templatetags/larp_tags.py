@@ -1,7 +1,7 @@
 """Small template helpers: look up names by the engine's ids."""
 from django import template
 
-from larp.campaign import labels
+from larp.campaign import labels, people
 
 register = template.Library()
 
@@ -40,10 +40,20 @@ def dice(count):
 
 @register.filter
 def person(user):
-    """A player or moderator as people call them: the full name, else the login; «—» for nobody."""
-    if user is None:
-        return "—"
-    return user.get_full_name() or user.get_username()
+    """A player or moderator as people call them: the full name, else «игрок фракции «…»» / «модератор»."""
+    return people.person(user)
+
+
+@register.filter
+def by_name(items):
+    """{% for f in game.factions.all|by_name %}: alphabetical by the shown name (Russian collation)."""
+    return labels.by_name(items)
+
+
+@register.filter
+def storm(storm_no):
+    """{{ battle.storm_no|storm }} -> «штурм № 2», as the printed sheets say it."""
+    return labels.storm_text(storm_no)
 
 
 @register.filter

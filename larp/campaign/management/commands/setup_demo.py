@@ -9,6 +9,15 @@ from larp.scenarios import DEFAULT_SCENARIO
 
 DEMO_TITLE = "Демо: Латинский Восток"
 
+# How the demo's people are called on screen and paper (their logins stay the faction ids).
+DEMO_MODERATOR = "Ирина Соколова"
+DEMO_PLAYERS = {
+    "latin_empire": "Андрей Волков", "thessalonica": "Мария Белова", "achaea": "Дмитрий Орлов",
+    "nicaea": "Елена Смирнова", "trebizond": "Павел Морозов", "epirus": "Ольга Кузнецова",
+    "rum": "Тимур Сафин", "cilicia": "Анна Григорян", "bulgaria": "Борис Петров",
+    "venice": "Наталья Лебедева", "athens": "Сергей Николаев",
+}
+
 
 class Command(BaseCommand):
     help = "Load the default scenario as a demo game with logins, once (later runs only remind where the logins are)."
@@ -23,12 +32,12 @@ class Command(BaseCommand):
             return
         game = load_scenario(DEFAULT_SCENARIO, title=title)
         lines = [f"Game: {title}", ""]
-        user, password = add_moderator(game, "moderator")
+        user, password = add_moderator(game, "moderator", name=DEMO_MODERATOR)
         lines.append(f"moderator        {user.username:<16} {password}")
         for faction in game.factions.order_by("code"):
             username = faction.code
-            user, password = create_player(faction, username)
-            lines.append(f"{faction.name_ru:<16} {user.username:<16} {password}")
+            user, password = create_player(faction, username, name=DEMO_PLAYERS.get(faction.code, ""))
+            lines.append(f"{faction.name_ru:<18} {user.username:<16} {password}  {user.get_full_name()}")
         text = "\n".join(lines) + "\n"
         logins_file.write_text(text, encoding="utf-8")
         logins_file.chmod(0o600)
