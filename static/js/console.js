@@ -24,29 +24,11 @@
   });
 })();
 
-/* A paper order (R14) with the tablet's legal pickers: a step shows when the order type and the steps
- * before it match; hidden steps are disabled so they are not sent; the button waits for a whole order. */
+/* A paper order (R14) with the tablet's legal pickers (pickers.js); the button waits for a whole order. */
 (function () {
   "use strict";
   function sync(form) {
-    var typeInput = form.querySelector("input[name=type]:checked");
-    var type = typeInput ? typeInput.value : "", path = [], complete = type === "hold";
-    for (var depth = 1; depth <= 3; depth++) {
-      var prefix = path.join("|"), shown = null;
-      form.querySelectorAll('fieldset[data-group=step][data-depth="' + depth + '"]').forEach(function (fs) {
-        var on = type !== "" && fs.dataset.type === type && fs.dataset.prefix === prefix && path.length === depth - 1;
-        fs.hidden = !on; fs.disabled = !on;
-        if (on) shown = fs;
-      });
-      if (!shown) continue;
-      var pick = shown.querySelector("input:checked");
-      if (pick) { path.push(pick.value); complete = pick.dataset.complete === "1"; }
-      else if (depth === 1) { complete = false; }
-    }
-    form.querySelectorAll("fieldset[data-group=fleet]").forEach(function (fs) {
-      var on = fs.dataset.type === type && path.length > 0 && fs.dataset.prefix === path[0];
-      fs.hidden = !on; fs.disabled = !on;
-    });
+    var picked = window.LegalPickers.show(form), type = picked.type, complete = picked.complete;
     var button = form.querySelector("[data-submit]");
     if (button) button.disabled = !complete;
     var missing = form.querySelector("[data-missing]");
@@ -65,18 +47,11 @@
     }
     return box.dataset.needMore;
   }
-  function clearFrom(form, depth) {
-    form.querySelectorAll("fieldset[data-group=step]").forEach(function (fs) {
-      if (Number(fs.dataset.depth) >= depth) fs.querySelectorAll("input:checked").forEach(function (i) { i.checked = false; });
-    });
-  }
   function syncAll() { document.querySelectorAll("form[data-paper-order]").forEach(sync); }
   document.addEventListener("change", function (ev) {
     var form = ev.target.closest && ev.target.closest("form[data-paper-order]");
     if (!form) return;
-    if (ev.target.name === "type") clearFrom(form, 1);
-    var m = /^s(\d)$/.exec(ev.target.name || "");
-    if (m) clearFrom(form, Number(m[1]) + 1);
+    window.LegalPickers.changed(form, ev.target);
     sync(form);
   });
   document.addEventListener("DOMContentLoaded", syncAll);

@@ -170,9 +170,8 @@
   window.addEventListener("online", function () { Net.set(false); Outbox.flush("online"); Clock.sync(); });
 
   /* ---------------------------------------------------------------- order forms
-   * Every legal choice is in the page (from the engine's legal_steps); a group shows when the order type
-   * and the steps before it match. Hidden groups are disabled so they are not sent. The submit button stays
-   * disabled until this script has set the form up (a tap before that would send a plain form). */
+   * The pickers show only legal choices (pickers.js). The submit button stays disabled until this script
+   * has set the form up (a tap before that would send a plain form). */
   var Forms = {
     locked: false,
 
@@ -181,10 +180,7 @@
         if (form.dataset.ready) { Forms.sync(form); return; }
         form.dataset.ready = "1";
         form.addEventListener("change", function (ev) {
-          var t = ev.target;
-          if (t.name === "type") Forms.clearFrom(form, 1);
-          var m = /^s(\d)$/.exec(t.name || "");
-          if (m) Forms.clearFrom(form, Number(m[1]) + 1);
+          window.LegalPickers.changed(form, ev.target);
           Forms.hideNote(form);
           Forms.sync(form);
           Outbox.changed(form);
@@ -198,34 +194,8 @@
       if (Forms.locked) Forms.lockAll(true);
     },
 
-    clearFrom: function (form, depth) {
-      form.querySelectorAll("fieldset[data-group=step]").forEach(function (fs) {
-        if (Number(fs.dataset.depth) >= depth) fs.querySelectorAll("input:checked").forEach(function (i) { i.checked = false; });
-      });
-    },
-
     sync: function (form) {
-      var typeInput = form.querySelector("input[name=type]:checked");
-      var type = typeInput ? typeInput.value : "";
-      var path = [], complete = type === "hold";
-      for (var depth = 1; depth <= 3; depth++) {
-        var prefix = path.join("|"), shown = null;
-        form.querySelectorAll('fieldset[data-group=step][data-depth="' + depth + '"]').forEach(function (fs) {
-          var on = type !== "" && fs.dataset.type === type && fs.dataset.prefix === prefix && path.length === depth - 1;
-          fs.hidden = !on; fs.disabled = !on;
-          if (on) shown = fs;
-        });
-        if (!shown) continue;
-        var pick = shown.querySelector("input:checked");
-        /* An unpicked step leaves the order as complete as the last pick made it: a march's second step
-         * is optional, so «Проход» and one province is a whole order (the first step is never optional). */
-        if (pick) { path.push(pick.value); complete = pick.dataset.complete === "1"; }
-        else if (depth === 1) { complete = false; }
-      }
-      form.querySelectorAll("fieldset[data-group=fleet]").forEach(function (fs) {
-        var on = fs.dataset.type === type && path.length > 0 && fs.dataset.prefix === path[0];
-        fs.hidden = !on; fs.disabled = !on;
-      });
+      var complete = window.LegalPickers.show(form).complete;
       form.dataset.complete = complete ? "1" : "";
       var button = form.querySelector("[data-submit]");
       if (button) button.disabled = !complete || Forms.locked || form.classList.contains("in-flight");
