@@ -22,6 +22,7 @@ from larp.orders.forms import PaperOrderForm
 from larp.orders.messages import refusal_text
 from larp.tablet import selectors as tablet
 from larp.turns.models import Snapshot, Turn
+from larp.turns.selectors import names as names_of
 from larp.turns.services import current_phase
 from larp.turns.views import console_page, form_messages, refused, status_of
 
@@ -40,7 +41,7 @@ def _context(game: Game, **extra) -> dict:
     ctx = {"game": game, "phase": current_phase(game)}
     ctx.update(extra)
     if "names" not in ctx:
-        ctx["names"] = selectors.names(game)
+        ctx["names"] = names_of(game)
     return ctx
 
 
@@ -84,7 +85,7 @@ def movement(request: HttpRequest, game: Game) -> HttpResponse:
     turn, resolution, result = _result_or_message(request, game)
     if not result:
         return render(request, "battles/movement.html", _context(game, turn=turn, result=None))
-    names = selectors.names(game)
+    names = names_of(game)
     count = len(selectors.movement_steps(result, names, selectors.filed_orders(turn)))
     shown = _step_shown(request, count)
     applied = resolution is not None and resolution.movement_applied_at is not None
@@ -165,7 +166,7 @@ def _battle_done(game: Game, data: dict, done) -> str:
     if done.get("already"):
         return _("Battle %(n)s had already been confirmed: nothing changed.") % {"n": n}
     fought = done["result"]["fought"][n - 1]
-    game_names = selectors.names(game)
+    game_names = names_of(game)
     return _("Battle %(n)s (%(province)s): %(outcome)s.") % {
         "n": n, "province": game_names["provinces"].get(fought["province"], fought["province"]),
         "outcome": game_names.get("outcomes", {}).get(fought.get("outcome"), fought.get("outcome") or "")}
@@ -292,7 +293,7 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     resolution = TurnResolution.objects.filter(turn=turn).first()
     result = resolution.result if resolution else None
     refused = [{**r, "text": refusal_text(game.pk, r)} for r in (result or {}).get("refused", [])]
-    names = selectors.names(game)
+    names = names_of(game)
     return render(request, "battles/history_turn.html", _context(
         game, names=names, turn=turn, resolution=resolution, result=result, refused=refused,
         steps=selectors.movement_steps(result or {}, names, selectors.filed_orders(turn)),
@@ -348,7 +349,7 @@ def projector(request: HttpRequest, game: Game) -> HttpResponse:
 
     payload = clock.payload(game.pk)
     phase = current_phase(game)
-    names = selectors.names(game)
+    names = names_of(game)
     context = {"game": game, "clock": payload, "face": tablet.clock_face(payload),
                "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),

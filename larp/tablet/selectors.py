@@ -32,7 +32,7 @@ from larp.tablet.geometry import focus_box, place_labels, project
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
 from larp.turns import situation
-from larp.turns.selectors import current_phase
+from larp.turns.selectors import current_phase, names
 from larp.turns.situation import parse_unit_code
 
 NEUTRAL_COLOUR = "#9e9e9e"
@@ -110,13 +110,6 @@ def start_situation(turn):
         return situation.start_situation(turn)
     except CaseError:
         return None
-
-
-def names(game: Game) -> dict[str, str]:
-    """Scenario id -> the name people read, for provinces, sea zones and factions."""
-    out = {p.code: p.name for p in Province.objects.filter(game=game)}
-    out.update({f.code: f.name for f in Faction.objects.filter(game=game)})
-    return out
 
 
 STEP_LABELS = {
@@ -293,7 +286,7 @@ def faction_board(user, faction: Faction) -> dict:
     phase = current_phase(game)
     turn = phase.turn if phase else None
     sit = start_situation(turn) if turn else None
-    label_of = names(game)
+    label_of = names(game).places
     is_open = orders_open(phase)
     by_unit = {}
     if turn is not None:
@@ -354,7 +347,7 @@ def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = Non
     if turn is not None and isinstance(unit, Fleet):
         carried_army = carriers(visible_orders(user, turn).filter(
             faction=faction, type__in=[Order.SEA_ATTACK, Order.LANDING])).get(unit.code)
-    return unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game), order=order,
+    return unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game).places, order=order,
                       is_open=orders_open(phase), selected=selected, carried_army=carried_army)
 
 

@@ -17,6 +17,7 @@ from larp.orders.models import Order
 from larp.orders.services import find_unit
 from larp.tablet import selectors as tablet
 from larp.turns.models import Phase
+from larp.turns.selectors import names
 
 NEXT_PHASE_LABELS = {
     Phase.STRATEGY: lambda: _("Go on to movement"),
@@ -130,7 +131,7 @@ def paper_order(game: Game, phase: Phase, unit_code: str, selected: dict | None 
     kind = "fleet" if isinstance(unit, Fleet) else "army"
     turn = phase.turn
     order = Order.objects.filter(turn=turn, **({"fleet": unit} if kind == "fleet" else {"army": unit})).first()
-    entry = tablet.unit_entry(unit, sit=tablet.start_situation(turn), label_of=tablet.names(game), order=order,
+    entry = tablet.unit_entry(unit, sit=tablet.start_situation(turn), label_of=names(game).places, order=order,
                               is_open=True, selected=selected)
     entry["faction_name"] = unit.faction.name
     return entry

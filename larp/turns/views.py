@@ -10,13 +10,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from larp.battles.selectors import names
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Game
 from larp.tablet.selectors import clock_face
 from larp.turns import clock, console as selectors, forms, services
 from larp.turns.audit_text import sentence
 from larp.turns.models import AuditEntry, Phase
+from larp.turns.selectors import names
 
 
 @require_GET
