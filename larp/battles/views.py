@@ -350,7 +350,7 @@ def projector(request: HttpRequest, game: Game) -> HttpResponse:
     payload = clock.payload(game.pk)
     phase = current_phase(game)
     names = names_of(game)
-    context = {"game": game, "clock": payload, "face": tablet.clock_face(payload),
+    context = {"game": game, "clock": payload, "face": clock.clock_face(payload),
                "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
                "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names)}

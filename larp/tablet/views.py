@@ -71,7 +71,7 @@ def _faction(request: HttpRequest, game_id: int, faction: str) -> Faction:
 
 def _clock_context(game_id: int) -> dict:
     payload = clock.payload(game_id)  # first: a passed deadline is closed before the rest of the page is read
-    return {"clock": payload, "face": selectors.clock_face(payload),
+    return {"clock": payload, "face": clock.clock_face(payload),
             "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False)}
 
 
