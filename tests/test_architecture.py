@@ -22,7 +22,6 @@ UPWARD = {
     ("larp/turns/console.py", "battles"),             # the console home: the next thing to do is in battles
     ("larp/turns/console.py", "orders"),              # ... the filing grid and the orders table
     ("larp/turns/console.py", "tablet"),              # ... the paper order's legal pickers
-    ("larp/battles/views.py", "tablet"),              # the projector's map lives with the tablet's
 }
 
 

@@ -17,10 +17,10 @@ from larp.campaign.access import moderator_game
 from larp.campaign.models import Faction, Game, Province
 from larp.forces import services as forces_services
 from larp.forces.models import Army, TroopType
+from larp.maps import view as maps
 from larp.orders import services as order_services
 from larp.orders.forms import PaperOrderForm
 from larp.orders.messages import refusal_text
-from larp.tablet import selectors as tablet
 from larp.turns.models import Snapshot, Turn
 from larp.turns.selectors import names as names_of
 from larp.turns.services import current_phase
@@ -76,7 +76,7 @@ def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int,
     current = steps[shown - 1] if shown else None
     positions = selectors.positions_at(turn.start_state or {}, result, steps, shown)
     return {"steps": steps, "shown": shown, "current": current,
-            "map": tablet.map_view(game, positions=positions, route=current["route"] if current else None,
+            "map": maps.map_view(game, positions=positions, route=current["route"] if current else None,
                                   label_px=label_px)}
 
 
@@ -311,21 +311,21 @@ def _projector_stage(game: Game, phase, names: dict) -> dict:
     from larp.turns.models import Phase
 
     if phase is None or phase.kind not in (Phase.MOVEMENT, Phase.TACTICS):
-        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
     try:
         turn, _resolution, result = services.current_result(game)
     except ValidationError:
-        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
     shown = selectors.shown(game, turn.number)
     if phase.kind == Phase.MOVEMENT and shown and shown["view"] == "movement":
         return {"mode": "movement", **_movement_stage(game, turn, result, names, shown["step"], PROJECTOR_LABEL_PX)}
     if phase.kind == Phase.MOVEMENT and not (shown and shown["view"] == "battles"):
-        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
     awaiting = result.get("awaiting")
     queue = selectors.battle_queue(result)
     return {"mode": "battle" if awaiting else None, "battle": awaiting, "queue": queue,
             "queue_place": next((q["n"] for q in queue if q["state"] == "current"), None),
-            "map": tablet.map_view(game, route=[awaiting["province"]] if awaiting else None,
+            "map": maps.map_view(game, route=[awaiting["province"]] if awaiting else None,
                                   label_px=PROJECTOR_LABEL_PX)}
 
 

@@ -29,6 +29,7 @@ from larp.campaign.models import Faction, Game, Membership
 from larp.campaign import labels
 from larp.campaign.people import person
 from larp.orders.services import OrderRefused
+from larp.maps import view as maps
 from larp.tablet import selectors, services, tokens
 from larp.tablet.forms import AddPlayerForm, OrderPicksForm, SpyReportForm
 from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY
@@ -151,8 +152,8 @@ def _local_time(value) -> str:
 
 def _map_context(game: Game, focus: Faction | None) -> dict:
     """The map's data and the address of its SVG, named by a version that changes whenever the picture does."""
-    data = selectors.map_view(game, focus=focus)
-    version = selectors.map_version(data, get_language(), focus.code if focus else "")
+    data = maps.map_view(game, focus=focus)
+    version = maps.map_version(data, get_language(), focus.code if focus else "")
     query = urlencode({"f": focus.code if focus else "", "v": version})
     return {"map": data, "map_version": version,
             "map_src": reverse("tablet:map_svg", args=[game.pk]) + "?" + query,
