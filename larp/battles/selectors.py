@@ -58,13 +58,12 @@ def movement_steps(result: dict, names: dict, orders: dict[str, dict] | None = N
     return steps
 
 
-def positions_at(start_state: dict, result: dict, steps: list[dict], shown: int) -> dict[str, str]:
+def positions_at(start: dict[str, str], result: dict, steps: list[dict], shown: int) -> dict[str, str]:
     """Where every army and fleet stands once the first `shown` steps are made: {unit id: place id}.
 
     Read from the engine's result only (nothing is written): the map shows the hall the moves so far.
     """
-    where = {a["id"]: a["province"] for a in start_state.get("armies") or []}
-    where.update({f["id"]: f["sea"] for f in start_state.get("fleets") or []})
+    where = dict(start)  # {unit id: place id} at the turn's start (larp.turns.situation.start_positions)
     if shown <= 0 or not steps:
         return where
     last_seq = steps[min(shown, len(steps)) - 1]["seq"]

@@ -21,6 +21,7 @@ from larp.maps import view as maps
 from larp.orders import services as order_services
 from larp.orders.forms import PaperOrderForm
 from larp.orders.messages import refusal_text
+from larp.turns import situation
 from larp.turns.models import Snapshot, Turn
 from larp.turns.selectors import names as names_of
 from larp.turns.services import current_phase
@@ -74,7 +75,7 @@ def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int,
     steps = selectors.movement_steps(result, names, selectors.filed_orders(turn))
     shown = max(0, min(shown, len(steps)))
     current = steps[shown - 1] if shown else None
-    positions = selectors.positions_at(turn.start_state or {}, result, steps, shown)
+    positions = selectors.positions_at(situation.start_positions(turn), result, steps, shown)
     return {"steps": steps, "shown": shown, "current": current,
             "map": maps.map_view(game, positions=positions, route=current["route"] if current else None,
                                   label_px=label_px)}
