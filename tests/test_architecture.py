@@ -19,12 +19,9 @@ APPS = sorted(p.name for p in LARP.iterdir() if p.is_dir() and (p / "__init__.py
 
 # (file, app it imports): upward imports still to be removed.
 UPWARD = {
-    ("larp/turns/views.py", "battles"),               # ... with the battles' names
     ("larp/turns/console.py", "battles"),             # the console home: the next thing to do is in battles
     ("larp/turns/console.py", "orders"),              # ... the filing grid and the orders table
     ("larp/turns/console.py", "tablet"),              # ... the paper order's legal pickers
-    ("larp/turns/views.py", "tablet"),                # ... and the tablets' clock face
-    ("larp/battles/views.py", "tablet"),              # the projector's map lives with the tablet's
 }
 
 

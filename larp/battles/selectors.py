@@ -7,8 +7,7 @@ from django.core.cache import cache
 
 from larp.battles.models import TurnResolution
 from larp.campaign import labels
-from larp.campaign.models import Faction, Game, Province
-from larp.forces.models import Army, Fleet, roman
+from larp.campaign.models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -20,29 +19,6 @@ def turn_result(game: Game, number: int) -> dict | None:
         return None
     return {"turn": number, "result": resolution.result, "news": resolution.news,
             "applied": resolution.applied_at is not None}
-
-
-def names(game: Game) -> dict:
-    """Display names for the engine's ids, in the active language: provinces, factions, units, and the game's
-    words for the engine's named values (`larp.campaign.labels`), for templates: `names.results|lookup:m.result`.
-    """
-    factions = {f.code: f for f in Faction.objects.filter(game=game)}
-    units, numerals = {}, {}
-    for a in Army.objects.filter(game=game).select_related("faction"):
-        units[a.code] = f"{a.faction.name} {roman(a.number)}"
-        numerals[a.code] = roman(a.number)
-    for f in Fleet.objects.filter(game=game).select_related("faction"):
-        units[f.code] = f"{f.faction.name}: {labels.fleet_label(roman(f.number))}"
-        numerals[f.code] = roman(f.number)
-    return {
-        "provinces": {p.code: p.name for p in Province.objects.filter(game=game)},
-        "factions": {code: f.name for code, f in factions.items()},
-        "colours": {code: f.colour for code, f in factions.items()},
-        "units": units,
-        "numerals": numerals,
-        **labels.vocabulary(),
-        "greek_fire": [code for code, f in factions.items() if "greek_fire_land" in (f.specials or [])],
-    }
 
 
 # --- movement, one move at a time (R6: the moderators move the armies one by one) ------------
@@ -82,13 +58,12 @@ def movement_steps(result: dict, names: dict, orders: dict[str, dict] | None = N
     return steps
 
 
-def positions_at(start_state: dict, result: dict, steps: list[dict], shown: int) -> dict[str, str]:
+def positions_at(start: dict[str, str], result: dict, steps: list[dict], shown: int) -> dict[str, str]:
     """Where every army and fleet stands once the first `shown` steps are made: {unit id: place id}.
 
     Read from the engine's result only (nothing is written): the map shows the hall the moves so far.
     """
-    where = {a["id"]: a["province"] for a in start_state.get("armies") or []}
-    where.update({f["id"]: f["sea"] for f in start_state.get("fleets") or []})
+    where = dict(start)  # {unit id: place id} at the turn's start (larp.turns.situation.start_positions)
     if shown <= 0 or not steps:
         return where
     last_seq = steps[min(shown, len(steps)) - 1]["seq"]

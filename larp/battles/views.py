@@ -17,11 +17,13 @@ from larp.campaign.access import moderator_game
 from larp.campaign.models import Faction, Game, Province
 from larp.forces import services as forces_services
 from larp.forces.models import Army, TroopType
+from larp.maps import view as maps
 from larp.orders import services as order_services
 from larp.orders.forms import PaperOrderForm
 from larp.orders.messages import refusal_text
-from larp.tablet import selectors as tablet
+from larp.turns import situation
 from larp.turns.models import Snapshot, Turn
+from larp.turns.selectors import names as names_of
 from larp.turns.services import current_phase
 from larp.turns.views import console_page, form_messages, refused, status_of
 
@@ -40,7 +42,7 @@ def _context(game: Game, **extra) -> dict:
     ctx = {"game": game, "phase": current_phase(game)}
     ctx.update(extra)
     if "names" not in ctx:
-        ctx["names"] = selectors.names(game)
+        ctx["names"] = names_of(game)
     return ctx
 
 
@@ -73,9 +75,9 @@ def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int,
     steps = selectors.movement_steps(result, names, selectors.filed_orders(turn))
     shown = max(0, min(shown, len(steps)))
     current = steps[shown - 1] if shown else None
-    positions = selectors.positions_at(turn.start_state or {}, result, steps, shown)
+    positions = selectors.positions_at(situation.start_positions(turn), result, steps, shown)
     return {"steps": steps, "shown": shown, "current": current,
-            "map": tablet.map_view(game, positions=positions, route=current["route"] if current else None,
+            "map": maps.map_view(game, positions=positions, route=current["route"] if current else None,
                                   label_px=label_px)}
 
 
@@ -84,7 +86,7 @@ def movement(request: HttpRequest, game: Game) -> HttpResponse:
     turn, resolution, result = _result_or_message(request, game)
     if not result:
         return render(request, "battles/movement.html", _context(game, turn=turn, result=None))
-    names = selectors.names(game)
+    names = names_of(game)
     count = len(selectors.movement_steps(result, names, selectors.filed_orders(turn)))
     shown = _step_shown(request, count)
     applied = resolution is not None and resolution.movement_applied_at is not None
@@ -165,7 +167,7 @@ def _battle_done(game: Game, data: dict, done) -> str:
     if done.get("already"):
         return _("Battle %(n)s had already been confirmed: nothing changed.") % {"n": n}
     fought = done["result"]["fought"][n - 1]
-    game_names = selectors.names(game)
+    game_names = names_of(game)
     return _("Battle %(n)s (%(province)s): %(outcome)s.") % {
         "n": n, "province": game_names["provinces"].get(fought["province"], fought["province"]),
         "outcome": game_names.get("outcomes", {}).get(fought.get("outcome"), fought.get("outcome") or "")}
@@ -292,7 +294,7 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     resolution = TurnResolution.objects.filter(turn=turn).first()
     result = resolution.result if resolution else None
     refused = [{**r, "text": refusal_text(game.pk, r)} for r in (result or {}).get("refused", [])]
-    names = selectors.names(game)
+    names = names_of(game)
     return render(request, "battles/history_turn.html", _context(
         game, names=names, turn=turn, resolution=resolution, result=result, refused=refused,
         steps=selectors.movement_steps(result or {}, names, selectors.filed_orders(turn)),
@@ -310,21 +312,21 @@ def _projector_stage(game: Game, phase, names: dict) -> dict:
     from larp.turns.models import Phase
 
     if phase is None or phase.kind not in (Phase.MOVEMENT, Phase.TACTICS):
-        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
     try:
         turn, _resolution, result = services.current_result(game)
     except ValidationError:
-        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
     shown = selectors.shown(game, turn.number)
     if phase.kind == Phase.MOVEMENT and shown and shown["view"] == "movement":
         return {"mode": "movement", **_movement_stage(game, turn, result, names, shown["step"], PROJECTOR_LABEL_PX)}
     if phase.kind == Phase.MOVEMENT and not (shown and shown["view"] == "battles"):
-        return {"map": tablet.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
     awaiting = result.get("awaiting")
     queue = selectors.battle_queue(result)
     return {"mode": "battle" if awaiting else None, "battle": awaiting, "queue": queue,
             "queue_place": next((q["n"] for q in queue if q["state"] == "current"), None),
-            "map": tablet.map_view(game, route=[awaiting["province"]] if awaiting else None,
+            "map": maps.map_view(game, route=[awaiting["province"]] if awaiting else None,
                                   label_px=PROJECTOR_LABEL_PX)}
 
 
@@ -348,8 +350,8 @@ def projector(request: HttpRequest, game: Game) -> HttpResponse:
 
     payload = clock.payload(game.pk)
     phase = current_phase(game)
-    names = selectors.names(game)
-    context = {"game": game, "clock": payload, "face": tablet.clock_face(payload),
+    names = names_of(game)
+    context = {"game": game, "clock": payload, "face": clock.clock_face(payload),
                "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
                "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names)}

@@ -322,7 +322,7 @@ def destroyed(kind: str) -> str:
 
 # --- how an order or a move reads, with the map's names ------------------------------------------
 #
-# `names` is the shape `larp.battles.selectors.names` gives: {"provinces": {id: name}, "factions": {...},
+# `names` is the shape `larp.turns.selectors.names` gives: {"provinces": {id: name}, "factions": {...},
 # "units": {id: "Никея IV"}, "numerals": {id: "IV"}}.
 
 

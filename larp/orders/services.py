@@ -276,13 +276,13 @@ def withdraw_order(user, game: Game, unit_code: str) -> bool:
 def lock_and_reveal(turn: Turn) -> int:
     """At the Strategy deadline: every unit without an order holds, recorded as implicit (R3); orders revealed."""
     game = turn.game
-    state = turn.start_state or {}
     ordered_armies = set(Order.objects.filter(turn=turn, army__isnull=False).values_list("army_id", flat=True))
     ordered_fleets = set(Order.objects.filter(turn=turn, fleet__isnull=False).values_list("fleet_id", flat=True))
     carried_fleets = {o.payload.get("fleet") for o in Order.objects.filter(turn=turn, type__in=[Order.SEA_ATTACK,
                                                                                               Order.LANDING])}
-    on_map_armies = {a["id"] for a in state.get("armies", [])}
-    on_map_fleets = {f["id"] for f in state.get("fleets", [])}
+    on_map = situation.start_units(turn)
+    on_map_armies = {u["id"] for u in on_map if u["kind"] == "army"}
+    on_map_fleets = {u["id"] for u in on_map if u["kind"] == "fleet"}
     holds, events = [], []
     for army in Army.objects.filter(game=game, destroyed=False).select_related("faction"):
         if army.pk not in ordered_armies and army.code in on_map_armies:

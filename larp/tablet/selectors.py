@@ -6,9 +6,6 @@ owners and fortresses, never a stack's contents.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import math
 from collections import defaultdict
 
 from django.core.cache import cache
@@ -19,24 +16,21 @@ from django.utils.translation import gettext as _
 
 from larp.battles.models import TurnResolution
 from larp.campaign import labels
-from larp.campaign.models import Adjacency, Faction, Game, Membership, Province
+from larp.campaign.models import Faction, Game, Membership, Province
 from larp.engine import is_complete, legal_fleets, legal_steps
 from larp.engine.errors import CaseError
-from larp.engine.model import friendly_to
 from larp.forces.models import Army, Commander, Fleet, TroopCard, roman
 from larp.orders.models import Order
 from larp.orders.selectors import visible_orders
 from larp.orders.services import find_unit
 from larp.sheets import selectors as sheets
-from larp.tablet.geometry import focus_box, place_labels, project
+from larp.maps.view import unit_label
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
 from larp.turns import situation
-from larp.turns.selectors import current_phase
+from larp.turns.selectors import current_phase, names
 from larp.turns.situation import parse_unit_code
 
-NEUTRAL_COLOUR = "#9e9e9e"
-SEA_COLOUR = "#1e88e5"
 
 
 # --- stacks ---------------------------------------------------------------------------
@@ -95,9 +89,6 @@ def bilingual(item: dict | None, key: str = "name") -> str:
     return item.get(f"{key}_ru") or item.get(key) or ""
 
 
-def unit_label(kind: str, roman: str) -> str:
-    return (_("Fleet %(n)s") if kind == "fleet" else _("Army %(n)s")) % {"n": roman}
-
 
 # --- the turn-start situation and legal choices (R5) -----------------------------------
 
@@ -110,13 +101,6 @@ def start_situation(turn):
         return situation.start_situation(turn)
     except CaseError:
         return None
-
-
-def names(game: Game) -> dict[str, str]:
-    """Scenario id -> the name people read, for provinces, sea zones and factions."""
-    out = {p.code: p.name for p in Province.objects.filter(game=game)}
-    out.update({f.code: f.name for f in Faction.objects.filter(game=game)})
-    return out
 
 
 STEP_LABELS = {
@@ -293,7 +277,7 @@ def faction_board(user, faction: Faction) -> dict:
     phase = current_phase(game)
     turn = phase.turn if phase else None
     sit = start_situation(turn) if turn else None
-    label_of = names(game)
+    label_of = names(game).places
     is_open = orders_open(phase)
     by_unit = {}
     if turn is not None:
@@ -354,7 +338,7 @@ def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = Non
     if turn is not None and isinstance(unit, Fleet):
         carried_army = carriers(visible_orders(user, turn).filter(
             faction=faction, type__in=[Order.SEA_ATTACK, Order.LANDING])).get(unit.code)
-    return unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game), order=order,
+    return unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game).places, order=order,
                       is_open=orders_open(phase), selected=selected, carried_army=carried_army)
 
 
@@ -426,117 +410,6 @@ def faction_turn_result(faction: Faction) -> dict | None:
     return own
 
 
-# --- the strategic map ---------------------------------------------------------------------
-
-
-def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, str] | None = None,
-             route: list[str] | None = None, label_px: float = 10) -> dict:
-    """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13).
-
-    `positions` ({unit id: place id}) shows units where a movement step put them instead of where the
-    database has them; `route` (place ids) is drawn as the path of the move being shown. `label_px` is the
-    size of the provinces' names in the symbols' units (the projector's are larger); names are placed so
-    that they do not cover each other (larp.tablet.geometry).
-    """
-    provinces = list(Province.objects.filter(game=game).select_related("owner"))
-    if not provinces:
-        return {"width": 100, "height": 100, "nodes": [], "links": [], "flags": [], "ships": [], "legend": []}
-    proj = project({p.pk: (p.latitude, p.longitude) for p in provinces})
-    pts, r, pad, width, height = proj.points, proj.radius, proj.pad, proj.width, proj.height
-    capitals = {f.capital_id for f in Faction.objects.filter(game=game) if f.capital_id}
-    alliances, passages = situation.relations(game)
-    owner_code = {p.pk: p.owner.code for p in provinces if p.owner}
-    by_pk = {p.pk: p for p in provinces}
-    armies = list(Army.objects.filter(game=game, destroyed=False).select_related("faction", "province")
-                  .order_by("province_id", "faction__code", "number"))
-    fleets = list(Fleet.objects.filter(game=game, destroyed=False).select_related("faction", "sea")
-                  .order_by("sea_id", "faction__code", "number"))
-    if positions:
-        pk_of = {p.code: p.pk for p in provinces}
-        for unit in (*armies, *fleets):
-            place = pk_of.get(positions.get(unit.code))
-            if place is not None:
-                if isinstance(unit, Fleet):
-                    unit.sea_id, unit.sea = place, by_pk[place]
-                else:
-                    unit.province_id, unit.province = place, by_pk[place]
-        armies.sort(key=lambda a: (a.province_id, a.faction.code, a.number))
-        fleets.sort(key=lambda f: (f.sea_id, f.faction.code, f.number))
-    besieged = {a.province_id for a in armies if (a.province.fortress or a.province_id in capitals)
-                and not friendly_to(alliances, passages, a.faction.code, owner_code.get(a.province_id))}
-    nodes = []
-    for p in provinces:
-        x, y = pts[p.pk]
-        nodes.append({
-            "code": p.code, "name": p.name, "x": round(x + pad, 1), "y": round(y + pad, 1), "sea": p.is_sea,
-            "colour": SEA_COLOUR if p.is_sea else (p.owner.colour if p.owner else NEUTRAL_COLOUR),
-            "owner": p.owner.name if p.owner else (_("sea zone") if p.is_sea else _("neutral")),
-            "fortress": p.fortress, "capital": p.pk in capitals, "besieged": p.pk in besieged,
-        })
-    scale = r / 10  # symbols are drawn for a node of radius 10
-    links = []
-    for a_id, b_id in Adjacency.objects.filter(game=game).values_list("a_id", "b_id"):
-        a, b = by_pk[a_id], by_pk[b_id]
-        kind = "sea" if a.is_sea and b.is_sea else ("coast" if a.is_sea or b.is_sea else "land")
-        (x1, y1), (x2, y2) = pts[a_id], pts[b_id]
-        links.append({"x1": round(x1 + pad, 1), "y1": round(y1 + pad, 1), "x2": round(x2 + pad, 1),
-                      "y2": round(y2 + pad, 1), "kind": kind})
-    marker = scale * 1.3  # flags and ships a little larger than the nodes' symbols, to read at a glance
-    flags = []
-    offset = defaultdict(float)
-    for a in armies:
-        x, y = pts[a.province_id]
-        w = max(12, 5 * len(a.roman) + 5)
-        flags.append({"x": round(x + pad + r * 1.05 + offset[a.province_id] * marker, 1), "y": round(y + pad - r * 0.2, 1),
-                      "width": w, "mid": w / 2, "colour": a.faction.colour, "roman": a.roman,
-                      "faction": a.faction.name, "faction_code": a.faction.code, "label": unit_label("army", a.roman),
-                      "place": by_pk[a.province_id].name, "code": a.code})
-        offset[a.province_id] += w + 3
-    ships = []
-    offset = defaultdict(float)
-    for f in fleets:
-        x, y = pts[f.sea_id]
-        ships.append({"x": round(x + pad + r * 2.6 + offset[f.sea_id] * marker, 1), "y": round(y + pad + r * 0.3, 1),
-                      "colour": f.faction.colour, "roman": f.roman, "faction": f.faction.name,
-                      "faction_code": f.faction.code, "label": unit_label("fleet", f.roman),
-                      "place": by_pk[f.sea_id].name, "code": f.code})
-        offset[f.sea_id] += 24
-    # Names beside their nodes, clear of each other and of the flags and ships (geometry in larp.tablet.geometry).
-    markers = [(f["x"], f["y"] - 11 * marker, f["x"] + f["width"] * marker, f["y"] + 8 * marker) for f in flags]
-    markers += [(s["x"] - 9 * marker, s["y"] - 13 * marker, s["x"] + 11 * marker, s["y"] + 6 * marker) for s in ships]
-    # Capitals, fortresses, sea zones and the move being shown are named first; the rest give way.
-    key = set(route or [])
-    placed = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
-                            "key": n["capital"] or n["sea"] or n["fortress"] or n["code"] in key} for n in nodes], r,
-                           label_px * scale,
-                           obstacles=markers, bounds=(width + 2 * pad, height + 2 * pad))
-    for n in nodes:
-        at = placed[n["code"]]
-        n.update({"lx": round(at.dx / scale, 1), "ly": round(at.dy / scale, 1), "anchor": at.anchor, "minor": at.minor})
-    legend = [{"name": f.name, "colour": f.colour} for f in labels.by_name(Faction.objects.filter(game=game))]
-    by_code = {p.code: p.pk for p in provinces}
-    path = [pts[by_code[c]] for c in (route or []) if c in by_code]
-    route_points = " ".join(f"{x + pad:.1f},{y + pad:.1f}" for x, y in path) if len(path) > 1 else ""
-    route_end = {"x": round(path[-1][0] + pad, 1), "y": round(path[-1][1] + pad, 1), "r": round(r * 2, 1)} \
-        if path else None
-    focus_view = ""
-    if focus is not None and len(provinces) > 20:
-        # The player's own corner of the map first (provinces, armies, fleets); the whole map is one tap away.
-        mine = [pts[p.pk] for p in provinces if p.owner_id == focus.pk]
-        mine += [pts[a.province_id] for a in armies if a.faction_id == focus.pk]
-        mine += [pts[f.sea_id] for f in fleets if f.faction_id == focus.pk]
-        focus_view = focus_box(mine, proj)
-    return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
-            "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_view, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
-            "legend": legend, "route": route_points, "route_end": route_end, "label_px": label_px}
-
-
-def map_version(data: dict, language: str, focus: str) -> str:
-    """A short name for exactly this picture of the map (in this language, from this faction's corner)."""
-    raw = json.dumps([data, language, focus], sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.sha256(raw.encode()).hexdigest()[:16]
-
-
 # --- moderators' lists -------------------------------------------------------------------------
 
 
@@ -571,30 +444,3 @@ def spy_targets(game: Game) -> list[dict]:
 
 
 # --- the clock's first paint (tablet.js keeps it going) ----------------------------------------
-
-
-def clock_face(payload: dict) -> dict:
-    """What the clock shows before the script's first tick: time text, note, css class (same rules as tablet.js)."""
-    phase, state, left = payload.get("phase"), payload.get("state"), payload.get("remaining")
-    if left is None:
-        text = "00:00" if phase == Phase.STRATEGY and state == Phase.CLOSED else "--:--"
-    else:
-        shown = max(0.0, left) if phase == Phase.STRATEGY else left
-        s = math.ceil(abs(shown)) if shown >= 0 else math.floor(abs(shown))
-        text = ("+" if shown < 0 else "") + f"{s // 60:02d}:{s % 60:02d}"
-    if not phase:
-        note, css = _("The game has not started yet."), "closed"
-    elif state == Phase.CLOSED:
-        note = _("The Strategy phase is closed: orders are not accepted.") if phase == Phase.STRATEGY \
-            else _("The phase is closed; wait for the moderators.")
-        css = "closed"
-    elif state == Phase.PAUSED:
-        note, css = _("Paused by the moderators: the clock is stopped."), "paused"
-    elif phase == Phase.STRATEGY:
-        if left is not None and left <= 0:
-            note, css = _("Time is up: orders are no longer accepted."), "over"
-        else:
-            note, css = _("File your orders before the clock runs out."), "urgent" if left is not None and left <= 30 else ""
-    else:
-        note, css = _("Orders open again in the next Strategy phase."), "over" if left is not None and left < 0 else ""
-    return {"time": text, "note": note, "css": css}

@@ -29,7 +29,9 @@ from larp.campaign.models import Faction, Game, Membership
 from larp.campaign import labels
 from larp.campaign.people import person
 from larp.orders.services import OrderRefused
+from larp.maps import view as maps
 from larp.tablet import selectors, services, tokens
+from larp.tablet.forms import AddPlayerForm, OrderPicksForm, SpyReportForm
 from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY
 from larp.tablet.models import JoinToken
 from larp.tablet.throttle import mark_join_code_sign_in
@@ -70,7 +72,7 @@ def _faction(request: HttpRequest, game_id: int, faction: str) -> Faction:
 
 def _clock_context(game_id: int) -> dict:
     payload = clock.payload(game_id)  # first: a passed deadline is closed before the rest of the page is read
-    return {"clock": payload, "face": selectors.clock_face(payload),
+    return {"clock": payload, "face": clock.clock_face(payload),
             "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False)}
 
 
@@ -92,16 +94,6 @@ def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpRespon
     return render(request, "tablet/faction.html", context)
 
 
-def _picks(post) -> dict:
-    path = []
-    for depth in (1, 2, 3):
-        value = post.get(f"s{depth}", "")
-        if not value:
-            break
-        path.append(value)
-    return {"type": post.get("type", ""), "path": path, "fleet": post.get("fleet") or None}
-
-
 @login_required
 @require_POST
 def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> HttpResponse:
@@ -109,14 +101,18 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
     faction = _faction(request, game_id, faction)
     if selectors.one_unit(request.user, faction, unit) is None:
         raise Http404("No such army or fleet of this faction.")
-    picks = _picks(request.POST)
-    status, saved, error, dropped = 200, None, None, None
-    try:
-        order = services.file_from_form(request.user, faction.game, unit, picks, key=request.POST.get("key", ""))
-    except OrderRefused as exc:
-        error, status = exc.message, REFUSAL_STATUS.get(exc.code, 422)
+    form = OrderPicksForm(request.POST)
+    status, saved, error, dropped, picks = 200, None, None, None, None
+    if not form.is_valid():
+        error, status = form.error_text(), 400
     else:
-        saved, dropped = order.filed_at, getattr(order, "dropped_fleet_order", None)
+        picks = form.picks()
+        try:
+            order = services.file_from_form(request.user, faction.game, unit, picks, key=form.cleaned_data["key"])
+        except OrderRefused as exc:
+            error, status = exc.message, REFUSAL_STATUS.get(exc.code, 422)
+        else:
+            saved, dropped = order.filed_at, getattr(order, "dropped_fleet_order", None)
     if not request.htmx:
         if error:
             messages.error(request, error)
@@ -156,8 +152,8 @@ def _local_time(value) -> str:
 
 def _map_context(game: Game, focus: Faction | None) -> dict:
     """The map's data and the address of its SVG, named by a version that changes whenever the picture does."""
-    data = selectors.map_view(game, focus=focus)
-    version = selectors.map_version(data, get_language(), focus.code if focus else "")
+    data = maps.map_view(game, focus=focus)
+    version = maps.map_version(data, get_language(), focus.code if focus else "")
     query = urlencode({"f": focus.code if focus else "", "v": version})
     return {"map": data, "map_version": version,
             "map_src": reverse("tablet:map_svg", args=[game.pk]) + "?" + query,
@@ -226,6 +222,10 @@ def _qr(url: str) -> str:
 def players_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     require_moderator(request.user, game)
+    return _players_response(request, game)
+
+
+def _players_response(request: HttpRequest, game: Game, status: int = 200) -> HttpResponse:
     groups = selectors.players(game)
     for group in groups:
         for p in group["players"]:
@@ -236,7 +236,7 @@ def players_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "tablet/players.html", {
         "game": game, "groups": groups, "factions": labels.by_name(game.factions.all()),
         "local_only": not tokens.base_url() and host in ("localhost", "127.0.0.1", "::1"),
-    })
+    }, status=status)
 
 
 def _back_to_players(game_id: int):
@@ -281,15 +281,18 @@ def revoke_code(request: HttpRequest, game_id: int, token_id: int) -> HttpRespon
 def add_player(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     require_moderator(request.user, game)
-    faction = get_object_or_404(Faction, game=game, code=request.POST.get("faction", ""))
+    form = AddPlayerForm(game, request.POST)
     try:
-        user, _token = services.add_player(request.user, faction, request.POST.get("username", ""),
-                                          request.POST.get("name", ""))
+        if not form.is_valid():
+            raise ValidationError(form.error_text())
+        faction = form.cleaned_data["faction"]
+        user, _token = services.add_player(request.user, faction, form.cleaned_data["username"],
+                                          form.cleaned_data["name"])
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, _("Player %(user)s added to %(faction)s; the join code is below.")
-                         % {"user": person(user), "faction": faction.name})
+        return _players_response(request, game, status=400)
+    messages.success(request, _("Player %(user)s added to %(faction)s; the join code is below.")
+                     % {"user": person(user), "faction": faction.name})
     return _back_to_players(game.pk)
 
 
@@ -300,20 +303,23 @@ def add_player(request: HttpRequest, game_id: int) -> HttpResponse:
 def spy_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     require_moderator(request.user, game)
+    status = 200
     if request.method == "POST":
-        to = Faction.objects.filter(game=game, code=request.POST.get("to_faction", "")).first()
+        form = SpyReportForm(game, request.POST)
         try:
-            if to is None:
-                raise ValidationError(_("Choose the faction that gets the report."))
-            services.grant_spy_report(request.user, game, to, request.POST.get("stack", ""))
+            if not form.is_valid():
+                raise ValidationError(form.error_text())
+            to = form.cleaned_data["to_faction"]
+            services.grant_spy_report(request.user, game, to, form.cleaned_data["stack"])
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
+            status = 400
         else:
             messages.success(request, _("Spy report granted to %(faction)s.") % {"faction": to.name})
-        return redirect("tablet:spy", game_id=game.pk)
+            return redirect("tablet:spy", game_id=game.pk)
     from larp.tablet.models import SpyReport
 
     reports = SpyReport.objects.filter(game=game).select_related("to_faction", "granted_by")[:100]
     return render(request, "tablet/spy.html", {
         "game": game, "factions": labels.by_name(game.factions.all()), "targets": selectors.spy_targets(game),
-        "reports": reports})
+        "reports": reports}, status=status)

@@ -16,6 +16,7 @@ be invalidated from other processes, so entries live only a second there.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from datetime import datetime
 
@@ -23,6 +24,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 log = logging.getLogger(__name__)
 TTL = 30  # seconds; changes invalidate it at once, this only bounds a missed invalidation
@@ -113,3 +115,33 @@ def payload(game_id: int, now: datetime | None = None) -> dict:
         "remaining": None if remaining is None else round(remaining, 3),
         "paused": data["state"] == "paused", "draw": data.get("draw", []),
     }
+
+
+def clock_face(payload: dict) -> dict:
+    """What the clock shows before the script's first tick: time text, note, css class (same rules as tablet.js);
+    for the tablets, the console and the projector alike."""
+    from larp.turns.models import Phase
+
+    phase, state, left = payload.get("phase"), payload.get("state"), payload.get("remaining")
+    if left is None:
+        text = "00:00" if phase == Phase.STRATEGY and state == Phase.CLOSED else "--:--"
+    else:
+        shown = max(0.0, left) if phase == Phase.STRATEGY else left
+        s = math.ceil(abs(shown)) if shown >= 0 else math.floor(abs(shown))
+        text = ("+" if shown < 0 else "") + f"{s // 60:02d}:{s % 60:02d}"
+    if not phase:
+        note, css = _("The game has not started yet."), "closed"
+    elif state == Phase.CLOSED:
+        note = _("The Strategy phase is closed: orders are not accepted.") if phase == Phase.STRATEGY \
+            else _("The phase is closed; wait for the moderators.")
+        css = "closed"
+    elif state == Phase.PAUSED:
+        note, css = _("Paused by the moderators: the clock is stopped."), "paused"
+    elif phase == Phase.STRATEGY:
+        if left is not None and left <= 0:
+            note, css = _("Time is up: orders are no longer accepted."), "over"
+        else:
+            note, css = _("File your orders before the clock runs out."), "urgent" if left is not None and left <= 30 else ""
+    else:
+        note, css = _("Orders open again in the next Strategy phase."), "over" if left is not None and left < 0 else ""
+    return {"time": text, "note": note, "css": css}

@@ -16,7 +16,9 @@ from larp.forces.models import Fleet
 from larp.orders.models import Order
 from larp.orders.services import find_unit
 from larp.tablet import selectors as tablet
+from larp.turns import situation
 from larp.turns.models import Phase
+from larp.turns.selectors import names
 
 NEXT_PHASE_LABELS = {
     Phase.STRATEGY: lambda: _("Go on to movement"),
@@ -72,9 +74,8 @@ def filing_grid(phase: Phase) -> list[dict] | None:
         return None
     turn = phase.turn
     units: dict[str, int] = {}
-    for kind in ("armies", "fleets"):
-        for unit in turn.start_state.get(kind, []):
-            units[unit["faction"]] = units.get(unit["faction"], 0) + 1
+    for unit in situation.start_units(turn):
+        units[unit["faction"]] = units.get(unit["faction"], 0) + 1
     filed = {row["faction__code"]: row for row in Order.objects.filter(turn=turn).values("faction__code").annotate(
         n=Count("id", filter=Q(implicit=False)), last=Max("filed_at", filter=Q(implicit=False)))}
     rows = []
@@ -93,29 +94,27 @@ def orders_table(phase: Phase, names: dict) -> list[dict] | None:
     ordered = {o.payload.get("unit"): o for o in Order.objects.filter(turn=turn).select_related("filed_by").prefetch_related("filed_by__memberships__faction")}
     carried_by = {o.payload["fleet"]: o.payload.get("unit") for o in ordered.values() if o.payload.get("fleet")}
     rows = []
-    for kind in ("armies", "fleets"):
-        for unit in turn.start_state.get(kind, []):
-            order = ordered.get(unit["id"])
-            if order:
-                text = labels.order_text(order.payload, names)
-            elif unit["id"] in carried_by:  # a fleet that carries a landing army takes no order of its own (R5)
-                text = labels.carry_text(carried_by[unit["id"]], names)
-            else:
-                text = "—"
-            rows.append({"unit": names.get("units", {}).get(unit["id"], unit["id"]),
-                         "faction": names.get("factions", {}).get(unit["faction"], unit["faction"]),
-                         "order": text, "implicit": bool(order and order.implicit),
-                         "by": order.filed_by if order else None, "at": order.filed_at if order else None})
+    for unit in situation.start_units(turn):
+        order = ordered.get(unit["id"])
+        if order:
+            text = labels.order_text(order.payload, names)
+        elif unit["id"] in carried_by:  # a fleet that carries a landing army takes no order of its own (R5)
+            text = labels.carry_text(carried_by[unit["id"]], names)
+        else:
+            text = "—"
+        rows.append({"unit": names.get("units", {}).get(unit["id"], unit["id"]),
+                     "faction": names.get("factions", {}).get(unit["faction"], unit["faction"]),
+                     "order": text, "implicit": bool(order and order.implicit),
+                     "by": order.filed_by if order else None, "at": order.filed_at if order else None})
     return sorted(rows, key=lambda r: labels.name_key(r["faction"]))  # stable: armies, then fleets, by number
 
 
 def paper_order_units(phase: Phase, names: dict) -> list[dict]:
     """The units a moderator may write an order for this turn (those on the map at its start), by faction."""
     rows = []
-    for kind in ("armies", "fleets"):
-        for unit in phase.turn.start_state.get(kind, []):
-            rows.append({"code": unit["id"], "label": names.get("units", {}).get(unit["id"], unit["id"]),
-                         "faction": names.get("factions", {}).get(unit["faction"], unit["faction"])})
+    for unit in situation.start_units(phase.turn):
+        rows.append({"code": unit["id"], "label": names.get("units", {}).get(unit["id"], unit["id"]),
+                     "faction": names.get("factions", {}).get(unit["faction"], unit["faction"])})
     return sorted(rows, key=lambda r: (labels.name_key(r["faction"]), r["label"]))
 
 
@@ -130,7 +129,7 @@ def paper_order(game: Game, phase: Phase, unit_code: str, selected: dict | None 
     kind = "fleet" if isinstance(unit, Fleet) else "army"
     turn = phase.turn
     order = Order.objects.filter(turn=turn, **({"fleet": unit} if kind == "fleet" else {"army": unit})).first()
-    entry = tablet.unit_entry(unit, sit=tablet.start_situation(turn), label_of=tablet.names(game), order=order,
+    entry = tablet.unit_entry(unit, sit=tablet.start_situation(turn), label_of=names(game).places, order=order,
                               is_open=True, selected=selected)
     entry["faction_name"] = unit.faction.name
     return entry

@@ -1,8 +1,13 @@
 """Reads of the turn cycle for pages and other apps; writes are in turns.services."""
 from __future__ import annotations
 
-from larp.campaign.models import Game
+from collections.abc import Iterable, Mapping
+
+from larp.campaign import labels
+from larp.campaign.models import Faction, Game, Province
+from larp.forces.models import Army, Fleet, roman
 from larp.turns.models import Phase, TurnSettings
+from larp.turns.situation import parse_unit_code
 
 DEFAULT_PHASE_SECONDS = {Phase.STRATEGY: 300, Phase.MOVEMENT: 600, Phase.TACTICS: 600, Phase.REGROUP: 600}
 
@@ -16,3 +21,79 @@ def current_phase(game: Game) -> Phase | None:
     """The phase running (or paused) now, with its turn; None before the game starts."""
     ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
     return ts.current_phase if ts else None
+
+
+# --- the names people read for the engine's ids ------------------------------------------------------------
+
+
+class Names(Mapping):
+    """Display names for the engine's ids, in the active language: the one lookup behind every page, tablet
+    message and sheet. Tables: `provinces`, `factions`, `colours`, `greek_fire` (factions with Greek fire on
+    land), `units` («Никея IV»), `numerals` («IV»), and the game's words for the engine's named values
+    (`larp.campaign.labels.vocabulary`), for templates: `names.results|lookup:m.result`.
+
+    Each table is read on first use, so the order-filing path pays only for the names it shows. `only`
+    limits provinces and factions to those ids (an engine refusal names two or three).
+    """
+
+    VOCABULARY = ("orders", "results", "outcomes", "retreat_reasons", "roles", "sides", "sources")
+    KEYS = ("provinces", "factions", "colours", "greek_fire", "units", "numerals", *VOCABULARY)
+
+    def __init__(self, game: Game | int, only: Iterable[str] | None = None):
+        self.game_id = game if isinstance(game, int) else game.pk
+        self.only = None if only is None else {code for code in only if isinstance(code, str)}
+        self._tables: dict = {}
+
+    def _limit(self, queryset):
+        return queryset if self.only is None else queryset.filter(code__in=self.only)
+
+    def _load(self, key: str) -> None:
+        if key == "provinces":
+            self._tables["provinces"] = {p.code: p.name for p in self._limit(Province.objects.filter(
+                game_id=self.game_id))}
+        elif key in ("factions", "colours", "greek_fire"):
+            factions = list(self._limit(Faction.objects.filter(game_id=self.game_id)))
+            self._tables.update({
+                "factions": {f.code: f.name for f in factions}, "colours": {f.code: f.colour for f in factions},
+                "greek_fire": [f.code for f in factions if "greek_fire_land" in (f.specials or [])]})
+        elif key in ("units", "numerals"):
+            units, numerals = {}, {}
+            for a in Army.objects.filter(game_id=self.game_id).select_related("faction"):
+                units[a.code] = f"{a.faction.name} {roman(a.number)}"
+                numerals[a.code] = roman(a.number)
+            for f in Fleet.objects.filter(game_id=self.game_id).select_related("faction"):
+                units[f.code] = f"{f.faction.name}: {labels.fleet_label(roman(f.number))}"
+                numerals[f.code] = roman(f.number)
+            self._tables.update({"units": units, "numerals": numerals})
+        else:
+            self._tables.update(labels.vocabulary())
+
+    def __getitem__(self, key: str):
+        if key not in self.KEYS:
+            raise KeyError(key)
+        if key not in self._tables:
+            self._load(key)
+        return self._tables[key]
+
+    def __iter__(self):
+        return iter(self.KEYS)
+
+    def __len__(self) -> int:
+        return len(self.KEYS)
+
+    @property
+    def places(self) -> dict[str, str]:
+        """Provinces, sea zones and factions in one table: the ids an order's steps and targets name."""
+        return {**self["provinces"], **self["factions"]}
+
+    def word(self, value: str) -> str:
+        """Any id an engine message names: a place or faction by its name, a unit by its numeral
+        ('north-f1' -> 'I': the texts already say "fleet"/"army"), anything else as it is."""
+        parsed = parse_unit_code(value)
+        return (self["provinces"].get(value) or self["factions"].get(value)
+                or (roman(parsed[2]) if parsed else None) or value)
+
+
+def names(game: Game | int, only: Iterable[str] | None = None) -> Names:
+    """The names people read for this game's ids (see `Names`)."""
+    return Names(game, only)

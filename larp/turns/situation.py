@@ -71,6 +71,21 @@ def start_situation(turn) -> Situation:
     return sit
 
 
+def start_units(turn) -> list[dict]:
+    """The armies, then the fleets, on the map at the turn's start, as the turn stored them:
+    {"id": unit code, "kind": "army" | "fleet", "faction": faction code, "place": province or sea zone code}."""
+    state = turn.start_state or {}
+    return ([{"id": a["id"], "kind": "army", "faction": a["faction"], "place": a.get("province")}
+             for a in state.get("armies") or []]
+            + [{"id": f["id"], "kind": "fleet", "faction": f["faction"], "place": f.get("sea")}
+               for f in state.get("fleets") or []])
+
+
+def start_positions(turn) -> dict[str, str]:
+    """{unit code: place code} at the turn's start."""
+    return {u["id"]: u["place"] for u in start_units(turn)}
+
+
 def start_case(game: Game, turn=None) -> dict:
     """The engine's case document at the turn's start, as the turn stored it; the game as it stands now when
     there is no such turn or it kept none."""

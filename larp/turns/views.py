@@ -10,13 +10,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from larp.battles.selectors import names
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Game
-from larp.tablet.selectors import clock_face
 from larp.turns import clock, console as selectors, forms, services
 from larp.turns.audit_text import sentence
 from larp.turns.models import AuditEntry, Phase
+from larp.turns.selectors import names
 
 
 @require_GET
@@ -59,7 +58,7 @@ def console_page(request: HttpRequest, game: Game, picks: dict | None = None) ->
         return render(request, "turns/console.html#paper-order", {"game": game, "phase": phase, **context})
     return render(request, "turns/console.html", {**context,
         "game": game, "phase": phase, "settings": services.turn_settings(game), "names": game_names,
-        "clock": payload, "face": clock_face(payload),
+        "clock": payload, "face": clock.clock_face(payload),
         "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
         "step": selectors.next_step(game, phase),
         "unfinished": services.unfinished_work(phase) if phase else [],

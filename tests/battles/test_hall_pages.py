@@ -8,6 +8,7 @@ from larp.battles import selectors
 from larp.battles import services as console
 from larp.sheets import build
 from larp.sheets.selectors import names_for
+from larp.turns.selectors import names
 from larp.turns.models import AuditEntry
 from tests.battles.test_console_flow import played  # noqa: F401 - the fixture: orders filed, Movement running
 
@@ -24,7 +25,7 @@ def test_movement_steps_one_move_per_click_and_the_map_follows(played, client_fo
     c = client_for(mod)
     url = reverse("battles:movement", args=[game.pk])
     _turn, _res, result = console.current_result(game)
-    steps = selectors.movement_steps(result, selectors.names(game))
+    steps = selectors.movement_steps(result, names(game))
     bulgar = next(s for s in steps if s["code"] == "bulgaria-4")
 
     before = c.get(url, {"step": 0}).content.decode()

@@ -210,7 +210,9 @@ def test_every_path_the_form_offers_is_legal(request, scenario, moderator):
 
     case = parse_case(case_from_game(game))
     sit = case.situation
-    names = selectors.names(game)
+    from larp.turns.selectors import names as names_of
+
+    names = names_of(game).places
     checked = 0
     for unit in list(sit.armies) + list(sit.fleets):
         kind = "fleet" if unit in sit.fleets else "army"

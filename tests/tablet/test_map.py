@@ -5,9 +5,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from larp.maps import view as maps
 from larp.campaign.models import Province, Relation
 from larp.forces.models import Army
-from larp.tablet import selectors
 from tests.tablet.conftest import SOUTH_SECRET_COMMANDER, SOUTH_SECRET_TROOP
 
 
@@ -63,19 +63,19 @@ def test_provinces_sea_zones_links_and_owner_colours(client_for, tiny_game, play
 
 
 def test_fortresses_capitals_and_sieges(tiny_game, started):
-    data = selectors.map_view(tiny_game)
+    data = maps.map_view(tiny_game)
     nodes = {n["code"]: n for n in data["nodes"]}
     assert nodes["midtown"]["fortress"] and nodes["northgate"]["capital"]
     assert not any(n["besieged"] for n in nodes.values())
     # South's army stands in East's capital: a siege (R7). If East lets South pass, it is no siege.
     Army.objects.filter(faction__code="south").update(province=Province.objects.get(game=tiny_game, code="eastgate"))
-    assert {n["code"] for n in selectors.map_view(tiny_game)["nodes"] if n["besieged"]} == {"eastgate"}
+    assert {n["code"] for n in maps.map_view(tiny_game)["nodes"] if n["besieged"]} == {"eastgate"}
     south, east = tiny_game.factions.get(code="south"), tiny_game.factions.get(code="east")
     Relation.objects.create(game=tiny_game, kind="passage", from_faction=east, to_faction=south)
-    assert not any(n["besieged"] for n in selectors.map_view(tiny_game)["nodes"])
+    assert not any(n["besieged"] for n in maps.map_view(tiny_game)["nodes"])
     # An army in a neutral fortress besieges it.
     Army.objects.filter(faction__code="south").update(province=Province.objects.get(game=tiny_game, code="midtown"))
-    assert {n["code"] for n in selectors.map_view(tiny_game)["nodes"] if n["besieged"]} == {"midtown"}
+    assert {n["code"] for n in maps.map_view(tiny_game)["nodes"] if n["besieged"]} == {"midtown"}
 
 
 def test_besieged_fortress_is_marked_on_the_page(client_for, tiny_game, player, started):
@@ -115,7 +115,7 @@ def test_the_big_scenario_renders(client_for, latin_game):
     mod, _ = add_moderator(latin_game, "latin-mod")
     response = client_for(mod).get(map_url(latin_game))
     assert response.status_code == 200
-    data = selectors.map_view(latin_game)
+    data = maps.map_view(latin_game)
     assert len(data["nodes"]) == latin_game.provinces.count()
     assert all(0 <= n["x"] <= data["width"] and 0 <= n["y"] <= data["height"] for n in data["nodes"])
 
@@ -132,6 +132,6 @@ def test_a_siege_on_the_map_is_the_engines_r1_hostility(tiny_game, started):
                                              ("alliance", east, south, False)]:
         Relation.objects.filter(game=tiny_game).delete()
         Relation.objects.create(game=tiny_game, kind=kind, from_faction=granter, to_faction=grantee)
-        shown = "eastgate" in {n["code"] for n in selectors.map_view(tiny_game)["nodes"] if n["besieged"]}
+        shown = "eastgate" in {n["code"] for n in maps.map_view(tiny_game)["nodes"] if n["besieged"]}
         engine = parse_case(case_from_game(tiny_game)).situation
         assert shown is besieged is (not engine.friendly_to("south", "east")), kind

@@ -1,7 +1,7 @@
-"""The map's projection is pure geometry (larp.tablet.geometry), testable without a database."""
+"""The map's projection is pure geometry (larp.maps.geometry), testable without a database."""
 import math
 
-from larp.tablet.geometry import focus_box, project
+from larp.maps.geometry import focus_box, project
 
 
 def test_projection_keeps_the_aspect_at_the_middle_latitude_and_sizes_nodes_by_neighbours():

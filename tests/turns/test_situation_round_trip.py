@@ -83,3 +83,17 @@ def test_the_start_case_is_the_turns_stored_state_or_the_game_now(tiny_game, mod
         province=Province.objects.get(game=tiny_game, code="midtown"))
     stored = situation.start_case(tiny_game, turn)
     assert stored == turn.start_state and stored != case_from_game(tiny_game)  # the turn's start, not now
+
+
+def test_the_turn_start_units_and_places_come_from_the_adapter(tiny_game, moderator):
+    from larp.forces.models import Army, Fleet
+    from larp.turns import services, situation
+
+    phase = services.start_game(tiny_game, moderator)
+    units = situation.start_units(phase.turn)
+    armies = {a.code: a.province.code for a in Army.objects.filter(game=tiny_game, destroyed=False)}
+    fleets = {f.code: f.sea.code for f in Fleet.objects.filter(game=tiny_game, destroyed=False)}
+    assert {u["id"]: u["place"] for u in units if u["kind"] == "army"} == armies
+    assert {u["id"]: u["place"] for u in units if u["kind"] == "fleet"} == fleets
+    assert situation.start_positions(phase.turn) == {**armies, **fleets}
+    assert all(u["faction"] == u["id"].split("-")[0] for u in units)
