@@ -7,7 +7,7 @@ malformed case (1 for an internal error). A bare MODE is the military module
 """
 import sys
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from larp.rules import systems
 
@@ -34,13 +34,17 @@ class Command(BaseCommand):
     requires_migrations_checks = False
 
     def add_arguments(self, parser):
-        choices = systems.choices()
-        parser.add_argument("mode", choices=choices, metavar="SYSTEM.MODE",
-                            help="what to adjudicate: " + ", ".join(choices))
+        parser.add_argument("mode", metavar="SYSTEM.MODE",
+                            help="what to adjudicate, e.g. turn, orda.attack, red-plains.odds (an unknown one lists all)")
         parser.add_argument("path", metavar="CASE.json", help="the case document; '-' reads standard input")
 
     def handle(self, *args, mode, path, **options):
+        # Only the named system's engine is imported: a table's moderator waits for every call.
         system, name = systems.split(mode)
-        code = systems.cli_module(system).main([name, path], sys.stdin, _Stream(self.stdout), _Stream(self.stderr))
+        module = systems.cli_module(system) if system in systems.SYSTEMS else None
+        if module is None or name not in module.MODES:
+            raise CommandError(f"argument SYSTEM.MODE: invalid choice: {mode!r} "
+                               f"(choose from {', '.join(systems.choices())})", returncode=2)
+        code = module.main([name, path], sys.stdin, _Stream(self.stdout), _Stream(self.stderr))
         if code:
             raise SystemExit(code)
