@@ -52,12 +52,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "larp.campaign",
+    "larp.dice",
     "larp.forces",
     "larp.turns",
     "larp.orders",
     "larp.battles",
     "larp.sheets",
     "larp.tablet",
+    "larp.tables",
     "axes",
 ]
 

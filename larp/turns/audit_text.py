@@ -145,6 +145,37 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
         where = (": " + " → ".join(path)) if path else ""
         return _("A moderator wrote the order of %(unit)s: %(order)s.") % {"unit": u(d.get("unit")),
                                                                           "order": f"{kind}{where}"}
+    if a.startswith("table_"):
+        return _table_sentence(a, d)
+    if a == "dice_revealed":
+        return _("Dice seed revealed (%(stream)s), fingerprint %(fp)s.") % {
+            "stream": _stream(d.get("stream")), "fp": (d.get("fingerprint") or "")[:16]}
     if a.startswith("admin_"):
         return _("Changed in the administration: %(object)s.") % {"object": d.get("object", "")}
     return _("Other change.")
+
+
+def _stream(label) -> str:
+    return _("the war") if label == "game" else _("table %(n)s") % {"n": str(label or "").removeprefix("table-")}
+
+
+def _table_sentence(a: str, d: dict) -> str:
+    """A table's acts (larp/tables): the table by its title, the step's own summary as the system wrote it."""
+    title = d.get("title", "")
+    summary = d.get("summary") or ""
+    if a == "table_created":
+        return _("Table «%(title)s» set up; dice fingerprint %(fp)s.") % {
+            "title": title, "fp": (d.get("fingerprint") or "")[:16]}
+    if a == "table_step":
+        return (_("Table «%(title)s», step %(seq)s: %(summary)s") % {"title": title, "seq": d.get("seq"),
+                                                                      "summary": summary}).strip()
+    if a == "table_override":
+        return (_("Table «%(title)s», step %(seq)s, moderator's ruling: %(summary)s") % {
+            "title": title, "seq": d.get("seq"), "summary": summary}).strip()
+    if a == "table_undo":
+        return _("Table «%(title)s»: step %(seq)s undone.") % {"title": title, "seq": d.get("seq")}
+    if a == "table_finished":
+        return (_("Table «%(title)s» finished. %(summary)s") % {"title": title, "summary": summary}).strip()
+    if a == "table_cancelled":
+        return _("Table «%(title)s» cancelled.") % {"title": title}
+    return _("Table «%(title)s»: other change.") % {"title": title}

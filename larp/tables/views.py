@@ -1,0 +1,43 @@
+"""The game's tables: the list (console and tablets), the version pages poll, and the way to a table's page."""
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET
+
+from larp.campaign.access import is_moderator, require_member
+from larp.campaign.models import Game
+from larp.tables import registry
+from larp.tables.access import seat, visible_tables
+from larp.tables.models import SYSTEM_CHOICES
+
+
+@login_required
+@require_GET
+def table_list(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    require_member(request.user, game)
+    moderator = is_moderator(request.user, game)
+    tables = [(t, registry.table_url(t.system, game.pk, t.pk)) for t in visible_tables(request.user, game)]
+    systems = [(code, label, registry.new_url(code, game.pk)) for code, label in SYSTEM_CHOICES] if moderator else []
+    return render(request, "tables/list.html", {"game": game, "tables": tables, "systems": systems,
+                                                "moderator": moderator})
+
+
+@login_required
+@require_GET
+def open_table(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    s = seat(request.user, game_id, table_id)
+    url = registry.table_url(s.table.system, game_id, table_id)
+    if url is None:
+        raise Http404("This rule system's pages are not installed.")
+    return redirect(url)
+
+
+@login_required
+@require_GET
+def version(request: HttpRequest, game_id: int, table_id: int) -> JsonResponse:
+    """What a table's pages poll (about once a second) to know when to refresh."""
+    s = seat(request.user, game_id, table_id)
+    return JsonResponse({"version": s.table.version, "status": s.table.status})
