@@ -203,7 +203,8 @@ REGROUP_DONE = {
 }
 
 BATTLE_ACTS = {
-    "roll": (forms.RollForm, lambda game, user, d: services.server_roll(game, user, d["battle"], d["replaces"])),
+    "roll": (forms.RollForm, lambda game, user, d: services.server_roll(game, user, d["battle"], d["replaces"],
+                                                                                   d["reason"])),
     "confirm": (forms.ConfirmForm, lambda game, user, d: services.confirm_battle(
         game, user, d["battle"], d["attacker"], d["defender"], roll_id=d["roll"])),
     "undo": (forms.UndoForm, lambda game, user, d: services.undo_last_battle(game, user, d["reason"], d["battle"])),
