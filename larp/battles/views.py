@@ -15,6 +15,7 @@ from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign import labels
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Faction, Game, Province
+from larp.dice import selectors as dice_selectors
 from larp.forces import services as forces_services
 from larp.forces.models import Army, TroopType
 from larp.maps import view as maps
@@ -355,7 +356,8 @@ def projector(request: HttpRequest, game: Game) -> HttpResponse:
     context = {"game": game, "clock": payload, "face": clock.clock_face(payload),
                "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-               "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names)}
+               "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names),
+               "dice_fingerprint": dice_selectors.game_fingerprint(game)}
     if request.htmx:
         return render(request, "battles/projector.html#stage", context)
     return render(request, "battles/projector.html", context)

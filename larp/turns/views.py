@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Game
+from larp.dice import selectors as dice_selectors
 from larp.turns import clock, console as selectors, forms, services
 from larp.turns.audit_text import sentence
 from larp.turns.models import AuditEntry, Phase
@@ -61,6 +62,7 @@ def console_page(request: HttpRequest, game: Game, picks: dict | None = None) ->
         "clock": payload, "face": clock.clock_face(payload),
         "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
         "step": selectors.next_step(game, phase),
+        "dice_fingerprint": dice_selectors.game_fingerprint(game),
         "unfinished": services.unfinished_work(phase) if phase else [],
         "grid": selectors.filing_grid(phase) if phase else None,
         "orders": selectors.orders_table(phase, game_names) if phase else None,

@@ -127,21 +127,23 @@ def test_a_tampered_stored_roll_is_named(fought):
     game, mod = fought
     dice.reveal_game(game, mod)
     roll = Roll.objects.filter(stream__label="turn-1", source="server", status="used").order_by("counter").last()
-    roll.value = roll.value % 6 + 1
+    true_value, battle = roll.value, roll.ref.rsplit("-", 1)[1]
+    roll.value = true_value % 6 + 1
     roll.save()
-    text = _problems(game)
-    assert f"счётчик {roll.counter}: в записи {roll.value}, пересчёт даёт {roll.value - 1 or 6}" in text \
-        or f"счётчик {roll.counter}: в записи {roll.value}" in text
-    assert "ход 1, бой" in text
+    assert (f"ход 1, сражение {battle}, счётчик {roll.counter}: в записи {roll.value}, пересчёт даёт {true_value}"
+            in _problems(game))
 
 
 def test_a_tampered_battle_is_named(fought):
     game, mod = fought
     dice.reveal_game(game, mod)
     resolution = game.turns.get(number=1).resolution
-    resolution.dice[0]["attacker"][0] = resolution.dice[0]["attacker"][0] % 6 + 1
+    true_value = resolution.dice[0]["attacker"][0]
+    resolution.dice[0]["attacker"][0] = true_value % 6 + 1
     resolution.save()
-    assert "ход 1, бой 1, счётчик" in _problems(game)
+    first = DiceRoll.objects.filter(resolution=resolution, battle_no=1).order_by("id").last().counter
+    assert (f"ход 1, сражение 1, счётчик {first}: в сражении засчитано {true_value % 6 + 1}, пересчёт даёт "
+            f"{true_value}") in _problems(game)
 
 
 def test_a_deleted_roll_is_named(fought):
