@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from larp.campaign.access import is_moderator, require_member, require_moderator
+from larp.campaign.access import is_moderator, player_faction, require_member, require_moderator
 from larp.campaign.models import Game
 from larp.dice import selectors, services
 from larp.dice.forms import RevealForm
@@ -20,7 +20,9 @@ from larp.dice.models import Stream
 def verify(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     require_member(request.user, game)
-    return render(request, "dice/verify.html", {"game": game, "moderator": is_moderator(request.user, game),
+    moderator = is_moderator(request.user, game)
+    return render(request, "dice/verify.html", {"game": game, "moderator": moderator,
+                                                "faction": None if moderator else player_faction(request.user, game),
                                                 **selectors.page(game)})
 
 
