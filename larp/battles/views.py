@@ -118,7 +118,7 @@ def battles(request: HttpRequest, game: Game) -> HttpResponse:
     modifiers = (resolution.choices.get("modifiers", []) if resolution else [])
     return render(request, "battles/battles.html", _context(
         game, turn=turn, result=result, resolution=resolution, pending_roll=pending_roll,
-        queue=selectors.battle_queue(result or {}),
+        queue=selectors.battle_queue(result or {}), dice_revealed=dice_selectors.war_revealed(game),
         # A modifier belongs to its own battle only (R9).
         modifiers=[{**m, "index": i} for i, m in enumerate(modifiers) if awaiting and m.get("battle") == awaiting["n"]]))
 

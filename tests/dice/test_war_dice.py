@@ -159,7 +159,25 @@ def test_a_wrong_seed_is_named(fought, capsys):
     dice.reveal_game(game, mod)
     Stream.objects.filter(game=game, label="game").update(seed=game.seed + 1)
     text = _problems(game)
-    assert "не даёт объявленного отпечатка" in text and "счётчик 0" in text
+    wrong, right = turn_seed(game.seed + 1, 1), turn_seed(game.seed, 1)
+    k = next(k for k in range(20) if die(wrong, k) != die(right, k))
+    roll = Roll.objects.get(stream__label="turn-1", counter=k)
+    battle = roll.ref.rsplit("-", 1)[1]
+    assert text.startswith("раскрытое зерно не даёт объявленного отпечатка")
+    assert f"ход 1, сражение {battle}, счётчик {k}: в записи {roll.value}, пересчёт даёт {die(wrong, k)}" in text
     with pytest.raises(CommandError):
         call_command("verify_dice", str(game.pk))
     assert "не сходится" in capsys.readouterr().out
+
+
+def test_after_the_reveal_the_console_asks_for_dice_by_hand(played, client_for):  # noqa: F811
+    from django.urls import reverse
+
+    game, mod = played
+    dice.reveal_game(game, mod)
+    c = client_for(mod)
+    page = c.get(reverse("battles:battles", args=[game.pk])).content.decode()
+    assert "сервер больше не бросает кубики" in page and "Бросить на сервере" not in page
+    response = c.post(reverse("battles:battle_action", args=[game.pk, "roll"]), {"battle": 1})
+    assert response.status_code == 409 and "Зерно кубиков уже раскрыто" in response.content.decode()
+    assert not Roll.objects.filter(stream__game=game, source="server").exists()
