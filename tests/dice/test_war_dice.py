@@ -181,3 +181,17 @@ def test_after_the_reveal_the_console_asks_for_dice_by_hand(played, client_for):
     response = c.post(reverse("battles:battle_action", args=[game.pk, "roll"]), {"battle": 1})
     assert response.status_code == 409 and "Зерно кубиков уже раскрыто" in response.content.decode()
     assert not Roll.objects.filter(stream__game=game, source="server").exists()
+
+
+def test_the_log_says_which_dice_a_re_roll_discarded_and_why(played):  # noqa: F811
+    from larp.turns.audit_text import sentence
+    from larp.turns.selectors import names
+
+    game, mod = played
+    first = console.server_roll(game, mod, 1)
+    again = console.server_roll(game, mod, 1, replaces=first.pk, reason="кубик упал")
+    entry = AuditEntry.objects.filter(game=game, action="dice_rolled").order_by("-pk").first()
+    assert entry.reason == "кубик упал"
+    text = sentence(entry, names(game))
+    assert f"Кубики хода № {again.counters[0]}–{again.counters[1]} в записи бросков." in text
+    assert f"Переброс: кубики № {first.counters[0]}–{first.counters[1]} отброшены." in text
