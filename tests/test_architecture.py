@@ -21,7 +21,6 @@ APPS = sorted(p.name for p in LARP.iterdir() if p.is_dir() and (p / "__init__.py
 UPWARD = {
     ("larp/turns/console.py", "battles"),             # the console home: the next thing to do is in battles
     ("larp/turns/console.py", "orders"),              # ... the filing grid and the orders table
-    ("larp/turns/console.py", "tablet"),              # ... the paper order's legal pickers
 }
 
 

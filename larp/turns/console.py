@@ -1,6 +1,6 @@
 """Reads for the console home: the one next thing to do, the filing grid (R3), the orders table.
 
-The console home is the top of the house: it reads battles, orders and the tablet's selectors
+The console home is the top of the house: it reads battles, orders and the legal pickers (larp.orders.pickers)
 (tests/test_architecture.py lists these upward imports); the turn cycle's own reads are turns.selectors.
 """
 from __future__ import annotations
@@ -14,8 +14,8 @@ from larp.campaign import labels
 from larp.campaign.models import Faction, Game
 from larp.forces.models import Fleet
 from larp.orders.models import Order
+from larp.orders import pickers
 from larp.orders.services import find_unit
-from larp.tablet import selectors as tablet
 from larp.turns import situation
 from larp.turns.models import Phase
 from larp.turns.selectors import names
@@ -119,7 +119,7 @@ def paper_order_units(phase: Phase, names: dict) -> list[dict]:
 
 
 def paper_order(game: Game, phase: Phase, unit_code: str, selected: dict | None = None) -> dict | None:
-    """The legal-choice form of one unit for a paper order (R14): the tablet's pickers, any time of the turn."""
+    """The legal-choice form of one unit for a paper order (R14): the tablet's own pickers (larp.orders.pickers), any time of the turn."""
     try:
         unit = find_unit(game, unit_code) if unit_code and len(unit_code) <= 60 else None
     except ValueError:  # digits that are not ASCII name no unit
@@ -129,7 +129,7 @@ def paper_order(game: Game, phase: Phase, unit_code: str, selected: dict | None 
     kind = "fleet" if isinstance(unit, Fleet) else "army"
     turn = phase.turn
     order = Order.objects.filter(turn=turn, **({"fleet": unit} if kind == "fleet" else {"army": unit})).first()
-    entry = tablet.unit_entry(unit, sit=tablet.start_situation(turn), label_of=names(game).places, order=order,
+    entry = pickers.unit_entry(unit, sit=pickers.start_situation(turn), label_of=names(game).places, order=order,
                               is_open=True, selected=selected)
     entry["faction_name"] = unit.faction.name
     return entry
