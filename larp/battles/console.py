@@ -1,7 +1,7 @@
-"""Reads for the console home: the one next thing to do, the filing grid (R3), the orders table.
+"""Reads for the console home: the one next thing to do, the filing grid (R3), the orders table, the paper order.
 
-The console home is the top of the house: it reads battles, orders and the legal pickers (larp.orders.pickers)
-(tests/test_architecture.py lists these upward imports); the turn cycle's own reads are turns.selectors.
+The console home is the console turn app's: it reads the turn's resolution, the orders and the legal pickers
+(larp.orders.pickers), all below it; the turn cycle's own reads are turns.selectors.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from larp.battles.models import TurnResolution
 from larp.campaign import labels
 from larp.campaign.models import Faction, Game
 from larp.forces.models import Fleet
-from larp.orders.models import Order
 from larp.orders import pickers
+from larp.orders.models import Order
 from larp.orders.services import find_unit
 from larp.turns import situation
 from larp.turns.models import Phase
@@ -28,7 +28,7 @@ NEXT_PHASE_LABELS = {
 
 
 def _post(game: Game, action: str, label: str, confirm: str = "", hint: str = "") -> dict:
-    return {"label": label, "url": reverse("turns:control", args=[game.pk, action]), "post": True,
+    return {"label": label, "url": reverse("battles:control", args=[game.pk, action]), "post": True,
             "action": action, "confirm": confirm, "hint": hint}
 
 
@@ -119,7 +119,7 @@ def paper_order_units(phase: Phase, names: dict) -> list[dict]:
 
 
 def paper_order(game: Game, phase: Phase, unit_code: str, selected: dict | None = None) -> dict | None:
-    """The legal-choice form of one unit for a paper order (R14): the tablet's own pickers (larp.orders.pickers), any time of the turn."""
+    """The legal-choice form of one unit for a paper order (R14): the tablet's pickers, any time of the turn."""
     try:
         unit = find_unit(game, unit_code) if unit_code and len(unit_code) <= 60 else None
     except ValueError:  # digits that are not ASCII name no unit
