@@ -3,11 +3,7 @@
 Every module under larp/ is parsed with ast, function-local imports included
 (a local import hides a cycle from Python, not from this test). Management
 commands are entry points like urls.py: nothing imports them, so they cannot
-close a cycle and are left out.
-
-UPWARD lists the imports that still point up and close a cycle today, each in
-a file another change is rewriting; the test fails on any other cycle, and on
-an entry of UPWARD that is gone (so the list only shrinks).
+close a cycle and are left out. There is no allowance: any cycle fails.
 """
 import ast
 import pathlib
@@ -16,13 +12,6 @@ from collections import defaultdict
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LARP = ROOT / "larp"
 APPS = sorted(p.name for p in LARP.iterdir() if p.is_dir() and (p / "__init__.py").exists())
-
-# (file, app it imports): upward imports still to be removed.
-UPWARD = {
-    ("larp/turns/console.py", "battles"),             # the console home: the next thing to do is in battles
-    ("larp/turns/console.py", "orders"),              # ... the filing grid and the orders table
-    ("larp/turns/console.py", "tablet"),              # ... the paper order's legal pickers
-}
 
 
 def _module_of(path: pathlib.Path) -> list[str]:
@@ -93,18 +82,40 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_no_import_cycle_between_apps():
     graph = defaultdict(set)
-    for (app, target), files in app_edges().items():
-        if files - {f for f, t in UPWARD if t == target}:
-            graph[app].add(target)
+    for app, target in app_edges():
+        graph[app].add(target)
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle between apps: " + " -> ".join(cycle) + "; files: " + "; ".join(
         f"{a} -> {b}: {sorted(app_edges()[(a, b)])}" for a, b in zip(cycle, cycle[1:]))
 
 
-def test_every_known_upward_import_still_exists():
-    edges = app_edges()
-    gone = [(f, t) for f, t in UPWARD if f not in edges.get((f.split("/")[1], t), set())]
-    assert not gone, f"no longer imported, remove from UPWARD: {gone}"
+def documented_graph() -> dict[str, set[str]]:
+    """The app graph drawn in docs/architecture.md: app -> the apps after its arrow (a pure engine: none)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = text.split("## Layers and the app graph", 1)[1].split("```", 2)[1]
+    systems = [app for app in APPS if app != "engine" and (LARP / app / "engine").is_dir()]
+    graph, names = {}, []
+    for line in block.strip().splitlines():
+        if not line.startswith(" "):  # a new entry: its apps, then what they are
+            names = [app for n in line.split("  ", 1)[0].split(", ") for app in (systems if n == "PKG/engine" else [n])]
+            for name in names:
+                graph[name] = set()
+        if "→" in line:
+            for name in names:
+                graph[name] = {a.strip() for a in line.split("→", 1)[1].split(",")}
+    return graph
+
+
+def test_the_documented_app_graph_is_the_real_one():
+    documented = documented_graph()
+    real = defaultdict(set)
+    for app, target in app_edges():
+        real[app].add(target)
+    assert sorted(documented) == APPS, "every app is drawn once in docs/architecture.md"
+    for app in APPS:
+        allowed = documented[app] or {"rules"}  # a pure engine may import the command-line contract
+        assert real[app] <= allowed and (not documented[app] or real[app] == documented[app]), (
+            f"{app}: imports {sorted(real[app])}, docs/architecture.md draws {sorted(documented[app])}")
 
 
 def test_the_cycle_finder_sees_a_function_local_import(tmp_path):

@@ -42,7 +42,7 @@ FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdra
 
 NORTH_SECRET_TROOP = "Северная тайная гвардия"
 NORTH_SECRET_COMMANDER = "Ярополк Тайный"
-ACTIONS = {"turns:control": "pause", "battles:battle_action": "confirm", "battles:regroup_action": "apply",
+ACTIONS = {"battles:control": "pause", "battles:battle_action": "confirm", "battles:regroup_action": "apply",
            "sheets:request_kind": "battle_sheet"}
 
 
@@ -142,7 +142,7 @@ def state():
 
 def test_every_url_is_covered():
     names = {n for n, _k in ALL}
-    assert {"orders:file", "turns:console", "tablet:faction", "battles:regroup_action"} <= names
+    assert {"orders:file", "battles:console", "tablet:faction", "battles:regroup_action"} <= names
     assert not any(n.startswith("admin:") for n in names)
 
 
@@ -206,7 +206,7 @@ def test_revoked_tablet_is_signed_out_and_the_moderator_keeps_everything(world):
     response = revoked.get(reverse("tablet:faction", args=[game.pk, "north"]))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
     assert "_auth_user_id" not in revoked.session
-    assert world["moderator"].get(reverse("turns:console", args=[game.pk])).status_code == 200
+    assert world["moderator"].get(reverse("battles:console", args=[game.pk])).status_code == 200
 
 
 def test_a_new_code_signs_out_the_tablet_that_used_the_old_one(world, moderator, player):
