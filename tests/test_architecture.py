@@ -89,45 +89,39 @@ def test_no_import_cycle_between_apps():
         f"{a} -> {b}: {sorted(app_edges()[(a, b)])}" for a, b in zip(cycle, cycle[1:]))
 
 
-def documented_graph() -> dict[str, set[str]]:
-    """The app graph drawn in docs/architecture.md: app -> the apps after its arrow (a pure engine: none)."""
+def documented_graph() -> tuple[dict[str, set[str]], set[str]]:
+    """The app graph drawn in docs/architecture.md: app -> the apps after its arrow (a pure engine: none).
+
+    The line "PKG" stands for every further system (an app with its own engine/): those apps may import
+    any of the apps after its arrow, so they are returned apart, to be checked as a bound, not an equality.
+    """
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     block = text.split("## Layers and the app graph", 1)[1].split("```", 2)[1]
-    systems = [app for app in APPS if app != "engine" and (LARP / app / "engine").is_dir()]
+    systems = {app for app in APPS if app != "engine" and (LARP / app / "engine").is_dir()}
     graph, names = {}, []
     for line in block.strip().splitlines():
         if not line.startswith(" "):  # a new entry: its apps, then what they are
-            names = [app for n in line.split("  ", 1)[0].split(", ") for app in (systems if n == "PKG/engine" else [n])]
+            names = []
+            for n in line.split("  ", 1)[0].split(", "):
+                if n == "PKG/engine":
+                    continue          # a system's pure engine is a package of the system's app, drawn as PKG
+                names += sorted(systems) if n.split(" ")[0] == "PKG" else [n]
             for name in names:
                 graph[name] = set()
         if "→" in line:
             for name in names:
                 graph[name] = {a.strip() for a in line.split("→", 1)[1].split(",")}
-    return graph
+    return graph, systems
 
 
 def test_the_documented_app_graph_is_the_real_one():
-    documented = documented_graph()
+    documented, systems = documented_graph()
     real = defaultdict(set)
     for app, target in app_edges():
         real[app].add(target)
     assert sorted(documented) == APPS, "every app is drawn once in docs/architecture.md"
     for app in APPS:
         allowed = documented[app] or {"rules"}  # a pure engine may import the command-line contract
-        assert real[app] <= allowed and (not documented[app] or real[app] == documented[app]), (
+        exact = app not in systems
+        assert real[app] <= allowed and (not exact or not documented[app] or real[app] == documented[app]), (
             f"{app}: imports {sorted(real[app])}, docs/architecture.md draws {sorted(documented[app])}")
-
-
-def test_the_cycle_finder_sees_a_function_local_import(tmp_path):
-    module = tmp_path / "m.py"
-    module.write_text("def f():\n    from larp.turns.services import audit\n    return audit\n")
-    assert ("larp.turns.services", 2) in imported_modules(module)
-    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
-    assert find_cycle({"a": {"b"}, "b": {"c"}}) is None
-
-
-def test_the_print_pipeline_reads_the_turn_start_through_the_adapter():
-    """sheets/ reads engine data only through larp/turns/situation.py, never a turn's stored state itself."""
-    readers = sorted(p.relative_to(ROOT).as_posix() for p in (LARP / "sheets").rglob("*.py")
-                     if "start_state" in p.read_text(encoding="utf-8"))
-    assert readers == []
