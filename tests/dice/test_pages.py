@@ -53,7 +53,7 @@ def secrets_of(game, table):
 
 def pages(game, table):
     epirus = game.factions.get(code="epirus").code
-    return [reverse("turns:console", args=[game.pk]), reverse("battles:battles", args=[game.pk]),
+    return [reverse("battles:console", args=[game.pk]), reverse("battles:battles", args=[game.pk]),
             reverse("battles:movement", args=[game.pk]), reverse("battles:regroup", args=[game.pk]),
             reverse("battles:projector", args=[game.pk]), reverse("battles:history", args=[game.pk]),
             reverse("battles:history_turn", args=[game.pk, 1]), reverse("turns:audit", args=[game.pk]),
@@ -89,7 +89,7 @@ def test_no_page_or_paper_shows_a_seed_before_the_reveal(game_at_play, client_fo
                 assert secret not in body, (url, user.username)
     assert seen == set(pages(game, table))  # every page was read by someone
     c = client_for(mod)
-    for url in (reverse("turns:console", args=[game.pk]), reverse("battles:projector", args=[game.pk])):
+    for url in (reverse("battles:console", args=[game.pk]), reverse("battles:projector", args=[game.pk])):
         assert fingerprint(SECRET) in c.get(url).content.decode(), url
     protocols, results, *others = papers(game)
     for text in (protocols, results, *others):
