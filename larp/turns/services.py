@@ -113,7 +113,8 @@ def seeded_draw(seed: int, faction_codes: list[str]) -> list[str]:
 
 def _seeded_draws(game: Game) -> int:
     """How many draws by lot the game has made: the next one's number."""
-    return AuditEntry.objects.filter(game=game, action="draw").exclude(detail__manual=True).count()
+    draws = AuditEntry.objects.filter(game=game, action="draw")
+    return draws.count() - draws.filter(detail__manual=True).count()  # (exclude() would drop entries without the key)
 
 
 def _can_draw(game: Game, ts: TurnSettings) -> None:
