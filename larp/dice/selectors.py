@@ -37,7 +37,7 @@ def where(ref: str, purpose: str = "") -> str:
 
 
 def _rolls(stream: Stream) -> list[verify.RollRecord]:
-    return [verify.RollRecord(r.counter, r.value, r.source, r.sides, where(r.ref, r.purpose), r.status)
+    return [verify.RollRecord(r.counter, r.value, r.source, r.sides, where(r.ref, r.purpose), r.status, r.ref)
             for r in Roll.objects.filter(stream=stream).order_by("pk")]
 
 

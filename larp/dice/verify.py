@@ -60,6 +60,7 @@ class RollRecord:
     sides: int = 6
     where: str = ""          # in words: "turn 3, battle 2" / "step 4"
     status: str = "used"
+    ref: str = ""            # what it was for, as stored: "turn-3:battle-2" / "table-5:step-4"
 
 
 @dataclass(frozen=True)
@@ -187,9 +188,18 @@ def check_war(war: WarRecord) -> Line:
                                       where=_("turn %(t)s") % {"t": number})
         checked += sum(1 for r in stream.rolls if r.source == SERVER)
     for b in war.battles:
-        if b.source != SERVER:
-            continue
         where = _battle_where(b.turn, b.battle)
+        if b.source != SERVER:
+            stream = war.turns.get(b.turn)
+            ref = f"turn-{b.turn}:battle-{b.battle}"
+            typed = [r.value for r in (stream.rolls if stream else ()) if r.source == HAND and r.ref == ref
+                     and r.status == "used"]
+            used = [*b.attacker, *b.defender]
+            if typed != used:
+                line.problems.append(_("%(where)s: the battle used %(used)s by hand, the record has %(stored)s")
+                                     % {"where": where, "used": " ".join(map(str, used)) or "—",
+                                        "stored": " ".join(map(str, typed)) or "—"})
+            continue
         if b.counter is None:
             line.problems.append(_("%(where)s: server dice without counters") % {"where": where})
             continue

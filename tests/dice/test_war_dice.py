@@ -195,3 +195,11 @@ def test_the_log_says_which_dice_a_re_roll_discarded_and_why(played):  # noqa: F
     text = sentence(entry, names(game))
     assert f"Кубики хода № {again.counters[0]}–{again.counters[1]} в записи бросков." in text
     assert f"Переброс: кубики № {first.counters[0]}–{first.counters[1]} отброшены." in text
+
+
+def test_a_hand_battle_whose_dice_differ_from_the_record_is_named(fought):
+    game, mod = fought
+    dice.reveal_game(game, mod)
+    roll = Roll.objects.filter(stream__label="turn-1", source="hand", ref="turn-1:battle-2").order_by("pk").first()
+    Roll.objects.filter(pk=roll.pk).update(value=1)
+    assert "ход 1, сражение 2: в сражении засчитаны кубики вручную 3 4, а в записи — 1 4" in _problems(game)
