@@ -17,6 +17,7 @@ from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign import labels
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Faction, Game, Province
+from larp.dice import selectors as dice_selectors
 from larp.forces import services as forces_services
 from larp.forces.models import Army, TroopType
 from larp.maps import view as maps
@@ -69,6 +70,7 @@ def console_page(request: HttpRequest, game: Game, picks: dict | None = None) ->
         "clock": payload, "face": clock.clock_face(payload),
         "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
         "step": home.next_step(game, phase),
+        "dice_fingerprint": dice_selectors.game_fingerprint(game),
         "unfinished": turn_services.unfinished_work(phase) if phase else [],
         "grid": home.filing_grid(phase) if phase else None,
         "orders": home.orders_table(phase, game_names) if phase else None,
@@ -235,7 +237,7 @@ def battles(request: HttpRequest, game: Game) -> HttpResponse:
     modifiers = (resolution.choices.get("modifiers", []) if resolution else [])
     return render(request, "battles/battles.html", _context(
         game, turn=turn, result=result, resolution=resolution, pending_roll=pending_roll,
-        queue=selectors.battle_queue(result or {}),
+        queue=selectors.battle_queue(result or {}), dice_revealed=dice_selectors.war_revealed(game),
         # A modifier belongs to its own battle only (R9).
         modifiers=[{**m, "index": i} for i, m in enumerate(modifiers) if awaiting and m.get("battle") == awaiting["n"]]))
 
@@ -321,7 +323,8 @@ REGROUP_DONE = {
 }
 
 BATTLE_ACTS = {
-    "roll": (forms.RollForm, lambda game, user, d: services.server_roll(game, user, d["battle"], d["replaces"])),
+    "roll": (forms.RollForm, lambda game, user, d: services.server_roll(game, user, d["battle"], d["replaces"],
+                                                                                   d["reason"])),
     "confirm": (forms.ConfirmForm, lambda game, user, d: services.confirm_battle(
         game, user, d["battle"], d["attacker"], d["defender"], roll_id=d["roll"])),
     "undo": (forms.UndoForm, lambda game, user, d: services.undo_last_battle(game, user, d["reason"], d["battle"])),
@@ -472,7 +475,8 @@ def projector(request: HttpRequest, game: Game) -> HttpResponse:
     context = {"game": game, "clock": payload, "face": clock.clock_face(payload),
                "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-               "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names)}
+               "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names),
+               "dice_fingerprint": dice_selectors.game_fingerprint(game)}
     if request.htmx:
         return render(request, "battles/projector.html#stage", context)
     return render(request, "battles/projector.html", context)

@@ -238,9 +238,24 @@ def _rows(sides: list[dict]) -> list[dict]:
 
 # --- a whole turn --------------------------------------------------------------
 
+def dice_note(how: dict | None) -> str:
+    """How a battle's dice were had, for paper: by hand, or the server's with their counters on the turn's record."""
+    if not how:
+        return ""
+    if how.get("source") == "server" and how.get("counters"):
+        first, last = how["counters"]
+        return _("Dice: rolled by the server, dice %(first)s–%(last)s of the turn's record") % {
+            "first": first, "last": last}
+    if how.get("source") == "server":
+        return _("Dice: rolled by the server")
+    return _("Dice: rolled by hand at the table")
+
+
 def protocols_from_turn(case: dict, turn_result: dict, names: Names, *, header: dict | None = None,
-                        only: int | None = None) -> list[dict]:
-    """One protocol per battle fought in the turn, with each stack's cards as they went in."""
+                        only: int | None = None, dice: dict[int, dict] | None = None) -> list[dict]:
+    """One protocol per battle fought in the turn, with each stack's cards as they went in.
+
+    `dice` (battle number -> {"source", "counters"}) says how each battle's dice were had."""
     fought = list(turn_result.get("fought") or [])
     retreats = list(turn_result.get("retreats") or [])
     last_loss = _last_loss(fought)
@@ -248,7 +263,8 @@ def protocols_from_turn(case: dict, turn_result: dict, names: Names, *, header: 
     for entry in fought:
         mine = [r for r in retreats if last_loss.get((r["unit"], r.get("from"))) == entry["n"]]
         if only is None or entry["n"] == only:
-            out.append(protocol(entry, entry, case, names, number=entry["n"], retreats=mine, header=header))
+            out.append({**protocol(entry, entry, case, names, number=entry["n"], retreats=mine, header=header),
+                        "dice_note": dice_note((dice or {}).get(entry["n"]))})
     return out
 
 
@@ -280,7 +296,7 @@ class _Units:
 
 def turn_results(case: dict, result: dict, names: Names, *, header: dict | None = None, news: str = "",
                  raised: Iterable[dict] = (), refusal_text: Callable[[dict], str] | None = None,
-                 orders: dict[str, dict] | None = None) -> dict:
+                 orders: dict[str, dict] | None = None, dice: dict[int, dict] | None = None) -> dict:
     """Everything a turn changed, for the printed turn results (R6-R12).
 
     `orders` (unit id -> the order as filed) makes each move read as on the tablet and the console."""
@@ -294,7 +310,8 @@ def turn_results(case: dict, result: dict, names: Names, *, header: dict | None 
         "refused": [{"faction": names.faction(units.faction(r["unit"])), "unit": units.label(r["unit"]),
                      "reason": refusal_text(r) if refusal_text else r.get("reason", "")}
                     for r in result.get("refused") or []],
-        "battles": [_battle_line(entry, units, names) for entry in result.get("fought") or []],
+        "battles": [{**_battle_line(entry, units, names), "dice_note": dice_note((dice or {}).get(entry["n"]))}
+                    for entry in result.get("fought") or []],
         "retreats": [{"faction": names.faction(units.faction(r["unit"])), "unit": units.label(r["unit"]),
                       "kind": units.kind(r["unit"]), "from": names.province(r.get("from")),
                       "to": names.province(r["to"]) if r.get("to") and not r.get("destroyed") else None,

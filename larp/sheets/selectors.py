@@ -10,8 +10,9 @@ from collections import defaultdict
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from larp.battles.selectors import turn_result
+from larp.battles.selectors import battle_dice, turn_result
 from larp.campaign.models import AuditEntry, Faction, Game, Province, SpecialState
+from larp.dice import selectors as dice_selectors
 from larp.engine.rules import parse_rules
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
 from larp.campaign import labels
@@ -52,7 +53,8 @@ def order_turn_number(game: Game) -> int | None:
 
 def header(game: Game, turn: int | None) -> dict:
     return {"game": game.title, "turn": turn,
-            "date": formats.date_format(timezone.localtime(), "DATETIME_FORMAT")}
+            "date": formats.date_format(timezone.localtime(), "DATETIME_FORMAT"),
+            "dice_fingerprint": dice_selectors.game_fingerprint(game)}
 
 
 # --- battle sheets -------------------------------------------------------------
@@ -170,7 +172,8 @@ def _turn_case_and_result(game: Game, number: int) -> tuple[dict, dict, dict]:
 
 def turn_protocols(game: Game, number: int, battle: int | None = None) -> list[dict]:
     case, result, _stored = _turn_case_and_result(game, number)
-    protocols = build.protocols_from_turn(case, result, game_names(game), header=header(game, number), only=battle)
+    protocols = build.protocols_from_turn(case, result, game_names(game), header=header(game, number), only=battle,
+                                          dice=battle_dice(game, number))
     if not protocols:
         if battle is not None:
             raise NoResults(_("Turn %(turn)s has no battle no. %(n)s.") % {"turn": number, "n": battle})
@@ -184,7 +187,7 @@ def turn_results(game: Game, number: int) -> dict:
     turn = Turn.objects.filter(game=game, number=number).first()
     orders = {o.payload.get("unit"): o.payload for o in turn.orders.all()} if turn else {}
     return build.turn_results(case, result, names, header=header(game, number), news=stored.get("news", ""),
-                              raised=_raised(game, number), orders=orders,
+                              raised=_raised(game, number), orders=orders, dice=battle_dice(game, number),
                               refusal_text=lambda r: refusal_text(game.pk, r))
 
 

@@ -240,16 +240,20 @@ def test_server_roll_pressed_twice_at_once_stores_one_roll(two_moderators):
     assert DiceRoll.objects.filter(resolution__turn__game=game, battle_no=1, source="server").count() == 1
     # Rolling again names the roll it replaces: that works, once.
     shown = DiceRoll.objects.get(resolution__turn__game=game, battle_no=1)
-    responses = press_at_once([(first, url, {"battle": 1, "replaces": shown.pk}),
-                               (second, url, {"battle": 1, "replaces": shown.pk})])
+    responses = press_at_once([(first, url, {"battle": 1, "replaces": shown.pk, "reason": "упал со стола"}),
+                               (second, url, {"battle": 1, "replaces": shown.pk, "reason": "упал со стола"})])
     assert sorted(r.status_code for r in responses) == [302, 409]
     assert DiceRoll.objects.filter(resolution__turn__game=game, battle_no=1, source="server").count() == 2
+    # Without a reason, rolling again is refused at the door: the dice record keeps why dice were re-rolled.
+    shown = DiceRoll.objects.filter(resolution__turn__game=game, battle_no=1).order_by("id").last()
+    response = press_at_once([(first, url, {"battle": 1, "replaces": shown.pk})])[0]
+    assert response.status_code == 400 and "почему кубики бросают заново" in response.content.decode()
 
 
 def test_confirming_a_roll_that_was_rolled_again_since_is_refused(fighting):
     game, mod, c = fighting
     first = console.server_roll(game, mod, 1)
-    second = console.server_roll(game, mod, 1, replaces=first.pk)  # another moderator rolled again
+    second = console.server_roll(game, mod, 1, replaces=first.pk, reason="упал")  # another moderator rolled again
     before = world(game)
     response = c.post(battle_url(game, "confirm"), {"battle": 1, "roll": first.pk})
     assert_refused(response, before, game, "confirm an old roll")

@@ -35,7 +35,8 @@ from larp.turns.models import AuditEntry
 PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:join"}
 AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
 MEMBER = {"tablet:map", "tablet:map_svg",   # anyone with a role in the game (positions, no stack contents)
-          "tables:list"}                     # ... the tables they sit at (a moderator: all)
+          "tables:list",                     # ... the tables they sit at (a moderator: all)
+          "dice:verify"}                     # ... the dice check: fingerprints, and the seeds once revealed
 FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdraw", "orders:faction_orders"}
 # Everything else: the game's moderators only. A table's pages (a `table_id` in the URL) also let the
 # players of its sides in: the world's table is north against east, so the other faction (south) is refused.
