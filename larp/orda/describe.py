@@ -42,10 +42,6 @@ def _items(side: dict) -> str:
     return " ".join(parts) if parts else str(side.get("param", 0))
 
 
-def stat_word(stat: str) -> str:
-    return {"attack": _("Attack"), "defence": _("defence"), "speed": _("speed")}.get(stat, stat)
-
-
 def attack_sentence(case: dict, r: dict) -> str:
     """The itemised sums and the result of one attack."""
     a, d = r["attacker"], r["defender"]

@@ -172,10 +172,10 @@ class OverrideUnitForm(ReasonForm):
 
 class OverrideModifierForm(ReasonForm):
     unit = forms.CharField(max_length=80)
-    param = forms.ChoiceField(choices=[("attack", _("attack")), ("defence", _("defence")), ("speed", _("speed")),
-                                       ("range", _("range"))])
+    param = forms.ChoiceField(choices=[("attack", _("attack value")), ("defence", _("defence value")),
+                                       ("speed", _("speed value")), ("range", _("range value"))])
     value = forms.IntegerField(min_value=-10, max_value=10)
-    source = forms.ChoiceField(choices=[("event", _("event")), ("moderator", _("moderator"))])
+    source = forms.ChoiceField(choices=[("event", _("event")), ("moderator", _("by the moderator"))])
 
 
 class OverrideEndForm(ReasonForm):

@@ -6,7 +6,6 @@ shown as they are in every language: they are the tokens' printed names.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from larp.orda.engine.data import load
 
@@ -25,9 +24,8 @@ def mode(m: str) -> str:
 
 
 def param(p: str) -> str:
-    return {"health": pgettext("orda", "health"), "attack": pgettext("orda", "attack"),
-            "defence": pgettext("orda", "defence"), "speed": pgettext("orda", "speed"),
-            "summon": pgettext("orda", "summon time"), "range": pgettext("orda", "range")}.get(p, p)
+    return {"health": _("health value"), "attack": _("attack value"), "defence": _("defence value"),
+            "speed": _("speed value"), "summon": _("summon time"), "range": _("range value")}.get(p, p)
 
 
 def colour(c: str) -> str:
@@ -61,7 +59,7 @@ def where(w: str) -> str:
 def source(s: str) -> str:
     """An item of an effective value (O19)."""
     words = {"printed": _("printed"), "garrison": _("garrison"), "minority": _("minority rule"),
-             "event": _("event"), "moderator": _("moderator")}
+             "event": _("event"), "moderator": _("by the moderator")}
     if s in words:
         return words[s]
     t = load().traits.get(s)

@@ -44,7 +44,7 @@ def protocol(table: Table, state: dict, log: list) -> dict:
         if s["deck"]:
             dice = _("server (the event deck's order stays hidden)")
         elif s["dice"]:
-            how = _("server") if s["dice"][0]["server"] else _("by hand")
+            how = _("server") if s["dice"][0]["server"] else _("rolled by hand")
             dice = " ".join(str(x["value"]) for x in s["dice"]) + f" ({how}" + (
                 ": " + ", ".join(f"#{x['counter']}" for x in s["dice"]) if s["dice"][0]["server"] else "") + ")"
         else:

@@ -69,7 +69,7 @@ def create(game: Game, user, *, title: str, data: DataSet, mode: str, order: lis
             _deal(t, user)
             t.state = _replay(t)
             t.save(update_fields=["state"])
-    return table
+    return Table.objects.get(pk=table.pk)
 
 
 def _deal(table: Table, user) -> None:

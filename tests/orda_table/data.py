@@ -24,12 +24,12 @@ def complete_data(title="Тестовый набор (выдуманные чи�
                                 "speed": 2, "summon": 2}[param]
             if stats.get("range", 0) is None and kind in ("archer", "crossbowman", "long_bow_raider"):
                 stats["range"] = 2
-    data["board"] = sorted([list(h) for h in disc(4)])
-    data["capitals"] = {"blue": [0, 4], "yellow": [0, -4], "red": [4, 0], "green": [-4, 0]}
-    data["cities"] = {"dark_blue": [[-2, 4], [2, 2], [-1, 2]], "dark_red": [[3, 1], [2, 0], [4, -2]]}
-    line = [list(h) for h in disc(4) if h[1] >= 1]
+    data["board"] = sorted([list(h) for h in disc(3)])
+    data["capitals"] = {"blue": [0, 1], "yellow": [0, -2], "red": [3, 0], "green": [-3, 0]}
+    data["cities"] = {"dark_blue": [[2, 1], [1, 2], [-2, 3]], "dark_red": [[3, -3], [2, -3], [3, -2]]}
+    line = [list(h) for h in disc(3) if h[1] >= 1]
     data["borders"] = {"red": line, "green": line}
-    data["durability"] = {"capital": 2, "city": 2}
+    data["durability"] = {"capital": 1, "city": 1}
     data["indicator_cells"] = 5
     data["events"] = {e: f"Тестовая карта {e} (текст выдуман для тестов)" for e in dataset.EVENTS}
     return dataset.clean(data)

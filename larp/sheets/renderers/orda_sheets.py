@@ -29,7 +29,7 @@ class OrdaProtocol(_Orda):
     filename_stem = "orda-protocol"
 
     def title(self) -> str:
-        return _("Battle protocol")
+        return _("Protocol of the battle")
 
     def story(self) -> list:
         d = self.data
@@ -43,7 +43,7 @@ class OrdaProtocol(_Orda):
         out.append(self.p(_("Result"), "h2"))
         out.append(self.p(d["result_text"], "paragraph"))
         out.append(self.p(_("Every act, roll and ruling"), "h2"))
-        rows = [[self.p("№", "head"), self.p(_("What happened"), "head"), self.p(_("Dice"), "head"),
+        rows = [[self.p("№", "head"), self.p(_("What happened"), "head"), self.p(_("Dice rolled"), "head"),
                  self.p(_("Who, when"), "head")]]
         for s in d["steps"]:
             rows.append([self.p(str(s["seq"])), self.p(s["text"]), self.p(s["dice"]), self.p(s["who"], "small")])
