@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from larp.orda import describe, labels
 from larp.orda.engine import outcomes as O
-from larp.orda.engine.data import load
+from larp.orda.engine.data import STATS, load
 from larp.orda.selectors import FACTION_COLOURS
 from larp.tables.models import Table
 
@@ -89,8 +89,8 @@ def factions(table: Table, state: dict) -> dict:
         kinds = []
         for kind in engine.kinds[f].values():
             unit = next(u for u in case["units"] if u["faction"] == f and u["token"] == kind.id)
-            numbers = ", ".join(f"{labels.param(p)} {'?' if v is None else v}" for p, v in unit["stats"].items()
-                                if not (p == "range" and kind.cls != "ranged"))
+            numbers = ", ".join(f"{labels.param(p)} {'?' if unit['stats'].get(p) is None else unit['stats'][p]}"
+                                for p in STATS if not (p == "range" and kind.cls != "ranged"))
             kinds.append({"name": f"{kind.name_ru} ×{kind.count}", "cls": labels.cls(kind.cls), "numbers": numbers,
                           "trait": f"{labels.trait_name(kind.trait)}. {labels.trait_text(kind.trait)}"})
         out.append({"name": labels.faction(f), "colour": FACTION_COLOURS[f], "kinds": kinds,

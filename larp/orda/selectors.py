@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from larp.orda import describe, labels
 from larp.orda import situation as sit
 from larp.orda.engine import outcomes as O
-from larp.orda.engine.data import load
+from larp.orda.engine.data import STATS, load
 from larp.orda.models import DataSet
 from larp.tables.access import Seat
 from larp.tables.models import Table
@@ -62,7 +62,9 @@ def board(hexes: list, *, cities=(), units=(), beyond=(), moves=None, targets=No
         x, y = hex_xy(*h)
         xs.append(x)
         ys.append(y)
-        cells.append({"q": h[0], "r": h[1], "key": hex_key(h), "x": round(x, 1), "y": round(y, 1),
+        cells.append({"q": h[0], "r": h[1], "key": hex_key(h), "x": f"{x:.1f}", "y": f"{y:.1f}",
+                      "y_city": f"{y - 14:.1f}", "y_short": f"{y + 1:.1f}", "y_hp": f"{y + 13:.1f}",
+                      "y_coord": f"{y + 4:.1f}", "bx": f"{x + 14:.1f}", "by": f"{y - 14:.1f}", "by_text": f"{y - 11:.1f}",
                       "points": hex_points(x, y), "inner": hex_points(x, y, SIZE * 0.82),
                       "city": by_hex_city.get(h), "unit": by_hex_unit.get(h), "beyond": h in beyond,
                       "move": moves.get(h), "target": targets.get(h), "selected": selected == list(h),
@@ -84,7 +86,7 @@ def unit_view(case: dict, u: dict) -> dict:
             "hex": u["hex"], "health": health, "left": None if health is None else health - u["damage"],
             "damage": u["damage"], "cls": labels.cls(kind.cls), "trait": labels.trait_name(kind.trait),
             "trait_text": labels.trait_text(kind.trait), "trait_kind": load().traits[kind.trait]["kind"],
-            "stats": [(labels.param(p), v) for p, v in u["stats"].items() if not (p == "range" and v is None)],
+            "stats": [(labels.param(p), u["stats"].get(p)) for p in STATS if not (p == "range" and u["stats"].get(p) is None)],
             "effects": [labels.source(e["kind"]) for e in u["effects"]], "revealed": u.get("revealed")}
 
 

@@ -59,7 +59,8 @@ def _page(request: HttpRequest, game_id: int, table_id: int, *, errors=(), statu
     state = services.current(s.table)
     ctx = selectors.table_context(s.table, state, s, selected=request.GET.get("unit"))
     ctx.update(game=s.table.game, table=s.table, errors=list(errors), log=selectors.log(s.table, state["case"]),
-               result=s.table.result, projector=False)
+               result=s.table.result, projector=False,
+               losses=[(labels.faction(k), v) for k, v in (s.table.result.get("losses") or {}).items()])
     return render(request, "orda/table.html", ctx, status=status)
 
 
