@@ -165,6 +165,16 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                        "dead": [u for u in units if u["faction"] == f and u["where"] == O.DEAD]})
     tours = engine.number("modes", "border", "rus_china_tours") if game["mode"] == O.BORDER else None
     reserve = [u for u in units if u["faction"] == active and u["where"] == O.RESERVE]
+    slot = (case.get("summon_track") or {}).get(active)
+    arriving, summon_at = None, []
+    if my_turn and phase == sit.START and slot and slot["cell"] <= 1:
+        arriving = by_id[slot["unit"]]["name"]
+        try:
+            summon_at = [{"key": hex_key(h), "text": describe.hex_text(h)} for h in sit.summon_hexes(case, active)]
+        except sit.Refusal:
+            summon_at = []
+    if slot and slot["cell"] > 1:
+        reserve = []
     beyond = (case.get("border") or {}).get("beyond", [])
     return {
         "case_mode": labels.mode(game["mode"]), "tour": game["tour"], "tours": tours,
@@ -175,7 +185,8 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                        cities=cities, units=[u for u in units if u["where"] == O.BOARD], beyond=beyond,
                        moves=moves, targets=targets, selected=sel["hex"] if sel else None,
                        marks=_pending_marks(pend)),
-        "units": units, "cities": cities, "tracks": tracks, "reserve": reserve,
+        "units": units, "cities": cities, "tracks": tracks, "reserve": reserve, "arriving": arriving,
+        "summon_at": summon_at,
         "mine": [u for u in units if u["faction"] == active and u["where"] == O.BOARD],
         "selected": sel, "moves": [{"key": hex_key(h), "text": describe.hex_text(h), "provoked": len(m["provoked"]),
                                     "path": ";".join(hex_key(x) for x in m["path"]),

@@ -371,6 +371,18 @@ def legal_targets(case: dict, uid: str) -> list[dict]:
     return out
 
 
+def summon_hexes(case: dict, faction: str) -> list[list[int]]:
+    """Where the unit leaving cell 1 of the indicator may be summoned (O11): the capital's nearest free hexes."""
+    from larp.orda.engine.turn import _summon_hexes
+
+    st = state_of(case)
+    cands, capital_ok = _summon_hexes(st, faction)
+    out = [list(h) for h in cands]
+    if capital_ok:
+        out.insert(0, list(st.capital(faction).hex))
+    return out
+
+
 def odds(case: dict, pending: dict) -> dict:
     return run(O.ODDS, attack_doc(case, pending))
 

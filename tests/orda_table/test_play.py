@@ -1,0 +1,109 @@
+"""Playing «Орда» at the table: zone-of-control attacks with hand dice, action traits, what the pages offer."""
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import translation
+
+from larp.orda import services
+from larp.orda import situation as sit
+from larp.tables import services as tables
+from larp.tables.access import seat
+from larp.tables.models import Step, Table
+
+
+@pytest.fixture(autouse=True)
+def _russian():
+    with translation.override("ru"):
+        yield
+
+
+@pytest.fixture
+def after_rus_turn(tiny_game, orda_table, moderator, player, other_player):
+    rus = seat(player, tiny_game.pk, orda_table.pk)
+    services.act(orda_table.pk, player, rus, "turn_start", {})
+    services.act(orda_table.pk, player, rus, "move", {"unit": "rus-ivan_iii", "path": [[0, -1]]})
+    services.act(orda_table.pk, player, rus, "turn_end", {})
+    nm = seat(other_player, tiny_game.pk, orda_table.pk)
+    services.act(orda_table.pk, other_player, nm, "turn_start", {})
+    return Table.objects.get(pk=orda_table.pk)
+
+
+def test_legal_moves_show_the_zone_of_control_attacks_a_move_provokes(after_rus_turn):
+    moves = sit.legal_moves(after_rus_turn.state["case"], "nm-raider-1")
+    assert moves[(1, -2)]["provoked"] == ["rus-ivan_iii"]
+    assert moves[(1, -2)]["path"] == [[0, -2], [1, -2]]
+    assert moves[(-2, -1)]["provoked"] == []
+    assert (0, -1) not in moves                                  # Иван III stands there
+
+
+def test_a_provoking_move_needs_its_dice_and_takes_them_by_hand(tiny_game, after_rus_turn, moderator, other_player):
+    mod = seat(moderator, tiny_game.pk, after_rus_turn.pk)
+    nm = seat(other_player, tiny_game.pk, after_rus_turn.pk)
+    with pytest.raises(ValidationError) as exc:
+        services.act(after_rus_turn.pk, moderator, mod, "move", {"unit": "nm-raider-1", "path": [[0, -2], [1, -2]]},
+                     hand=[6])
+    assert "кубики (2 шт.)" in exc.value.messages[0]
+    table = services.act(after_rus_turn.pk, moderator, mod, "move",
+                         {"unit": "nm-raider-1", "path": [[0, -2], [1, -2]]}, hand=[6, 1])
+    step = Step.objects.get(table=table, kind="move", payload__unit="nm-raider-1")
+    assert step.payload["dice"] == [{"attacker": [6], "defender": [1]}] and step.payload["hand"] is True
+    assert step.outcome["provoked"][0]["result"]["hit"] is True
+    raider = next(u for u in table.state["case"]["units"] if u["id"] == "nm-raider-1")
+    assert raider["damage"] == 1 and raider["hex"] == [1, -2]
+    # a player's provoking move takes server dice
+    services.undo(table.pk, moderator, mod, "повтор на костях сервера")
+    table = services.act(table.pk, other_player, nm, "move", {"unit": "nm-raider-1", "path": [[0, -2], [1, -2]]})
+    step = Step.objects.filter(table=table, kind="move", undone=False).order_by("-seq").first()
+    assert step.payload["hand"] is False and len(step.payload["dice"]) == 1
+    assert sit.replay(table.setup, [(s.kind, s.payload) for s in tables.live_steps(table)]) == table.state
+
+
+def test_an_action_trait_changes_the_effective_value(tiny_game, orda_table, player):
+    rus = seat(player, tiny_game.pk, orda_table.pk)
+    services.act(orda_table.pk, player, rus, "turn_start", {})
+    table = services.act(orda_table.pk, player, rus, "ability",
+                         {"unit": "rus-ivan_iii", "trait": "princes_order", "target": "rus-axe_retainer-1",
+                          "param": "attack"})
+    values = sit.values(table.state["case"], "rus-axe_retainer-1")
+    assert values["attack"]["param"] == 5
+    assert [i["source"] for i in values["attack"]["items"]] == ["printed", "princes_order"]
+    with pytest.raises(ValidationError) as exc:        # Иван III has used his key action
+        services.act(orda_table.pk, player, rus, "ability",
+                     {"unit": "rus-ivan_iii", "trait": "princes_order", "target": "rus-archer-1",
+                      "param": "attack"})
+    assert "O12" in exc.value.messages[0]
+
+
+def test_three_activations_per_turn(tiny_game, orda_table, player):
+    rus = seat(player, tiny_game.pk, orda_table.pk)
+    services.act(orda_table.pk, player, rus, "turn_start", {})
+    services.act(orda_table.pk, player, rus, "move", {"unit": "rus-ivan_iii", "path": [[1, -1]]})
+    services.act(orda_table.pk, player, rus, "move", {"unit": "rus-axe_retainer-1", "path": [[-1, 0]]})
+    services.act(orda_table.pk, player, rus, "move", {"unit": "rus-archer-1", "path": [[-2, 2]]})
+    table = Table.objects.get(pk=orda_table.pk)
+    with pytest.raises(ValidationError) as exc:
+        services.act(orda_table.pk, player, rus, "ability",
+                     {"unit": "rus-ivan_iii", "trait": "princes_order", "target": "rus-axe_retainer-1",
+                      "param": "attack"})
+    assert exc.value.messages
+
+
+def test_the_summoned_unit_goes_where_the_player_chooses(tiny_game, orda_table, player, other_player, client_for):
+    from django.urls import reverse
+
+    rus = seat(player, tiny_game.pk, orda_table.pk)
+    nm = seat(other_player, tiny_game.pk, orda_table.pk)
+    for _tour in range(2):
+        services.act(orda_table.pk, player, rus, "turn_start", {})
+        services.act(orda_table.pk, player, rus, "turn_end", {})
+        services.act(orda_table.pk, other_player, nm, "turn_start", {})
+        services.act(orda_table.pk, other_player, nm, "turn_end", {})
+    page = client_for(player).get(reverse("orda:table", args=[tiny_game.pk, orda_table.pk])).content.decode()
+    assert "Куда призвать: Лучник 2" in page and 'value="1,1"' in page
+    with pytest.raises(ValidationError) as exc:
+        services.act(orda_table.pk, player, rus, "turn_start", {"choices": {"summon_hex": [3, -3]}})
+    assert "O11" in exc.value.messages[0]
+    table = services.act(orda_table.pk, player, rus, "turn_start",
+                         {"choices": {"summon_hex": [1, 1], "summon_next": "rus-dobrynya"}})
+    archer = next(u for u in table.state["case"]["units"] if u["id"] == "rus-archer-2")
+    assert archer["where"] == "board" and archer["hex"] == [1, 1]
+    assert table.state["case"]["summon_track"]["rus"] == {"unit": "rus-dobrynya", "cell": 2}
