@@ -85,6 +85,11 @@ def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, 
     name = lambda uid: unit_name(case_before, uid)  # noqa: E731
     if kind == "deck":
         return _("The event deck is shuffled by the server's dice.")
+    if kind == "deploy":
+        if payload.get("hex"):
+            return _("Setup: %(unit)s is placed on %(hex)s.") % {"unit": name(payload["unit"]),
+                                                                  "hex": hex_text(payload["hex"])}
+        return _("Setup: %(unit)s goes to the reserve.") % {"unit": name(payload["unit"])}
     if kind == "turn_start":
         text = _("Start of the turn: %(faction)s, tour %(tour)s.") % {
             "faction": labels.faction(outcome.get("faction", "")), "tour": outcome.get("tour")}

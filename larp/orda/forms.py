@@ -100,6 +100,11 @@ class MoveForm(DiceMixin):
         return hexes
 
 
+class DeployForm(forms.Form):
+    unit = forms.CharField(max_length=80)
+    hex = HexField(required=False)
+
+
 class DeclareForm(forms.Form):
     attacker = forms.CharField(max_length=80)
     target = forms.CharField(max_length=80)

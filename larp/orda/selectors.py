@@ -133,6 +133,28 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
         for u in units:
             if u["faction"] == active and u["where"] == O.BOARD:
                 u["link"] = f"?unit={u['id']}"
+    deploying = table.is_open and phase == sit.START and not state.get("started", True)
+    deploy, problems = None, []
+    if deploying:
+        try:
+            problems = [{"text": sit.problem_text(p), "error": p["severity"] == O.ERROR}
+                        for p in sit.setup_problems(case)]
+        except sit.Refusal as r:
+            problems = [{"text": r.message, "error": True}]
+        for u in units:
+            if u["where"] in (O.BOARD, O.RESERVE) and seat.may_act_for(u["faction"]):
+                u["link"] = f"?unit={u['id']}"
+        if selected in by_id and by_id[selected].get("link"):
+            sel = by_id[selected]
+            cap = next(c for c in case["cities"] if c["kind"] == "capital" and c["faction"] == sel["faction"])
+            taken = {tuple(u["hex"]) for u in units if u["where"] == O.BOARD}
+            from larp.orda.engine.hexes import distance
+            hexes = case["board"].get("hexes") or _disc(case["board"].get("radius", 0))
+            free = sorted(tuple(h) for h in hexes if tuple(h) not in taken and tuple(h) != tuple(cap["hex"])
+                          and distance(tuple(h), tuple(cap["hex"])) <= 2)
+            moves = {h: {"path": [list(h)], "provoked": [], "trap": False} for h in free}
+        deploy = {"problems": problems, "ok": not any(p["error"] for p in problems),
+                  "pickable": [u for u in units if u.get("link")]}
     pend = None
     if pending:
         tgt_faction = by_id[pending["target"]]["faction"]
@@ -186,6 +208,7 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                        moves=moves, targets=targets, selected=sel["hex"] if sel else None,
                        marks=_pending_marks(pend)),
         "units": units, "cities": cities, "tracks": tracks, "reserve": reserve, "arriving": arriving,
+        "deploy": deploy,
         "summon_at": summon_at,
         "mine": [u for u in units if u["faction"] == active and u["where"] == O.BOARD],
         "selected": sel, "moves": [{"key": hex_key(h), "text": describe.hex_text(h), "provoked": len(m["provoked"]),

@@ -114,6 +114,8 @@ def _check_seat(seat: Seat, kind: str, state: dict, payload: dict) -> str:
         who = _faction_of(case, p.get("attacker", "")) or ""
         if payload.get("hand") and not seat.moderator:
             raise PermissionDenied(_("Only the moderator enters dice by hand."))
+    elif kind == "deploy":
+        who = _faction_of(case, payload.get("unit", "")) or ""
     else:
         who = active
     if not seat.may_act_for(who):
@@ -198,7 +200,7 @@ def undo(table_id: int, user, seat: Seat, reason: str) -> Table:
     return table
 
 
-KINDS = ("deck", "turn_start", "turn_end", "move", "declare", "counter", "attack", "ability", "override_unit",
+KINDS = ("deck", "deploy", "turn_start", "turn_end", "move", "declare", "counter", "attack", "ability", "override_unit",
          "override_modifier", "override_end")
 
 

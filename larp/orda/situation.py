@@ -141,19 +141,35 @@ def build_setup(data: dict, mode: str, order: list[str]) -> dict:
             "traps": [], "summon_track": {f: None for f in order},
             "event": {"current": None, "draw_pile": [], "discard": []}, "modifiers": [], "activations": {},
             "border_hold": None, "seed": None}
-    check = run(O.SETUP, case)
-    errors = [p for p in check["problems"] if p["severity"] == O.ERROR]
+    errors = [p for p in setup_problems(case) if p["severity"] == O.ERROR]
     if errors:
-        raise Refusal(_("The setup breaks the rules: %(codes)s")
-                      % {"codes": ", ".join(f"{p['rule']} {p['code']}" for p in errors)})
+        raise Refusal(_("The setup breaks the rules: %(codes)s") % {"codes": "; ".join(problem_text(p) for p in errors)})
     return case
+
+
+def setup_problems(case: dict) -> list[dict]:
+    """orda.setup's problems for the starting situation (O4, O5, O8, O13/O20)."""
+    doc = {k: v for k, v in case.items() if k not in ("summon_track", "activations", "traps")}
+    return run(O.SETUP, doc)["problems"]
+
+
+def problem_text(p: dict) -> str:
+    words = {"factions_in_play": _("the factions in play do not fit the number of players"),
+             "capital_colour": _("a faction starts on another faction's capital"),
+             "order_not_alternating": _("allies may not move one right after the other"),
+             "roster": _("a faction's tokens are not its twelve"),
+             "start_classes": _("the starting units are not the classes the mode asks for"),
+             "placement": _("starting units stand on the hexes nearest their capital, never on it"),
+             "hex_invalid": _("a unit stands off the board or on an enemy city")}
+    who = f"{labels.faction(p['faction'])}: " if p.get("faction") else ""
+    return f"{who}{words.get(p['code'], p['code'])} ({p['rule']})"
 
 
 # ---------------------------------------------------------------- the log, replayed
 
 def initial(setup: dict) -> dict:
     return {"case": copy.deepcopy(setup), "phase": START, "turn_start": {}, "pending": None,
-            "winner": setup.get("game", {}).get("winner"), "reason": None}
+            "winner": setup.get("game", {}).get("winner"), "reason": None, "started": False}
 
 
 def _merge(case: dict, result: dict) -> None:
@@ -187,9 +203,30 @@ def apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
         case["event"] = {"current": case["event"].get("current"), "draw_pile": list(payload["order"]),
                          "discard": list(case["event"].get("discard", []))}
         return state, {"deck": len(payload["order"])}
+    if kind == "deploy":
+        if state.get("started", True) or state["phase"] != START:
+            raise Refusal(_("Units are placed only before the first turn (O5)."))
+        u = next((x for x in case["units"] if x["id"] == payload["unit"]), None)
+        if u is None or u["where"] not in (O.BOARD, O.RESERVE):
+            raise Refusal(_("No such unit."))
+        h = payload.get("hex")
+        if h is not None:
+            st = state_of(case)
+            if tuple(h) not in st.board or any(x["hex"] == h for x in case["units"] if x["id"] != u["id"]):
+                raise Refusal(_("That hex is not free."))
+            u.update(where=O.BOARD, hex=list(h))
+        else:
+            u.update(where=O.RESERVE, hex=None)
+        return state, {"problems": setup_problems(case)}
     if kind == "turn_start":
         if state["phase"] != START:
             raise Refusal(_("The turn has already begun."))
+        if not state.get("started", True):
+            problems = [p for p in setup_problems(case) if p["severity"] == O.ERROR]
+            if problems:
+                raise Refusal(_("The setup breaks the rules: %(codes)s")
+                              % {"codes": "; ".join(problem_text(p) for p in problems)})
+            state["started"] = True
         result = run(O.TURN, {**case, "stage": O.START, "choices": payload.get("choices") or {}})
         case.update({k: v for k, v in result["state"].items() if k != "game"})
         state["phase"] = BATTLE
