@@ -83,7 +83,7 @@ def odds_text(o: dict | None) -> str:
 def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, outcome: dict) -> str:
     """One short sentence for the log and the game's audit."""
     name = lambda uid: unit_name(case_before, uid)  # noqa: E731
-    if kind == "deck":
+    if kind == "setup":
         return _("The event deck is shuffled by the server's dice.")
     if kind == "deploy":
         if payload.get("hex"):

@@ -269,6 +269,6 @@ def log(table: Table, case: dict) -> list[dict]:
         out.append({"seq": s.seq, "text": text, "undone": s.undone, "undone_reason": s.undone_reason,
                     "reason": s.reason, "at": s.at, "user": s.user,
                     "dice": [{"value": r.value, "server": r.source == "server", "counter": r.counter,
-                              "discarded": r.status != "used"} for r in dice] if s.kind != "deck" else [],
-                    "deck": s.kind == "deck"})
+                              "discarded": r.status != "used"} for r in dice] if s.kind != "setup" else [],
+                    "deck": s.kind == "setup"})
     return out

@@ -79,8 +79,8 @@ def _deal(table: Table, user) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = tables.take_dice(table, seq, count=1, sides=i + 1, purpose=_("event deck"), user=user)[0] - 1
         cards[i], cards[j] = cards[j], cards[i]
-    tables.record(table, "deck", user, seq=seq, payload={"order": cards}, outcome={"deck": len(cards)},
-                  summary=describe.step_summary({}, {}, "deck", {}, {}))
+    tables.record(table, "setup", user, seq=seq, payload={"order": cards}, outcome={"deck": len(cards)},
+                  summary=describe.step_summary({}, {}, "setup", {}, {}))
 
 
 def _replay(table: Table) -> dict:
@@ -192,7 +192,7 @@ def undo(table_id: int, user, seat: Seat, reason: str) -> Table:
     if not seat.moderator:
         raise PermissionDenied(_("Only the game's moderators may do this."))
     with tables.locked(table_id) as table:
-        step = tables.undo_last(table, user, reason, kinds=[k for k in KINDS if k != "deck"])
+        step = tables.undo_last(table, user, reason, kinds=[k for k in KINDS if k != "setup"])
         if step is None:
             raise ValidationError(_("There is nothing to undo."))
         tables.set_state(table, _replay(table))
@@ -200,7 +200,7 @@ def undo(table_id: int, user, seat: Seat, reason: str) -> Table:
     return table
 
 
-KINDS = ("deck", "deploy", "turn_start", "turn_end", "move", "declare", "counter", "attack", "ability", "override_unit",
+KINDS = ("setup", "deploy", "turn_start", "turn_end", "move", "declare", "counter", "attack", "ability", "override_unit",
          "override_modifier", "override_end")
 
 

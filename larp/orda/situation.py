@@ -199,7 +199,7 @@ def apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
     case = state["case"]
     if state["phase"] == OVER and not kind.startswith("override"):
         raise Refusal(labels.refusal("game_over"))
-    if kind == "deck":
+    if kind == "setup":
         case["event"] = {"current": case["event"].get("current"), "draw_pile": list(payload["order"]),
                          "discard": list(case["event"].get("discard", []))}
         return state, {"deck": len(payload["order"])}

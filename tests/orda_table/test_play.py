@@ -107,3 +107,28 @@ def test_the_summoned_unit_goes_where_the_player_chooses(tiny_game, orda_table, 
     archer = next(u for u in table.state["case"]["units"] if u["id"] == "rus-archer-2")
     assert archer["where"] == "board" and archer["hex"] == [1, 1]
     assert table.state["case"]["summon_track"]["rus"] == {"unit": "rus-dobrynya", "cell": 2}
+
+
+def test_setup_before_the_first_turn_is_checked_by_the_rules(tiny_game, orda_table, player, other_player,
+                                                             client_for):
+    from django.urls import reverse
+
+    rus = seat(player, tiny_game.pk, orda_table.pk)
+    nm = seat(other_player, tiny_game.pk, orda_table.pk)
+    with pytest.raises(Exception):                      # a player places only their own faction's units
+        services.act(orda_table.pk, other_player, nm, "deploy", {"unit": "rus-ivan_iii", "hex": [1, 0]})
+    # Swap the Дружинник с топором for the Дружинник с копьем: two steps, invalid in between.
+    table = services.act(orda_table.pk, player, rus, "deploy", {"unit": "rus-axe_retainer-1", "hex": None})
+    assert [p["code"] for p in table.state and sit.setup_problems(table.state["case"])] == ["start_classes"]
+    page = client_for(player).get(reverse("orda:table", args=[tiny_game.pk, table.pk])).content.decode()
+    assert "стартовые юниты не тех классов" in page
+    with pytest.raises(ValidationError) as exc:
+        services.act(table.pk, player, rus, "turn_start", {})
+    assert "стартовые юниты не тех классов" in exc.value.messages[0]
+    table = services.act(table.pk, player, rus, "deploy", {"unit": "rus-spear_retainer-1", "hex": [-1, 1]})
+    assert sit.setup_problems(table.state["case"]) == []
+    assert table.status == Table.SETUP
+    table = services.act(table.pk, player, rus, "turn_start", {})
+    assert table.status == Table.PLAYING
+    with pytest.raises(ValidationError):
+        services.act(table.pk, player, rus, "deploy", {"unit": "rus-axe_retainer-1", "hex": [1, 0]})

@@ -47,7 +47,7 @@ def test_the_engine_refuses_an_unknown_value_naming_it_in_russian(orda_table):
     ivan = next(u for u in setup["units"] if u["id"] == "rus-ivan_iii")
     ivan["stats"] = {**ivan["stats"], "speed": None}
     state = sit.initial(setup)
-    state, _ = sit.apply(state, "deck", {"order": list(dataset.EVENTS)})
+    state, _ = sit.apply(state, "setup", {"order": list(dataset.EVENTS)})
     state, _ = sit.apply(state, "turn_start", {})
     with pytest.raises(sit.Refusal) as exc:
         sit.apply(state, "move", {"unit": "rus-ivan_iii", "path": [[0, -1]]})
@@ -190,6 +190,6 @@ def test_a_table_made_by_the_bridge_plays_from_its_setup(tiny_game, moderator, p
     rus = seat(player, tiny_game.pk, table.pk)
     table = services.act(table.pk, player, rus, "turn_start", {})
     assert table.state["phase"] == "battle"
-    assert Step.objects.filter(table=table, kind="deck").exists()
+    assert Step.objects.filter(table=table, kind="setup").exists()
     assert sorted(table.state["case"]["event"]["draw_pile"] + [table.state["case"]["event"]["current"]]) \
         == list(dataset.EVENTS)
