@@ -133,9 +133,16 @@ class RollForm(forms.Form):
             raise forms.ValidationError(_("Enter both dice, from 1 to 6."))
         return d
 
+    reroll_attacker = forms.IntegerField(min_value=1, max_value=6, required=False)
+    reroll_defender = forms.IntegerField(min_value=1, max_value=6, required=False)
+
     def hand_dice(self):
         d = self.cleaned_data
         return [d["die_attacker"], d["die_defender"]] if d["how"] == "hand" else None
+
+    def rerolls(self) -> dict:
+        d = self.cleaned_data
+        return {"attacker": d.get("reroll_attacker"), "defender": d.get("reroll_defender")}
 
 
 class AbilityForm(forms.Form):

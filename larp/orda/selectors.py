@@ -165,7 +165,9 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                 "retreat_to": pending.get("retreat_to"),
                 "may_counter": table.is_open and not pending.get("counter") and seat.may_act_for(tgt_faction),
                 "may_roll": table.is_open and bool(pending.get("counter")) and seat.may_act_for(atk_faction),
-                "may_hand": seat.moderator}
+                "may_hand": seat.moderator,
+                "second_attacker": "golden_horde" in [e for e in _effect_kinds(case, pending["attacker"])],
+                "second_target": "golden_horde" in [e for e in _effect_kinds(case, pending["target"])]}
         if pend["may_counter"] or seat.moderator or seat.may_act_for(tgt_faction):
             try:
                 o = sit.odds(case, pending)
@@ -223,6 +225,10 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                        "value": m["value"], "source": labels.source(m["source"])} for m in case.get("modifiers", [])],
         "board_units": [u for u in units if u["where"] == O.BOARD],
     }
+
+
+def _effect_kinds(case: dict, uid: str) -> list[str]:
+    return [e["kind"] for u in case["units"] if u["id"] == uid for e in u["effects"]]
 
 
 def _disc(radius: int) -> list:

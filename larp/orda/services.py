@@ -153,8 +153,10 @@ def act(table_id: int, user, seat: Seat, kind: str, payload: dict, *, hand: list
 
 def _with_dice(table: Table, seq: int, state: dict, kind: str, payload: dict, hand, user) -> dict:
     if kind == "attack":
+        rerolls = payload.pop("rerolls", None) or {}
         dice = _dice(table, seq, 2, hand, _("attack"), user)
         payload.update(dice={"attacker": [dice[0]], "defender": [dice[1]]}, hand=hand is not None)
+        _second_chance(table, seq, state, payload, rerolls if hand is not None else None, user)
     elif kind == "move":
         preview = sit.run(O.MOVE, {**state["case"], "move": {"unit": payload["unit"], "path": payload["path"]}})
         if "state" not in preview:
@@ -163,6 +165,30 @@ def _with_dice(table: Table, seq: int, state: dict, kind: str, payload: dict, ha
             payload.update(dice=[{"attacker": [dice[2 * i]], "defender": [dice[2 * i + 1]]} for i in range(n)],
                            hand=hand is not None)
     return payload
+
+
+def _second_chance(table: Table, seq: int, state: dict, payload: dict, rerolls: dict | None, user) -> None:
+    """O16/O21 Сила Золотой Орды: a unit with a second chance rerolls its own die once when it loses the exchange
+    (server dice; the same policy the odds assume), or as typed in by the moderator (hand dice)."""
+    p = state.get("pending") or {}
+    case = state["case"]
+    chance = {role: any(e["kind"] == "golden_horde" for u in case["units"] if u["id"] == p.get(role)
+                        for e in u["effects"]) for role in ("attacker", "target")}
+    if not any(chance.values()):
+        return
+    if rerolls is not None:
+        for role, key in (("attacker", "attacker"), ("target", "defender")):
+            if chance[role] and rerolls.get(key):
+                payload["dice"][key].append(tables.take_dice(table, seq, hand=[rerolls[key]], user=user,
+                                                             purpose=_("second chance"))[0])
+        return
+    first = sit.run(O.ATTACK, sit.attack_doc(case, p, p["counter"], payload["dice"]))
+    if not first["defender"]["dice"]:
+        return                                          # an automatic retreat: no dice at all
+    loser = "target" if first["hit"] else "attacker"
+    if chance[loser]:
+        key = "defender" if loser == "target" else "attacker"
+        payload["dice"][key].append(tables.take_dice(table, seq, count=1, user=user, purpose=_("second chance"))[0])
 
 
 def _dice(table: Table, seq: int, n: int, hand, purpose: str, user) -> list[int]:

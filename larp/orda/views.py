@@ -115,8 +115,6 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
             services.act(s.table.pk, request.user, s, action, payload, hand=hand)
     except ValidationError as exc:
         return _page(request, game_id, table_id, errors=_messages(exc), status=400)
-    if action == "move" or action == "ability":
-        return redirect("orda:table", game_id, table_id)
     return redirect("orda:table", game_id, table_id)
 
 
@@ -134,7 +132,7 @@ def _payload(action: str, form, d: dict) -> tuple[dict, list | None]:
     if action == "counter":
         return {"counter": d["counter"], "retreat_to": d.get("retreat_to")}, None
     if action == "attack":
-        return {}, form.hand_dice()
+        return {"rerolls": form.rerolls()}, form.hand_dice()
     if action == "ability":
         return form.payload(), None
     if action == "override_unit":

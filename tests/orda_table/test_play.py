@@ -7,6 +7,7 @@ from larp.orda import services
 from larp.orda import situation as sit
 from larp.tables import services as tables
 from larp.tables.access import seat
+from larp.dice.models import Roll
 from larp.tables.models import Step, Table
 
 
@@ -132,3 +133,41 @@ def test_setup_before_the_first_turn_is_checked_by_the_rules(tiny_game, orda_tab
     assert table.status == Table.PLAYING
     with pytest.raises(ValidationError):
         services.act(table.pk, player, rus, "deploy", {"unit": "rus-axe_retainer-1", "hex": [1, 0]})
+
+
+@pytest.fixture
+def khan_blessed(tiny_game, moderator, player, other_player):
+    """A table made as the bridge makes it: Иван III carries Чингисхан's second chance (a made-up situation)."""
+    from tests.orda_table.data import complete_data
+
+    setup = sit.build_setup(complete_data(), "border", ["rus", "north_mongolia"])
+    ivan = next(u for u in setup["units"] if u["id"] == "rus-ivan_iii")
+    ivan["effects"] = [{"kind": "golden_horde", "from": "rus-ivan_iii", "expires": None}]
+    table = tables.create_table(tiny_game, "orda", "Второй шанс",
+                                [("rus", "Русь", tiny_game.factions.get(code="north")),
+                                 ("north_mongolia", "Монголия", tiny_game.factions.get(code="south"))],
+                                moderator, setup=setup, seed=5)
+    rus, nm = seat(player, tiny_game.pk, table.pk), seat(other_player, tiny_game.pk, table.pk)
+    services.act(table.pk, player, rus, "turn_start", {})
+    services.act(table.pk, player, rus, "move", {"unit": "rus-ivan_iii", "path": [[0, -1]]})
+    services.act(table.pk, player, rus, "declare", {"attacker": "rus-ivan_iii", "target": "nm-long_bow_raider-1"})
+    services.act(table.pk, other_player, nm, "counter", {"counter": "defence"})
+    return table
+
+
+def test_a_second_chance_typed_in_by_hand_counts(tiny_game, khan_blessed, moderator):
+    mod = seat(moderator, tiny_game.pk, khan_blessed.pk)
+    table = services.act(khan_blessed.pk, moderator, mod, "attack", {"rerolls": {"attacker": 6}}, hand=[1, 6])
+    step = Step.objects.get(table=table, kind="attack")
+    assert step.payload["dice"] == {"attacker": [1, 6], "defender": [6]}
+    assert step.outcome["hit"] is True and step.outcome["attacker"]["total"] == 8
+
+
+def test_server_dice_reroll_the_losing_second_chance(tiny_game, khan_blessed, player):
+    rus = seat(player, tiny_game.pk, khan_blessed.pk)
+    table = services.act(khan_blessed.pk, player, rus, "attack", {})
+    step = Step.objects.get(table=table, kind="attack")
+    first_attack, defence = step.payload["dice"]["attacker"][0], step.payload["dice"]["defender"][0]
+    lost_first = not first_attack + 2 > defence + 1          # Иван III's attack 2 against defence 1
+    assert len(step.payload["dice"]["attacker"]) == (2 if lost_first else 1)
+    assert Roll.objects.filter(ref=step.ref).count() == (3 if lost_first else 2)
