@@ -140,6 +140,10 @@ def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, 
         return _("Moderator: %(unit)s, %(param)s %(value)+d.") % {"unit": name(payload["unit"]),
                                                                  "param": labels.param(payload["param"]),
                                                                  "value": payload["value"]}
+    if kind == "override_unmodify":
+        m = outcome.get("removed") or {}
+        return _("Moderator removes the modifier: %(unit)s, %(param)s %(value)+d.") % {
+            "unit": name(m.get("unit")), "param": labels.param(m.get("param", "")), "value": m.get("value", 0)}
     if kind == "override_end":
         return _("Moderator ends the battle: %(side)s wins.") % {"side": labels.side(payload["winner"])}
     return kind

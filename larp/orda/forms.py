@@ -190,6 +190,10 @@ class OverrideModifierForm(ReasonForm):
     source = forms.ChoiceField(choices=[("event", _("event")), ("moderator", _("by the moderator"))])
 
 
+class OverrideUnmodifyForm(ReasonForm):
+    index = forms.IntegerField(min_value=0, max_value=500)
+
+
 class OverrideEndForm(ReasonForm):
     winner = forms.ChoiceField(choices=[("rus_china", _("Rus and China")), ("mongolia", _("Mongolia"))])
 

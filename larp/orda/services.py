@@ -102,7 +102,7 @@ def _check_seat(seat: Seat, kind: str, state: dict, payload: dict) -> str:
     """The side acting (its key), or PermissionDenied: players act only for their own faction, at its moment."""
     case = state["case"]
     active = case["game"]["active"]
-    if kind in ("undo", "override_unit", "override_modifier", "override_end"):
+    if kind in ("undo", "override_unit", "override_modifier", "override_unmodify", "override_end"):
         if not seat.moderator:
             raise PermissionDenied(_("Only the game's moderators may do this."))
         return ""
@@ -227,7 +227,7 @@ def undo(table_id: int, user, seat: Seat, reason: str) -> Table:
 
 
 KINDS = ("setup", "deploy", "turn_start", "turn_end", "move", "declare", "counter", "attack", "ability", "override_unit",
-         "override_modifier", "override_end")
+         "override_modifier", "override_unmodify", "override_end")
 
 
 def paint(ds: DataSet, brush: str, h: list[int], user) -> DataSet:

@@ -307,6 +307,13 @@ def apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
                                                  "value": payload["value"], "source": payload["source"]})
         state_of(case)
         return state, {}
+    if kind == "override_unmodify":
+        mods = case.get("modifiers") or []
+        i = payload["index"]
+        if not 0 <= i < len(mods):
+            raise Refusal(_("No such modifier."))
+        removed = mods.pop(i)
+        return state, {"removed": removed}
     if kind == "override_end":
         state.update(phase=OVER, winner=payload["winner"], reason="moderator")
         return state, {"winner": payload["winner"]}

@@ -85,7 +85,7 @@ ACTIONS = {
     "deploy": forms.DeployForm, "turn_start": forms.TurnStartForm, "turn_end": None, "move": forms.MoveForm, "declare": forms.DeclareForm,
     "counter": forms.CounterForm, "attack": forms.RollForm, "ability": forms.AbilityForm, "undo": forms.ReasonForm,
     "override_unit": forms.OverrideUnitForm, "override_modifier": forms.OverrideModifierForm,
-    "override_end": forms.OverrideEndForm, "cancel": forms.ReasonForm,
+    "override_unmodify": forms.OverrideUnmodifyForm, "override_end": forms.OverrideEndForm, "cancel": forms.ReasonForm,
 }
 
 
@@ -140,6 +140,8 @@ def _payload(action: str, form, d: dict) -> tuple[dict, list | None]:
     if action == "override_modifier":
         return {"unit": d["unit"], "param": d["param"], "value": d["value"], "source": d["source"],
                 "reason": d["reason"]}, None
+    if action == "override_unmodify":
+        return {"index": d["index"], "reason": d["reason"]}, None
     if action == "override_end":
         return {"winner": d["winner"], "reason": d["reason"]}, None
     raise Http404("No such action.")

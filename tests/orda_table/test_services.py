@@ -178,6 +178,11 @@ def test_an_override_needs_a_reason_and_is_audited(tiny_game, orda_table, modera
                                                  "source": "event"}]
     entry = AuditEntry.objects.get(action="table_override")
     assert entry.reason == "Карта «Буран»"
+    with pytest.raises(ValidationError):
+        services.act(orda_table.pk, moderator, mod, "override_unmodify", {"index": 3, "reason": "тур кончился"})
+    table = services.act(orda_table.pk, moderator, mod, "override_unmodify", {"index": 0, "reason": "тур кончился"})
+    assert table.state["case"]["modifiers"] == []
+    assert AuditEntry.objects.filter(action="table_override").count() == 2
     with pytest.raises(PermissionDenied):
         services.act(orda_table.pk, player, rus, "override_end", {"winner": "rus_china", "reason": "хочу"})
 
