@@ -96,3 +96,51 @@ def factions(table: Table, state: dict) -> dict:
         out.append({"name": labels.faction(f), "colour": FACTION_COLOURS[f], "kinds": kinds,
                     "reserve": sum(k.count for k in engine.kinds[f].values())})
     return {"game": str(table.game), "title": table.title, "factions": out}
+
+
+def _kinds(faction: str, stats: dict) -> list[dict]:
+    engine = load()
+    out = []
+    for kind in engine.kinds[faction].values():
+        numbers = ", ".join(f"{labels.param(p)} {'?' if stats[kind.id].get(p) is None else stats[kind.id][p]}"
+                            for p in STATS if not (p == "range" and kind.cls != "ranged"))
+        out.append({"name": f"{kind.name_ru} ×{kind.count}", "cls": labels.cls(kind.cls), "numbers": numbers,
+                    "trait": f"{labels.trait_name(kind.trait)}. {labels.trait_text(kind.trait)}"})
+    return out
+
+
+def reference(ds) -> dict:
+    """All 36 kinds with the data set's numbers ("?" where not entered) and the rules in brief (O25)."""
+    summary = [
+        _("A turn: event (the first faction of the tour), summon, battle (up to 3 units act), results (O9)."),
+        _("An activation: a move of up to the unit's speed, then an attack or the trait's action (O12, O13)."),
+        _("Attack: d6 + attack against d6 + defence; a hit only if strictly greater, 1 health (O16, O17)."),
+        _("Retreat, against melee attacks only: d6 + speed against the attacker's d6 + speed; a tie lets it go (O16)."),
+        _("Minority rule: −1 defence for every adjacent enemy beyond the first (O18)."),
+        _("Zone of control: a step from one hex next to an enemy melee unit to another provokes its attack (O14)."),
+        _("Siege: each enemy next to a city from the start of its turn takes 1 durability at the results (O20)."),
+    ]
+    return {"title": ds.title, "date": date_format(timezone.localtime(), "j E Y"), "summary": summary,
+            "factions": [{"name": labels.faction(f), "kinds": _kinds(f, ds.data["stats"][f])}
+                         for f in ("rus", "china", "south_mongolia", "north_mongolia")]}
+
+
+def board(ds) -> dict:
+    """The data set's board with coordinates, for transcribing the physical one (O23, O25)."""
+    from larp.orda.selectors import CAPITAL_COLOURS, hex_xy
+
+    d = ds.data
+    fills = {tuple(h): CAPITAL_COLOURS[c] for c, h in d["capitals"].items() if h}
+    fills.update({tuple(h): CAPITAL_COLOURS[c] for c, hexes in d["cities"].items() for h in hexes})
+    marks: dict = {}
+    for line, hexes in d["borders"].items():
+        for h in hexes:
+            marks[tuple(h)] = (marks.get(tuple(h), "") + ("К" if line == "red" else "З"))
+    cells = []
+    for h in d["board"]:
+        x, y = hex_xy(*h)
+        cells.append({"x": x / 30.0, "y": y / 30.0 * 1.0, "label": f"{h[0]},{h[1]}", "fill": fills.get(tuple(h)),
+                      "mark": marks.get(tuple(h), "")})
+    legend = _("Filled hexes: capitals (blue, red, green, yellow) and cities (dark blue, dark red). "
+               "К: beyond the red line, З: beyond the green line.")
+    return {"title": ds.title, "date": date_format(timezone.localtime(), "j E Y"), "cells": cells, "legend": legend}

@@ -13,4 +13,5 @@ urlpatterns = [
     path("data/<int:data_id>/", views.data_edit, name="data_edit"),
     path("data/<int:data_id>/board/", views.data_board, name="data_board"),
     path("data/<int:data_id>/export.yaml", views.data_export, name="data_export"),
+    path("data/<int:data_id>/print/<str:doc>.pdf", views.data_print, name="data_print"),
 ]

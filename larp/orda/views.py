@@ -283,6 +283,26 @@ def _frame(board: list) -> list:
 
 @login_required
 @require_GET
+def data_print(request: HttpRequest, game_id: int, data_id: int, doc: str) -> HttpResponse:
+    from larp.orda import printing
+    from larp.sheets.renderers import orda_sheets
+
+    game = _moderator_game(request, game_id)
+    ds = get_object_or_404(DataSet, pk=data_id, game=game)
+    if doc == "reference":
+        renderer = orda_sheets.OrdaReference(printing.reference(ds))
+    elif doc == "board":
+        renderer = orda_sheets.OrdaBoard(printing.board(ds))
+    else:
+        raise Http404("No such document.")
+    name, mimetype, content = renderer.generate()
+    response = HttpResponse(content, content_type=mimetype)
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
+
+
+@login_required
+@require_GET
 def data_export(request: HttpRequest, game_id: int, data_id: int) -> HttpResponse:
     game = _moderator_game(request, game_id)
     ds = get_object_or_404(DataSet, pk=data_id, game=game)

@@ -42,3 +42,15 @@ def test_the_state_sheet_and_the_faction_sheets(tiny_game, finished, player, cli
     assert "ЛИСТ ФРАКЦИИ" in sheets and "Листы фракций" in sheets
     assert "Дружинник с топором ×2" in sheets and "Топор: снижает защиту" in sheets
     assert "Северная Монголия" in sheets and "Хан Батый" in sheets
+
+
+def test_the_reference_card_and_the_board_for_transcription(tiny_game, orda_data, moderator, player, client_for):
+    c = client_for(moderator)
+    ref = " ".join(text_of(c.get(reverse("orda:data_print", args=[tiny_game.pk, orda_data.pk, "reference"]))).split())
+    assert "Правила вкратце" in ref and "Правило меньшинства" in ref
+    for name in ("Змей Горыныч", "Великий дракон", "Зелёный Аврага Могой", "Серый Аврага Могой"):
+        assert name in ref
+    board = " ".join(text_of(c.get(reverse("orda:data_print", args=[tiny_game.pk, orda_data.pk, "board"]))).split())
+    assert "Поле с координатами" in board or "ИГРОВОЕ ПОЛЕ" in board
+    assert "0,-2" in board and "-3,3" in board
+    assert client_for(player).get(reverse("orda:data_print", args=[tiny_game.pk, orda_data.pk, "board"])).status_code == 403

@@ -43,7 +43,9 @@ def test_moderator_pages_refuse_players(tiny_game, orda_table, orda_data, users,
     g = tiny_game.pk
     pages = [reverse("orda:new", args=[g]), reverse("orda:data", args=[g]),
              reverse("orda:data_edit", args=[g, orda_data.pk]), reverse("orda:data_board", args=[g, orda_data.pk]),
-             reverse("orda:data_export", args=[g, orda_data.pk])]
+             reverse("orda:data_export", args=[g, orda_data.pk]),
+             reverse("orda:data_print", args=[g, orda_data.pk, "reference"]),
+             reverse("orda:data_print", args=[g, orda_data.pk, "board"])]
     for role in ROLES:
         c = client_for(users[role])
         for url in pages:

@@ -6,9 +6,11 @@ these renderers only lay them out on A4 with the Cyrillic fonts.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from reportlab.platypus import PageBreak, Spacer
+from reportlab.lib import colors
+from reportlab.platypus import Flowable, PageBreak, Spacer
 
-from larp.sheets.renderers.base import Renderer
+from larp.sheets import fonts
+from larp.sheets.renderers.base import Renderer, colour
 
 
 class _Orda(Renderer):
@@ -105,4 +107,93 @@ class OrdaFactions(_Orda):
             out.append(self.p(_("Reserve slots: %(n)s · the summon indicator: a token goes on the cell equal to its "
                                 "summon time and moves down one cell at the start of each of your turns.")
                               % {"n": f["reserve"]}, "small"))
+        return out
+
+
+class HexBoard(Flowable):
+    """The board's hexes with their coordinates, capitals and cities filled, a line's side marked (O23)."""
+
+    def __init__(self, cells: list[dict], width: float, max_height: float):
+        super().__init__()
+        self.cells = cells
+        xs = [c["x"] for c in cells] or [0.0]
+        ys = [c["y"] for c in cells] or [0.0]
+        span_x = max(xs) - min(xs) + 2.0
+        span_y = max(ys) - min(ys) + 2.0
+        self.unit = min(width / (span_x * 1.0), max_height / (span_y * 1.0))
+        self.min_x, self.min_y = min(xs) - 1.0, min(ys) - 1.0
+        self.width, self.height = span_x * self.unit, span_y * self.unit
+
+    def wrap(self, avail_width, avail_height):
+        return self.width, self.height
+
+    def draw(self):
+        import math
+
+        c = self.canv
+        size = self.unit * 0.98
+        for cell in self.cells:
+            cx = (cell["x"] - self.min_x) * self.unit
+            cy = self.height - (cell["y"] - self.min_y) * self.unit
+            path = c.beginPath()
+            for i in range(6):
+                a = math.radians(60 * i - 30)
+                px, py = cx + size * math.cos(a) * 0.577, cy + size * math.sin(a) * 0.577
+                if i == 0:
+                    path.moveTo(px, py)
+                else:
+                    path.lineTo(px, py)
+            path.close()
+            fill = colour(cell.get("fill"))
+            c.setStrokeColor(colors.black)
+            c.setLineWidth(0.6 if not cell.get("fill") else 1.6)
+            if fill is not None:
+                c.setFillColor(fill)
+            c.drawPath(path, stroke=1, fill=1 if fill is not None else 0)
+            c.setFillColor(colors.white if fill is not None else colors.black)
+            c.setFont(fonts.REGULAR, max(4.0, size * 0.16))
+            c.drawCentredString(cx, cy - size * 0.05, cell["label"])
+            if cell.get("mark"):
+                c.setFont(fonts.BOLD, max(4.0, size * 0.14))
+                c.drawCentredString(cx, cy - size * 0.25, cell["mark"])
+
+
+class OrdaBoard(Renderer):
+    document = "Orda board"
+    filename_stem = "orda-board"
+
+    def title(self) -> str:
+        return _("The board with hex coordinates")
+
+    def story(self) -> list:
+        d = self.data
+        out = self.heading(_("Orda · the board"), d["title"], None, [self.p(d.get("date", ""), "right")], swatch=False)
+        out.append(self.p(d["legend"], "small"))
+        out.append(Spacer(1, self.mm(3)))
+        out.append(HexBoard(d["cells"], self.frame_width, self.mm(215)))
+        return out
+
+
+class OrdaReference(Renderer):
+    document = "Orda reference card"
+    filename_stem = "orda-reference"
+
+    def title(self) -> str:
+        return _("Reference card")
+
+    def story(self) -> list:
+        d = self.data
+        out = self.heading(_("Orda · reference card"), d["title"], None, [self.p(d.get("date", ""), "right")],
+                           swatch=False)
+        out.append(self.p(_("Rules in brief"), "h2"))
+        for line in d["summary"]:
+            out.append(self.p("• " + line, "paragraph"))
+        for f in d["factions"]:
+            out.append(self.p(f["name"], "h2"))
+            rows = [[self.p(_("Token"), "head"), self.p(_("Class"), "head"), self.p(_("Numbers"), "head"),
+                     self.p(_("Trait"), "head")]]
+            for k in f["kinds"]:
+                rows.append([self.p(k["name"]), self.p(k["cls"]), self.p(k["numbers"], "small"),
+                             self.p(k["trait"], "small")])
+            out.append(self.table(rows, [38, 20, 42, 95]))
         return out
