@@ -138,7 +138,7 @@ class HexBoard(Flowable):
             path = c.beginPath()
             for i in range(6):
                 a = math.radians(60 * i - 30)
-                px, py = cx + size * math.cos(a) * 0.577, cy + size * math.sin(a) * 0.577
+                px, py = cx + size * math.cos(a), cy + size * math.sin(a)
                 if i == 0:
                     path.moveTo(px, py)
                 else:
