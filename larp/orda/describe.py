@@ -73,11 +73,13 @@ def attack_sentence(case: dict, r: dict) -> str:
 
 
 def odds_text(o: dict | None) -> str:
+    """The exact odds of one counter-measure (orda.odds): damage and death, as fractions and per cent."""
     if not o:
         return ""
-    text = _("damage %(d)s %%, death %(k)s %%") % {"d": round(o["hit"]["value"] * 100) if "hit" in o else 0,
-                                                   "k": round(o["kill"]["value"] * 100)}
-    return text
+    hit = o.get("hit") or {"fraction": "0", "value": 0.0}
+    return _("damage %(df)s (%(d)s %%), death %(kf)s (%(k)s %%)") % {
+        "df": hit["fraction"], "d": round(hit["value"] * 100), "kf": o["kill"]["fraction"],
+        "k": round(o["kill"]["value"] * 100)}
 
 
 def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, outcome: dict) -> str:

@@ -117,12 +117,13 @@ def build_setup(data: dict, mode: str, order: list[str]) -> dict:
         line = engine.number("modes", "border", "line_by_players")[players]
         border = {"line": line, "beyond": [list(h) for h in data["borders"][line]]}
     start = dict(engine.number("modes", mode, "start"))
-    taken = {tuple(c["hex"]) for c in cities}
+    taken: set = set()
     units = []
     for f in order:
         cap = tuple(next(c["hex"] for c in cities if c["id"] == f"{PREFIX[f]}-cap"))
         want = dict(start)
-        spots = [h for h in hex_order(cap, [tuple(h) for h in board]) if h != cap]
+        enemy = {tuple(c["hex"]) for c in cities if engine.side_of(c["faction"]) != engine.side_of(f)}
+        spots = [h for h in hex_order(cap, [tuple(h) for h in board]) if h != cap and h not in enemy]
         for kind in engine.kinds[f].values():
             for n in range(1, kind.count + 1):
                 stats = dict(data["stats"][f][kind.id])

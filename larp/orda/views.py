@@ -266,8 +266,14 @@ def data_board(request: HttpRequest, game_id: int, data_id: int) -> HttpResponse
     on_board = {tuple(h) for h in d["board"]}
     for cell in geometry["cells"]:
         cell["off"] = (cell["q"], cell["r"]) not in on_board
+    names = dict(forms.BRUSHES)
+    places = [(names[c], [h] if h else []) for c, h in d["capitals"].items()]
+    places += [(names[c], hexes) for c, hexes in d["cities"].items()]
+    places += [(names[f"{line}_line"], hexes) for line, hexes in d["borders"].items()]
+    places = [(name, " ".join(f"{h[0]},{h[1]}" for h in hexes) or "—") for name, hexes in places]
     return render(request, "orda/data_board.html", {"game": game, "ds": ds, "board": geometry, "brush": brush,
-                                                    "brushes": forms.BRUSHES, "errors": errors},
+                                                    "brushes": forms.BRUSHES, "errors": errors, "places": places,
+                                                    "size": len(d["board"])},
                   status=400 if errors else 200)
 
 

@@ -75,6 +75,9 @@ def test_a_whole_orda_battle_through_the_pages(hall, new_page, artifacts):
     # Tour 1, Rus: Иван III goes next to the Mongol capital and strikes the Налётчик с длинным луком.
     rus.click("button:has-text('Начало хода')")
     rus.click("a.button:has-text('Иван III')")
+    assert rus.locator("g.hex.can-move").count() >= 3
+    (artifacts / "orda").mkdir(exist_ok=True)
+    rus.screenshot(path=str(artifacts / "orda" / "tablet.png"), full_page=True)
     hex_click(rus, "0,-1")
     rus.click("a.button:has-text('Иван III')")
     assert rus.locator('g.hex.can-target[data-hex="-1,-1"]').count() == 1
@@ -82,9 +85,11 @@ def test_a_whole_orda_battle_through_the_pages(hall, new_page, artifacts):
     # The target's player chooses the counter-measure on the phone, with the odds.
     nm.goto(url)
     assert "Выберите контрмеру" in nm.content() and "гибель" in nm.content()
+    nm.screenshot(path=str(artifacts / "orda" / "phone-counter.png"), full_page=False)
     nm.click("button:has-text('Оборона')")
     # The moderator types in the two physical dice.
     mod.goto(url)
+    mod.screenshot(path=str(artifacts / "orda" / "moderator.png"), full_page=True)
     mod.fill("input[name=die_attacker]", "6")
     mod.fill("input[name=die_defender]", "1")
     mod.click("button:has-text('Ввести кубики')")
@@ -120,14 +125,12 @@ def test_a_whole_orda_battle_through_the_pages(hall, new_page, artifacts):
     # Tour 2, Rus: Иван III has stood at the capital's walls since the start of the turn: the siege destroys it.
     rus.goto(url)
     rus.click("button:has-text('Начало хода')")
-    (artifacts / "orda").mkdir(exist_ok=True)
-    rus.screenshot(path=str(artifacts / "orda" / "tablet.png"), full_page=True)
     rus.click("button:has-text('Итоги')")
     assert "Победа: Русь и Китай" in rus.content()
 
     mod.goto(url)
     assert "Победа: Русь и Китай — столицы Монголии разрушены" in mod.content()
-    mod.screenshot(path=str(artifacts / "orda" / "moderator.png"), full_page=True)
+    mod.screenshot(path=str(artifacts / "orda" / "moderator-end.png"), full_page=True)
     nm.goto(url)
     nm.screenshot(path=str(artifacts / "orda" / "phone.png"), full_page=True)
     proj = new_page(viewport={"width": 1280, "height": 800})

@@ -198,3 +198,16 @@ def test_a_table_made_by_the_bridge_plays_from_its_setup(tiny_game, moderator, p
     assert Step.objects.filter(table=table, kind="setup").exists()
     assert sorted(table.state["case"]["event"]["draw_pile"] + [table.state["case"]["event"]["current"]]) \
         == list(dataset.EVENTS)
+
+
+def test_a_four_player_conquest_table_in_zigzag_order(tiny_game, moderator, orda_data):
+    table = services.create(tiny_game, moderator, title="Двое на двое", data=orda_data, mode="conquest",
+                            order=sit.ZIGZAG, factions={})
+    case = table.state["case"]
+    assert case["game"]["order"] == ["rus", "north_mongolia", "china", "south_mongolia"]
+    assert [s.key for s in table.sides.all()] == case["game"]["order"]
+    cities = [c for c in case["cities"] if c["kind"] == "city"]
+    assert sorted((c["faction"], c["colour"]) for c in cities) == \
+        [("china", "dark_red")] * 3 + [("rus", "dark_blue")] * 3
+    assert sum(1 for u in case["units"] if u["where"] == "board") == 12     # 3 per faction in Conquest
+    assert sit.setup_problems(case) == []
