@@ -56,7 +56,9 @@ def explain(error: str, case: dict) -> str:
                   "token in the Orda data (O23); the engine does not play with an unknown number.")
                 % {"param": labels.param(m.group(2)), "unit": labels.kind_name(u.get("faction", ""), u.get("token", "")),
                    "faction": labels.faction(u.get("faction", ""))})
-    return _("The engine cannot read this situation: %(detail)s") % {"detail": error[:200]}
+    if "no unit" in error or "not a kind" in error:
+        return _("No such unit.")
+    return _("The rules engine cannot take this request: a value in it does not fit the situation.")
 
 
 def run(mode: str, doc: dict) -> dict:

@@ -88,6 +88,8 @@ def test_hostile_input_is_refused_in_russian_and_nothing_is_saved(tiny_game, ord
         text = r.content.decode()
         errors = re.findall(r'<li class="error">(.*?)</li>', text)
         assert errors and all(re.search("[а-яА-Я]", e) for e in errors), (name, errors)
+        echoed = {str(v) for v in data.values()}                  # Django quotes a bad choice back
+        assert not any(w not in echoed for e in errors for w in re.findall("[a-zA-Z]{3,}", e)), (name, errors)
     assert (Step.objects.count(), Roll.objects.count()) == before
     assert c.post(reverse("orda:act", args=[g, t, "nothing"])).status_code == 404
 
