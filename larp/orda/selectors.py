@@ -127,8 +127,7 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                            for t in sit.legal_targets(case, selected)}
             except sit.Refusal:
                 moves, targets = {}, {}
-            if u["trait_kind"] == "action" or u["trait"] == labels.trait_name("theft"):
-                abilities = ability_choices(case, u)
+            abilities = ability_choices(case, u)
     if my_turn and phase == sit.BATTLE and not pending:
         for u in units:
             if u["faction"] == active and u["where"] == O.BOARD:
@@ -243,19 +242,40 @@ def _pending_marks(pend: dict | None) -> dict:
     return out
 
 
-def ability_choices(case: dict, u: dict) -> dict:
-    """What the unit's action trait needs: a target unit, a hex, a parameter or a trait to copy (O21)."""
+def ability_choices(case: dict, u: dict) -> dict | None:
+    """What the unit's action trait may be used on now (O21): only the targets the engine accepts are offered."""
     raw = next(x for x in case["units"] if x["id"] == u["id"])
     trait = load().kinds[raw["faction"]][raw["token"]].trait
     needs = {"supplies": "unit", "personal_healers": "unit", "princes_order": "unit_param", "mixed_poisons": "unit",
              "lance": "unit", "golden_horde": "unit", "traps": "hex", "theft": "copy"}.get(trait)
-    units = [(x["id"], describe.unit_name(case, x["id"]) + f" — {labels.faction(x['faction'])}")
-             for x in case["units"] if x["where"] == O.BOARD]
-    traits = sorted({load().kinds[x["faction"]][x["token"]].trait for x in case["units"] if x["where"] == O.BOARD}
-                    - {"theft"})
-    return {"trait": trait, "trait_name": labels.trait_name(trait), "needs": needs, "units": units,
-            "params": [(p, labels.param(p)) for p in ("attack", "defence", "speed", "range")],
-            "traits": [(t, labels.trait_name(t)) for t in traits]}
+    if needs is None:
+        return None
+
+    def legal(extra: dict) -> bool:
+        try:
+            sit.run(O.ABILITY, {**case, "ability": {"unit": u["id"], "trait": trait, **extra}})
+        except sit.Refusal:
+            return False
+        return True
+
+    on_board = [x for x in case["units"] if x["where"] == O.BOARD]
+    units, hexes, traits = [], [], []
+    if needs in ("unit", "unit_param"):
+        extra = {"param": "attack"} if needs == "unit_param" else {}
+        units = [(x["id"], describe.unit_name(case, x["id"]) + f" — {labels.faction(x['faction'])}")
+                 for x in on_board if legal({"target": x["id"], **extra})]
+    elif needs == "hex":
+        taken = {tuple(x["hex"]) for x in on_board}
+        board_hexes = case["board"].get("hexes") or _disc(case["board"].get("radius", 0))
+        hexes = [{"key": hex_key(h), "text": describe.hex_text(h)} for h in sorted(tuple(h) for h in board_hexes)
+                 if h not in taken and legal({"hex": list(h)})]
+    else:
+        names = sorted({load().kinds[x["faction"]][x["token"]].trait for x in on_board} - {"theft"})
+        traits = [(t, labels.trait_name(t)) for t in names if legal({"copy": t})]
+    if not (units or hexes or traits):
+        return None
+    return {"trait": trait, "trait_name": labels.trait_name(trait), "needs": needs, "units": units, "hexes": hexes,
+            "params": [(p, labels.param(p)) for p in ("attack", "defence", "speed", "range")], "traits": traits}
 
 
 def log(table: Table, case: dict) -> list[dict]:
