@@ -99,7 +99,8 @@ def city_view(c: dict) -> dict:
 def event_text(table: Table, card: str | None) -> str:
     if not card:
         return ""
-    ds = DataSet.objects.filter(pk=table.origin.get("data_set"), game_id=table.game_id).first()
+    ds = DataSet.objects.filter(pk=table.origin.get("data_set"), game_id=table.game_id).first() or \
+        DataSet.objects.filter(game_id=table.game_id).order_by("-updated_at").first()   # a table from the bridge
     text = (ds.data.get("events") or {}).get(card) if ds else None
     return text or _("Event card %(n)s: its text is not transcribed; read it from the card.") % {"n": card[1:]}
 

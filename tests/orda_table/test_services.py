@@ -187,7 +187,7 @@ def test_an_override_needs_a_reason_and_is_audited(tiny_game, orda_table, modera
         services.act(orda_table.pk, player, rus, "override_end", {"winner": "rus_china", "reason": "хочу"})
 
 
-def test_a_table_made_by_the_bridge_plays_from_its_setup(tiny_game, moderator, player):
+def test_a_table_made_by_the_bridge_plays_from_its_setup(tiny_game, moderator, player, orda_data):
     setup = sit.build_setup(complete_data(), "skirmish", ["rus", "north_mongolia"])
     table = tables.create_table(tiny_game, "orda", "Из войны", [("rus", "Русь", tiny_game.factions.get(code="north")),
                                                                ("north_mongolia", "Монголия", None)],
@@ -198,6 +198,9 @@ def test_a_table_made_by_the_bridge_plays_from_its_setup(tiny_game, moderator, p
     assert Step.objects.filter(table=table, kind="setup").exists()
     assert sorted(table.state["case"]["event"]["draw_pile"] + [table.state["case"]["event"]["current"]]) \
         == list(dataset.EVENTS)
+    from larp.orda.selectors import event_text
+    card = table.state["case"]["event"]["current"]
+    assert event_text(table, card) == orda_data.data["events"][card]      # the game's data set gives the text
 
 
 def test_a_four_player_conquest_table_in_zigzag_order(tiny_game, moderator, orda_data):
