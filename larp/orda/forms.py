@@ -33,7 +33,8 @@ class NewTableForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=200)
     data = forms.ModelChoiceField(label=_("Orda data"), queryset=DataSet.objects.none(), empty_label=None)
     mode = forms.ChoiceField(label=_("Mode"), choices=MODES)
-    players = forms.TypedChoiceField(label=_("Players"), choices=[(2, "2"), (4, "4")], coerce=int, initial=2)
+    players = forms.TypedChoiceField(label=_("Players"), choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int,
+                                      initial=2)
     rus_china = forms.ChoiceField(label=_("Rus or China (2 players)"),
                                   choices=[("rus", _("Rus")), ("china", _("China"))])
     mongolia = forms.ChoiceField(label=_("Which Mongolia (2 players)"),
@@ -51,7 +52,7 @@ class NewTableForm(forms.Form):
 
     def order(self) -> list[str]:
         d = self.cleaned_data
-        if d["players"] == 4:
+        if d["players"] in (3, 4):
             from larp.orda.situation import ZIGZAG
             return list(ZIGZAG)
         pair = [d["rus_china"], d["mongolia"]]

@@ -53,12 +53,12 @@ def save_dataset(ds: DataSet, data: dict, user, *, what: str) -> DataSet:
 # ---------------------------------------------------------------- a new table
 
 def create(game: Game, user, *, title: str, data: DataSet, mode: str, order: list[str],
-           factions: dict[str, Faction | None]) -> Table:
+           factions: dict[str, Faction | None], players: int | None = None) -> Table:
     """A table from a data set: the starting case built and validated, the event deck shuffled by server dice."""
     if data.game_id != game.pk:
         raise ValidationError(_("That data set is not in this game."))
     try:
-        setup = sit.build_setup(data.data, mode, order)
+        setup = sit.build_setup(data.data, mode, order, players)
     except sit.Refusal as r:
         raise ValidationError(r.message) from None
     with transaction.atomic():

@@ -90,10 +90,11 @@ def order_for(players: int, first: str, second: str) -> list[str]:
     return [first, second] if players == 2 else list(ZIGZAG)
 
 
-def build_setup(data: dict, mode: str, order: list[str]) -> dict:
-    """The starting case (O24) from a data set: capitals, cities, every token, starting units placed (O5)."""
+def build_setup(data: dict, mode: str, order: list[str], players: int | None = None) -> dict:
+    """The starting case (O24) from a data set: capitals, cities, every token, starting units placed (O5).
+    Three players play the four-faction game, one of them for both factions of a side (O4)."""
     engine = load()
-    players = len(order)
+    players = players or len(order)
     missing = dataset.missing(data, mode, order, players)
     if missing:
         raise Refusal(_("The Orda data lack values this table needs: %(list)s")

@@ -42,7 +42,8 @@ def new(request: HttpRequest, game_id: int) -> HttpResponse:
         try:
             table = services.create(game, request.user, title=form.cleaned_data["title"],
                                     data=form.cleaned_data["data"], mode=form.cleaned_data["mode"],
-                                    order=form.order(), factions=form.factions())
+                                    order=form.order(), factions=form.factions(),
+                                    players=form.cleaned_data["players"])
         except ValidationError as exc:
             errors = _messages(exc)
         else:

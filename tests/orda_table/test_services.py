@@ -214,3 +214,12 @@ def test_a_four_player_conquest_table_in_zigzag_order(tiny_game, moderator, orda
         [("china", "dark_red")] * 3 + [("rus", "dark_blue")] * 3
     assert sum(1 for u in case["units"] if u["where"] == "board") == 12     # 3 per faction in Conquest
     assert sit.setup_problems(case) == []
+
+
+def test_three_players_play_the_four_faction_game_on_the_green_line(tiny_game, moderator, orda_data):
+    table = services.create(tiny_game, moderator, title="Трое", data=orda_data, mode="border",
+                            order=sit.ZIGZAG, factions={}, players=3)
+    case = table.state["case"]
+    assert case["game"]["players"] == 3 and len(case["factions"]) == 4
+    assert case["border"]["line"] == "green"
+    assert sit.setup_problems(case) == []
