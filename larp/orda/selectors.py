@@ -11,6 +11,7 @@ import math
 from django.utils.translation import gettext as _
 
 from larp.orda import describe, labels
+from larp.orda.access import acts_for
 from larp.orda import situation as sit
 from larp.orda.engine import outcomes as O
 from larp.orda.engine.data import STATS, load
@@ -115,7 +116,7 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
     by_id = {u["id"]: u for u in units}
     cities = [city_view(c) for c in case["cities"]]
     phase = state["phase"]
-    my_turn = table.is_open and phase != sit.OVER and seat.may_act_for(active)
+    my_turn = table.is_open and phase != sit.OVER and acts_for(seat, active)
     moves, targets, sel, abilities = {}, {}, None, None
     pending = state.get("pending")
     if my_turn and phase == sit.BATTLE and not pending and selected in by_id:
@@ -142,7 +143,7 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
         except sit.Refusal as r:
             problems = [{"text": r.message, "error": True}]
         for u in units:
-            if u["where"] in (O.BOARD, O.RESERVE) and seat.may_act_for(u["faction"]):
+            if u["where"] in (O.BOARD, O.RESERVE) and acts_for(seat, u["faction"]):
                 u["link"] = f"?unit={u['id']}"
         if selected in by_id and by_id[selected].get("link"):
             sel = by_id[selected]
@@ -163,12 +164,12 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                 "aimed": pending.get("aimed"), "counter": pending.get("counter"),
                 "counter_name": labels.counter(pending["counter"]) if pending.get("counter") else "",
                 "retreat_to": pending.get("retreat_to"),
-                "may_counter": table.is_open and not pending.get("counter") and seat.may_act_for(tgt_faction),
-                "may_roll": table.is_open and bool(pending.get("counter")) and seat.may_act_for(atk_faction),
+                "may_counter": table.is_open and not pending.get("counter") and acts_for(seat, tgt_faction),
+                "may_roll": table.is_open and bool(pending.get("counter")) and acts_for(seat, atk_faction),
                 "may_hand": seat.moderator,
                 "second_attacker": "golden_horde" in [e for e in _effect_kinds(case, pending["attacker"])],
                 "second_target": "golden_horde" in [e for e in _effect_kinds(case, pending["target"])]}
-        if pend["may_counter"] or seat.moderator or seat.may_act_for(tgt_faction):
+        if pend["may_counter"] or seat.moderator or acts_for(seat, tgt_faction):
             try:
                 o = sit.odds(case, pending)
                 pend["odds_defence"] = describe.odds_text(o["defence"])

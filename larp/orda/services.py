@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from larp.campaign.audit import audit
 from larp.campaign.models import Faction, Game
 from larp.orda import dataset, describe, labels
+from larp.orda.access import acts_for
 from larp.orda import situation as sit
 from larp.orda.engine import outcomes as O
 from larp.orda.engine.data import load
@@ -118,7 +119,7 @@ def _check_seat(seat: Seat, kind: str, state: dict, payload: dict) -> str:
         who = _faction_of(case, payload.get("unit", "")) or ""
     else:
         who = active
-    if not seat.may_act_for(who):
+    if not acts_for(seat, who):
         raise PermissionDenied(_("It is not your side's move."))
     return who
 

@@ -223,3 +223,22 @@ def test_three_players_play_the_four_faction_game_on_the_green_line(tiny_game, m
     assert case["game"]["players"] == 3 and len(case["factions"]) == 4
     assert case["border"]["line"] == "green"
     assert sit.setup_problems(case) == []
+
+
+def test_with_three_players_one_player_acts_for_both_factions_of_a_side(tiny_game, moderator, orda_data, player,
+                                                                         other_player):
+    north, south = tiny_game.factions.get(code="north"), tiny_game.factions.get(code="south")
+    table = services.create(tiny_game, moderator, title="Трое", data=orda_data, mode="border", order=sit.ZIGZAG,
+                            factions={"rus": north, "china": north, "north_mongolia": south}, players=3)
+    rus = seat(player, tiny_game.pk, table.pk)
+    nm = seat(other_player, tiny_game.pk, table.pk)
+    services.act(table.pk, player, rus, "turn_start", {})
+    services.act(table.pk, player, rus, "turn_end", {})
+    services.act(table.pk, other_player, nm, "turn_start", {})
+    table = services.act(table.pk, other_player, nm, "turn_end", {})
+    assert table.state["case"]["game"]["active"] == "china"
+    table = services.act(table.pk, player, rus, "turn_start", {})          # north's player also plays China
+    assert table.state["phase"] == "battle"
+    services.act(table.pk, player, rus, "turn_end", {})
+    with pytest.raises(PermissionDenied):                                   # South Mongolia has no player
+        services.act(table.pk, other_player, nm, "turn_start", {})
