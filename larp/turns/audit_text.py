@@ -154,6 +154,10 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
                                                                           "order": f"{kind}{where}"}
     if a.startswith("table_"):
         return _table_sentence(a, d)
+    if a == "orda_data_created":
+        return _("«Орда»: data set «%(title)s» created.") % {"title": d.get("title", "")}
+    if a == "orda_data_edited":
+        return _("«Орда»: data set «%(title)s» edited.") % {"title": d.get("title", "")}
     if a == "dice_revealed":
         return _("Dice seed revealed (%(stream)s), fingerprint %(fp)s.") % {
             "stream": _stream(d.get("stream")), "fp": (d.get("fingerprint") or "")[:16]}
