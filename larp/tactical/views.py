@@ -1,0 +1,422 @@
+"""The pages of a «Тактические правила» table (T39, T40): thin views, forms at the door, services for every write."""
+from __future__ import annotations
+
+import json
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from larp.campaign.access import is_moderator
+from larp.campaign.models import Game
+from larp.tables.access import Seat, require_moderator_seat, seat
+from larp.tactical import forms as f
+from larp.tactical import selectors as sel
+from larp.tactical import services
+from larp.tactical import situation as sit
+from larp.tactical.labels import ACTIONS, END_REASONS, TEST_KINDS, unit_label
+
+SYSTEM = "tactical"
+
+
+def _seat(request, game_id, table_id) -> Seat:
+    return seat(request.user, game_id, table_id, system=SYSTEM)
+
+
+def _mod(request, game_id, table_id) -> Seat:
+    return require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
+
+
+def _back(s: Seat) -> HttpResponse:
+    return redirect(reverse("tactical:table", args=[s.table.game_id, s.table.pk]))
+
+
+def _bad(request, s: Seat | None, errors) -> HttpResponse:
+    """Hostile or wrong input: 400 with the reasons in the user's language; nothing was saved."""
+    if isinstance(errors, ValidationError):
+        text = "; ".join(errors.messages)
+    elif hasattr(errors, "values"):
+        text = "; ".join(str(e) for errs in errors.values() for e in errs)
+    else:
+        text = str(errors)
+    if request.headers.get("X-Requested-With") == "fetch" or s is None:
+        return HttpResponseBadRequest(text, content_type="text/plain; charset=utf-8")
+    messages.error(request, text)
+    return _render_table(request, s, status=400)
+
+
+def _unit_choices(state: dict) -> list[dict]:
+    return [{"id": u["id"], "side": u["side"], "label": u.get("name") or _("unit")} for u in sit.live_units(state)]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_moderator(request.user, game):
+        raise PermissionDenied("Only the game's moderators may do this.")
+    factions = list(game.factions.order_by("pk"))
+    form = f.NewTableForm(request.POST or None, factions=factions)
+    if request.method == "POST":
+        if not form.is_valid():
+            return render(request, "tactical/new.html", {"game": game, "form": form}, status=400)
+        d = form.cleaned_data
+        a, b = form.factions[d["side_a"]], form.factions[d["side_b"]]
+        table = services.create(game, d["title"], [(a.code, a.name, a), (b.code, b.name, b)], request.user,
+                                points_limit=d["points_limit"], army_lists={a.code: d["list_a"], b.code: d["list_b"]})
+        return redirect(reverse("tactical:table", args=[game.pk, table.pk]))
+    return render(request, "tactical/new.html", {"game": game, "form": form})
+
+
+def _context(request, s: Seat) -> dict:
+    state = sel.state_of(s.table)
+    sides = list(s.table.sides.all())
+    ctx = {"game": s.table.game, "table": s.table, "seat": s, "state": state, "phase": state["phase"],
+           "board": sel.board(s, state), "log": sel.log(s, state), "sides": sides,
+           "fingerprint": s.table.dice.fingerprint, "moderator": s.moderator}
+    if state["phase"] == "setup":
+        armies = []
+        for side in sel.sides_for(s):
+            view = sel.army_view(s.table, state, side)
+            view["unit_form"] = f.UnitForm(army_list=view["doc"]["army_list"], prefix=f"u-{side.key}")
+            view["general_form"] = f.GeneralForm(army_list=view["doc"]["army_list"], units=view["doc"]["units"],
+                                                 prefix=f"g-{side.key}")
+            view["list_form"] = f.ArmyListForm(initial={"army_list": view["doc"]["army_list"]})
+            view["entries_json"] = json.dumps(view["entries"], ensure_ascii=False)
+            armies.append(view)
+        ctx["armies"] = armies
+        ctx["others"] = [(side, sel.army_status(state, side)) for side in sides
+                         if not s.moderator and side.key != s.side_key]
+    units = _unit_choices(state)
+    if s.moderator:
+        ctx["action_form"] = f.ActionForm(units=units, initial={"server_rest": False})
+        ctx["override_form"] = f.OverrideForm(units=units)
+        ctx["end_form"] = f.EndForm(sides=sides)
+        ctx["conditions_form"] = f.ConditionsForm(sides=sides, initial=_conditions_initial(state))
+        ctx["routed"] = [side.name for side in sides if side.key in sit.routed(state)]
+    else:
+        own = [u for u in units if u["side"] == s.side_key]
+        ctx["odds_form"] = f.ActionForm(units=units)
+        ctx["own_units"] = own
+    ctx["conditions"] = _conditions_words(state, sides)
+    if state.get("result"):
+        ctx["result"] = {"winner": next((x.name for x in sides if x.key == state["result"].get("winner")), None),
+                         "ended_by": END_REASONS.get(state["result"].get("ended_by"), ""),
+                         "losses": [(x.name, state["result"]["losses"].get(x.key, {})) for x in sides]}
+    return ctx
+
+
+def _conditions_initial(state: dict) -> dict:
+    c = state.get("conditions") or {}
+    wind = c.get("wind") or {}
+    return {"rain": c.get("rain"), "fog": c.get("fog"), "sun_in_face": (c.get("sun_in_face") or [""])[0],
+            "wind": wind.get("strength", ""), "wind_in_face": (wind.get("in_face") or [""])[0],
+            "terrain": state.get("terrain") or []}
+
+
+def _conditions_words(state: dict, sides) -> list[str]:
+    from larp.tactical.labels import name
+    c = state.get("conditions") or {}
+    names = {x.key: x.name for x in sides}
+    out = []
+    if c.get("rain"):
+        out.append(name("weather_effects", "rain"))
+    if c.get("fog"):
+        out.append(name("weather_effects", "fog"))
+    for k in c.get("sun_in_face") or []:
+        out.append(_("%(weather)s in the face of %(side)s") % {"weather": name("weather_effects", "sun"),
+                                                                 "side": names.get(k, "")})
+    wind = c.get("wind")
+    if wind:
+        out.append(_("%(weather)s in the face of %(side)s") % {
+            "weather": name("weather_effects", f"{wind['strength']}_wind"),
+            "side": ", ".join(names.get(k, "") for k in wind.get("in_face", []))})
+    out += [name("terrain_elements", t) for t in state.get("terrain") or []]
+    return out
+
+
+@login_required
+@require_GET
+def table_page(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    return _render_table(request, _seat(request, game_id, table_id))
+
+
+def _render_table(request: HttpRequest, s: Seat, status: int = 200) -> HttpResponse:
+    s = Seat(type(s.table).objects.select_related("game", "dice").get(pk=s.table.pk), s.moderator, s.side)
+    ctx = _context(request, s)
+    if s.moderator and request.GET.get("kind"):
+        ctx.update(_preview(request, s, ctx["state"]))
+    elif not s.moderator and request.GET.get("kind"):
+        ctx.update(_player_preview(request, s, ctx["state"]))
+    template = "tactical/moderator.html" if s.moderator else "tactical/tablet.html"
+    return render(request, template, ctx, status=status)
+
+
+def _preview(request, s: Seat, state: dict) -> dict:
+    form = f.ActionForm(request.GET, units=_unit_choices(state))
+    if not form.is_valid():
+        return {"action_form": form}
+    kind = form.engine_kind()
+    payload = form.payload(state)
+    odds = services.preview(state, kind, payload)
+    refused = [r for r in (odds or {}).get("refused", [])]
+    from larp.tactical.labels import refusal_text
+    return {"action_form": form,
+            "odds": sel.odds_view(state, odds, {x.key: x.name for x in s.table.sides.all()}),
+            "odds_refused": [refusal_text(state, r) for r in refused], "previewed": True}
+
+
+def _player_preview(request, s: Seat, state: dict) -> dict:
+    form = f.ActionForm(request.GET, units=_unit_choices(state))
+    if not form.is_valid() or form.cleaned_data["kind"] not in ("clash", "volley", "exchange", "melee"):
+        return {"odds_form": form}
+    own = {u["id"] for u in sit.live_units(state) if u["side"] == s.side_key}
+    first = form.cleaned_data.get("attacker") or (form.cleaned_data.get("melee_units") or [None])[0]
+    if first not in own:
+        return {"odds_form": form, "odds_refused": [_("Choose one of your own units first.")]}
+    odds = services.preview(state, form.engine_kind(), form.payload(state))
+    from larp.tactical.labels import refusal_text
+    return {"odds_form": form, "odds": sel.odds_view(state, odds, {x.key: x.name for x in s.table.sides.all()}),
+            "odds_refused": [refusal_text(state, r) for r in (odds or {}).get("refused", [])]}
+
+
+# ------------------------------------------------------------------------------------------------ army builder
+@login_required
+@require_POST
+def army(request: HttpRequest, game_id: int, table_id: int, side: str, op: str) -> HttpResponse:
+    s = _seat(request, game_id, table_id)
+    if not s.may_act_for(side):
+        raise PermissionDenied("Not your side.")
+    if not s.table.sides.filter(key=side).exists():
+        raise PermissionDenied("No such side.")
+    state = sel.state_of(s.table)
+    if state["phase"] != "setup":
+        return _bad(request, s, ValidationError(_("The battle has already started.")))
+    doc = services.army_of(s.table, state, side)
+    general_dice = None
+    try:
+        if op == "list":
+            form = f.ArmyListForm(request.POST)
+            if not form.is_valid():
+                return _bad(request, s, form.errors)
+            chosen = form.cleaned_data["army_list"]
+
+            def change(d):
+                d.update(army_list=chosen, units=[], generals=[])
+            summary = _("Army list chosen")
+        elif op == "unit":
+            form = f.UnitForm(request.POST, army_list=doc["army_list"], prefix=f"u-{side}")
+            if not form.is_valid():
+                return _bad(request, s, form.errors)
+            new_unit = form.unit(f"u{uuid.uuid4().hex[:6]}")
+
+            def change(d):
+                d["units"].append(new_unit)
+            summary = _("Unit «%(name)s» added, %(n)s figures") % {"name": new_unit["name"], "n": new_unit["count"]}
+        elif op == "general":
+            form = f.GeneralForm(request.POST, army_list=doc["army_list"], units=doc["units"], prefix=f"g-{side}")
+            if not form.is_valid():
+                return _bad(request, s, form.errors)
+            gen = form.general(f"g{uuid.uuid4().hex[:6]}")
+            dice = form.cleaned_data["dice"]
+
+            def change(d):
+                d["generals"].append(gen)
+            general_dice = {"general": gen["id"], "hand": dice or None}
+            summary = _("General %(name)s appointed") % {"name": gen["name"]}
+        elif op in ("remove-unit", "remove-general"):
+            form = f.RemoveForm(request.POST)
+            if not form.is_valid():
+                return _bad(request, s, form.errors)
+            item = form.cleaned_data["item"]
+            key = "units" if op == "remove-unit" else "generals"
+            if not any(x["id"] == item for x in doc[key]):
+                return _bad(request, s, ValidationError(_("No such unit or general.")))
+
+            def change(d):
+                d[key] = [x for x in d[key] if x["id"] != item]
+                if key == "units":
+                    for g in d["generals"]:
+                        if g.get("unit") == item:
+                            g["unit"] = None
+            summary = _("Unit removed from the army") if key == "units" else _("General removed from the army")
+        else:
+            return HttpResponseBadRequest(_("Unknown action."), content_type="text/plain; charset=utf-8")
+        services.save_army(s.table.pk, request.user, side, change, summary,
+                           general_dice=general_dice)
+    except ValidationError as error:
+        return _bad(request, s, error)
+    return _back(s)
+
+
+@login_required
+@require_POST
+def approve(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    s = _mod(request, game_id, table_id)
+    form = f.ApproveForm(request.POST)
+    if not form.is_valid() or not s.table.sides.filter(key=form.cleaned_data["side"]).exists():
+        return _bad(request, s, ValidationError(_("No such side.")))
+    try:
+        services.approve(s.table.pk, request.user, form.cleaned_data["side"], form.cleaned_data["approve"])
+    except ValidationError as error:
+        return _bad(request, s, error)
+    return _back(s)
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    s = _mod(request, game_id, table_id)
+    try:
+        services.start(s.table.pk, request.user)
+    except ValidationError as error:
+        return _bad(request, s, error)
+    return _back(s)
+
+
+@login_required
+@require_POST
+def conditions(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    s = _mod(request, game_id, table_id)
+    form = f.ConditionsForm(request.POST, sides=list(s.table.sides.all()))
+    if not form.is_valid():
+        return _bad(request, s, form.errors)
+    try:
+        services.set_conditions(s.table.pk, request.user, form.conditions(), form.cleaned_data["terrain"],
+                                _("Weather and terrain set"))
+    except ValidationError as error:
+        return _bad(request, s, error)
+    return _back(s)
+
+
+# ------------------------------------------------------------------------------------------------ the battle
+@login_required
+@require_POST
+def act(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    s = _mod(request, game_id, table_id)
+    state = sel.state_of(s.table)
+    form = f.ActionForm(request.POST, units=_unit_choices(state))
+    if not form.is_valid():
+        return _bad(request, s, form.errors)
+    kind = form.engine_kind()
+    payload = form.payload(state)
+    names = {x.key: x.name for x in s.table.sides.all()}
+
+    def summary(st: dict, outcome: dict) -> str:
+        d = form.cleaned_data
+        label = str(ACTIONS.get(d["kind"], ""))
+        if d["kind"] == "test":
+            label = str(TEST_KINDS.get(d["test_kind"], label))
+        who = ", ".join(unit_label(st, u) for u in sit.involved(kind, payload))
+        loser = outcome.get("loser")
+        tail = (" — " + _("lost: %(side)s") % {"side": names.get(loser, "")}) if loser else ""
+        return f"{label}: {who}{tail}" if who else f"{label}{tail}"
+    try:
+        services.act(s.table.pk, request.user, kind, payload, hand=form.cleaned_data["hand_dice"],
+                     server_rest=form.cleaned_data["server_rest"], summary=summary)
+    except ValidationError as error:
+        return _bad(request, s, error)
+    return _back(s)
+
+
+@login_required
+@require_POST
+def override(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    s = _mod(request, game_id, table_id)
+    state = sel.state_of(s.table)
+    form = f.OverrideForm(request.POST, units=[{"id": u["id"], "side": u["side"], "label": u.get("name") or ""}
+                                               for u in state["units"]])
+    if not form.is_valid():
+        return _bad(request, s, form.errors)
+    try:
+        changes = form.changes()
+        uid = form.cleaned_data["unit"]
+        services.override(s.table.pk, request.user, uid, changes, form.cleaned_data["reason"],
+                          _("Moderator's ruling on %(unit)s") % {"unit": unit_label(state, uid)})
+    except ValidationError as error:
+        return _bad(request, s, error)
+    return _back(s)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    s = _mod(request, game_id, table_id)
+    form = f.ReasonForm(request.POST)
+    if not form.is_valid():
+        return _bad(request, s, form.errors)
+    try:
+        services.undo(s.table.pk, request.user, form.cleaned_data["reason"])
+    except ValidationError as error:
+        return _bad(request, s, error)
+    return _back(s)
+
+
+@login_required
+@require_POST
+def end(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    s = _mod(request, game_id, table_id)
+    sides = list(s.table.sides.all())
+    form = f.EndForm(request.POST, sides=sides)
+    if not form.is_valid():
+        return _bad(request, s, form.errors)
+    winner = form.cleaned_data["winner"] or None
+    name = next((x.name for x in sides if x.key == winner), None)
+    summary = (_("The battle is over: %(side)s won") % {"side": name}) if name else _("The battle is over: a draw")
+    try:
+        services.end(s.table.pk, request.user, winner, form.cleaned_data["ended_by"], summary)
+    except ValidationError as error:
+        return _bad(request, s, error)
+    return _back(s)
+
+
+@login_required
+@require_GET
+def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    s = _mod(request, game_id, table_id)
+    state = sel.state_of(s.table)
+    return render(request, "tactical/projector.html", {
+        "table": s.table, "game": s.table.game, "board": sel.board(s, state), "log": sel.log(s, state)[:6],
+        "fingerprint": s.table.dice.fingerprint, "conditions": _conditions_words(state, list(s.table.sides.all())),
+        "phase": state["phase"]})
+
+
+# ------------------------------------------------------------------------------------------------ printing
+@login_required
+@require_GET
+def print_roster(request: HttpRequest, game_id: int, table_id: int, side: str, what: str) -> HttpResponse:
+    from larp.sheets.renderers.tactical_sheets import CardsRenderer, RosterRenderer
+    from larp.tactical import printing
+    s = _seat(request, game_id, table_id)
+    if not s.may_act_for(side):
+        raise PermissionDenied("Not your side.")
+    found = next((x for x in s.table.sides.all() if x.key == side), None)
+    if found is None:
+        raise PermissionDenied("No such side.")
+    data = printing.roster(s.table, sel.state_of(s.table), found)
+    renderer = RosterRenderer if what == "roster" else CardsRenderer
+    filename, mimetype, content = renderer(data).generate()
+    response = HttpResponse(content, content_type=mimetype)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_GET
+def print_record(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    from larp.sheets.renderers.tactical_sheets import RecordRenderer
+    from larp.tactical import printing
+    s = _seat(request, game_id, table_id)
+    state = sel.state_of(s.table)
+    if not s.moderator and state["phase"] == "setup":
+        raise PermissionDenied("The record is printed once the battle starts.")
+    filename, mimetype, content = RecordRenderer(printing.record(s, state)).generate()
+    response = HttpResponse(content, content_type=mimetype)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
