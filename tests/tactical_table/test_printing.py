@@ -1,0 +1,31 @@
+"""The printed documents: roster, unit cards, battle record — rendered, with their Cyrillic text."""
+import io
+
+from pypdf import PdfReader
+
+from .conftest import url
+
+
+def text(response) -> str:
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages)
+
+
+def test_roster_and_cards(battle, player, client_for):
+    c = client_for(player)
+    roster = text(c.get(url(battle, "print_army", "north", "roster")))
+    assert "Фаланга" in roster and "Парменион" in roster and "Список армии" in roster
+    assert "утверждена мастером" in roster
+    cards = text(c.get(url(battle, "print_army", "north", "cards")))
+    assert "Карточки отрядов" in cards and "Фаланга" in cards and "Построение" in cards
+
+
+def test_battle_record_has_fingerprint_dice_and_result(battle, moderator, client_for):
+    mod = client_for(moderator)
+    ids = {u["name"]: u["id"] for u in battle.state["units"]}
+    mod.post(url(battle, "act"), {"kind": "clash", "attacker": ids["Рыцари"], "defender": ids["Фаланга"],
+                                  "attacked_from": "front", "server_rest": "on"})
+    mod.post(url(battle, "end"), {"winner": "south", "ended_by": "concession"})
+    record = text(mod.get(url(battle, "print_record")))
+    assert "Протокол сражения" in record and battle.dice.fingerprint[:20] in record.replace("\n", "")
+    assert "Столкновение" in record and "сервер" in record and "Итог" in record
