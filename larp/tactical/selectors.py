@@ -188,12 +188,15 @@ def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | 
                 lines.append(_("Initiative roll: %(rolls)s") % {"rolls": ", ".join(
                     f"{names.get(k, k)}: {v}" for k, v in r.get("totals", {}).items())})
             return lines
-        items = ", ".join(f"{ITEMS.get(i['source'], i['source'])} {i['value']:+d}" for i in outcome.get("items", []))
-        lines.append(_("%(test)s: value %(value)s (%(items)s), die %(die)s — %(result)s") % {
-            "test": label, "value": outcome.get("value", "—"), "items": items or "—",
-            "die": outcome.get("die") if outcome.get("die") is not None else "—",
-            "result": RESULTS.get(outcome.get("result"), outcome.get("result") or (
-                _("killed") if outcome.get("killed") else _("survives")))})
+        result = RESULTS.get(outcome.get("result"), outcome.get("result") or (
+            _("killed") if outcome.get("killed") else _("survives")))
+        if "value" in outcome:
+            lines.append(_("%(test)s: value %(value)s (%(items)s), %(die)s — %(result)s") % {
+                "test": label, "value": outcome.get("value"), "items": _items(outcome.get("items", [])) or "—",
+                "die": _die(outcome.get("die")), "result": result})
+        else:
+            lines.append(_("%(test)s: %(die)s — %(result)s") % {"test": label, "die": _die(outcome.get("die")),
+                                                                 "result": result})
         return lines
     for v in outcome.get("volleys", []):
         if v.get("wet"):
@@ -223,10 +226,9 @@ def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | 
                                             "newly_disordered", 0))})
         test = r.get("test")
         if test:
-            items = ", ".join(f"{ITEMS.get(i['source'], i['source'])} {i['value']:+d}" for i in test.get("items", []))
-            lines.append("  " + _("steadiness test: value %(value)s (%(items)s), die %(die)s — %(result)s") % {
-                "value": test.get("value"), "items": items, "result": RESULTS.get(test.get("result"), ""),
-                "die": test.get("die") if test.get("die") is not None else "—"})
+            lines.append("  " + _("steadiness test: value %(value)s (%(items)s), %(die)s — %(result)s") % {
+                "value": test.get("value"), "items": _items(test.get("items", [])),
+                "result": RESULTS.get(test.get("result"), ""), "die": _die(test.get("die"))})
         gen = r.get("general")
         if gen:
             lines.append("  " + (_("the general is killed (die %(die)s)") if gen.get("killed") else
@@ -235,6 +237,19 @@ def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | 
         loser = outcome.get("loser")
         lines.append(_("Loser: %(side)s") % {"side": names.get(loser, loser)} if loser else _("No loser"))
     return lines
+
+
+def _items(items: list) -> str:
+    """A test's items (T24.2): the base value plain, the rest signed."""
+    out = []
+    for i in items:
+        value = i["value"] if i["source"] in ("steadiness", "circle") else f"{i['value']:+d}"
+        out.append(f"{ITEMS.get(i['source'], i['source'])} {value}")
+    return ", ".join(out)
+
+
+def _die(die) -> str:
+    return _("die %(n)s") % {"n": die} if die is not None else _("no die: the outcome is certain")
 
 
 def _group_line(state: dict, g: dict) -> str:

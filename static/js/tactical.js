@@ -45,3 +45,47 @@
   setup();
   document.addEventListener("table:refreshed", setup);
 })();
+
+// The action panel shows only the fields of the chosen action (a clash, a melee, a volley, a test...).
+(function () {
+  "use strict";
+  var FIELDS = {
+    clash: ["attacker", "defender", "attacked_from", "counter"],
+    melee: ["melee_units", "attacked_from"],
+    volley: ["attacker", "defender", "distance_cm", "cover", "defensive"],
+    exchange: ["attacker", "defender", "distance_cm", "cover"],
+    test: ["test_kind", "attacker", "killed", "broken", "in_command", "attacked_from"]
+  };
+  var ALWAYS = ["kind", "modifier", "modifier_reason", "hand_dice", "server_rest"];
+  function apply(form) {
+    var kind = form.querySelector("select[name=kind]");
+    if (!kind) return;
+    var show = (FIELDS[kind.value] || []).concat(ALWAYS);
+    form.querySelectorAll("[data-field]").forEach(function (box) {
+      box.hidden = show.indexOf(box.getAttribute("data-field")) === -1;
+    });
+    if (kind.value === "test") {
+      var tk = form.querySelector("select[name=test_kind]");
+      var initiative = tk && tk.value === "initiative";
+      ["attacker", "killed", "broken", "attacked_from", "in_command"].forEach(function (n) {
+        var box = form.querySelector("[data-field=" + n + "]");
+        if (box) box.hidden = initiative ||
+          (tk.value !== "unit" && ["killed", "broken", "attacked_from"].indexOf(n) !== -1) ||
+          (tk.value !== "rally" && n === "in_command");
+      });
+    }
+  }
+  function setup() {
+    document.querySelectorAll("form.tr-form").forEach(function (form) {
+      if (!form.querySelector("[data-field=kind]")) return;
+      apply(form);
+      if (form.dataset.trKinds) return;
+      form.dataset.trKinds = "1";
+      form.addEventListener("change", function (e) {
+        if (e.target.name === "kind" || e.target.name === "test_kind") apply(form);
+      });
+    });
+  }
+  setup();
+  document.addEventListener("table:refreshed", setup);
+})();
