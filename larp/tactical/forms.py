@@ -340,3 +340,111 @@ class EndForm(forms.Form):
 class ApproveForm(forms.Form):
     side = forms.CharField(max_length=40)
     approve = forms.BooleanField(required=False)
+
+
+# ------------------------------------------------------------------------------------------ strategic manoeuvring
+COLUMNS = "ABCDE"
+CELL_RE = re.compile(r"^([A-Ea-eАВСЕаесв])([1-5])(~?)$")
+CYRILLIC = {"А": "A", "В": "B", "С": "C", "Е": "E", "а": "A", "в": "B", "с": "C", "е": "E"}
+
+
+def cell_name(cell) -> str:
+    return f"{COLUMNS[cell[1]]}{cell[0] + 1}" if cell is not None else ""
+
+
+def parse_cell(text: str) -> tuple[list[int], bool]:
+    m = CELL_RE.match(text.strip())
+    if not m:
+        raise forms.ValidationError(_("A card is a letter A–E and a number 1–5, e.g. B3."))
+    letter = CYRILLIC.get(m.group(1), m.group(1)).upper()
+    return [int(m.group(2)) - 1, COLUMNS.index(letter)], m.group(3) != "~"
+
+
+class CellForm(forms.Form):
+    cell = forms.CharField(label=_("Card place (e.g. B3)"), max_length=3)
+    card = forms.ChoiceField(label=_("Card"))
+    path = forms.BooleanField(label=_("A Path lies here"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["card"].choices = [("clear", _("clear ground (face down)"))] + [
+            (c, card_name(c)) for c in sit.TERRAIN_CARDS]
+
+    def clean_cell(self):
+        return parse_cell(self.cleaned_data["cell"])[0]
+
+
+class WeatherForm(forms.Form):
+    weather = forms.MultipleChoiceField(label=_("Weather cards in play"), required=False,
+                                        widget=forms.CheckboxSelectMultiple)
+    flood = forms.BooleanField(label=_("River flood"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["weather"].choices = [(c, card_name(c)) for c in sit.WEATHER_CARDS]
+
+
+class CorpsForm(forms.Form):
+    name = forms.CharField(label=_("Corps (its general)"), max_length=60)
+    side = forms.ChoiceField(label=_("Side"))
+    cell = forms.CharField(label=_("On the card (empty: off the map, at its edge)"), max_length=3, required=False)
+    mounted = forms.BooleanField(label=_("Wholly mounted"), required=False)
+
+    def __init__(self, *args, sides=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["side"].choices = [(s.key, s.name) for s in sides]
+
+    def clean_cell(self):
+        text = (self.cleaned_data.get("cell") or "").strip()
+        return parse_cell(text)[0] if text else None
+
+
+class MarchForm(forms.Form):
+    corps = forms.ChoiceField(label=_("Corps"))
+    steps = forms.CharField(label=_("Cards entered, in order (e.g. A5 A4 A3)"), max_length=80,
+                            help_text=_("Add ~ after a card whose feature the march goes round (counts as clear)."))
+    road = forms.BooleanField(label=_("Road card played"), required=False)
+    stealth = forms.BooleanField(label=_("Stealth march card played"), required=False)
+    hand_dice = forms.CharField(label=_("Dice rolled at the table"), required=False, max_length=10)
+    server_rest = forms.BooleanField(label=_("The server rolls the dice not typed in"), required=False)
+
+    def __init__(self, *args, corps=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["corps"].choices = [(c["id"], c["name"]) for c in corps]
+
+    def clean_hand_dice(self):
+        return parse_dice(self.cleaned_data.get("hand_dice"))
+
+    def clean_steps(self):
+        parts = [p for p in re.split(r"[\s,;]+", self.cleaned_data["steps"].strip()) if p]
+        if not parts or len(parts) > 25:
+            raise forms.ValidationError(_("Name the cards the march enters."))
+        steps = []
+        for p in parts:
+            cell, crossing = parse_cell(p)
+            steps.append({"cell": cell, "crossing": crossing, "crosses_river": False})
+        return steps
+
+    def plan(self) -> dict:
+        d = self.cleaned_data
+        return {"corps": d["corps"], "steps": d["steps"], "road": bool(d["road"]), "stealth": bool(d["stealth"])}
+
+
+class OfferForm(forms.Form):
+    side = forms.ChoiceField(label=_("Side offering battle"))
+
+    def __init__(self, *args, sides=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["side"].choices = [(s.key, s.name) for s in sides]
+
+
+class FieldForm(forms.Form):
+    index = forms.IntegerField(min_value=0, max_value=50)
+
+
+def card_name(card_id: str) -> str:
+    from django.utils.translation import get_language
+    card = next((c for c in sit.RULES["cards"] if c["id"] == card_id), None)
+    if card and (get_language() or "ru").startswith("ru"):
+        return card["ru"]
+    return card_id.replace("_", " ").capitalize()

@@ -105,6 +105,11 @@ RULES_TEXT = {
     "T21.8": gettext_lazy("a unit in melee cannot be attacked in flank or rear, only joined in the melee"),
     "T23.1": gettext_lazy("a unit attacked in flank or rear does not strike back"),
     "T25.1": gettext_lazy("only a unit within its general's command can be rallied"),
+    "T31.4": gettext_lazy("a tired corps cannot march"),
+    "T31.6": gettext_lazy("the card cannot be entered: a river or mountains without a path, or water in a flood"),
+    "T31.7": gettext_lazy("a march goes card by card to a neighbouring card, from the edge onto an edge card, "
+                          "and never onto an enemy corps"),
+    "T32.1": gettext_lazy("battle can be offered only when corps of both sides are in contact"),
 }
 
 
@@ -136,6 +141,9 @@ def unit_label(state: dict, uid: str) -> str:
     for u in state.get("units", []):
         if u["id"] == uid:
             return f"«{u.get('name') or _('unit')}»"
+    for c in (state.get("strategic") or {}).get("corps", []):
+        if c["id"] == uid:
+            return f"«{c.get('name') or _('corps')}»"
     for side, doc in (state.get("armies") or {}).items():
         for u in doc["units"]:
             if u["id"] == uid or f"{side}.{u['id']}" == uid:

@@ -290,3 +290,49 @@ def fingerprint(table) -> str:
 
 
 __all__ = ["board", "army_view", "log", "itemise", "odds_view", "state_of", "sides_for", "tables"]
+
+
+def strategic_view(seat: Seat, state: dict) -> dict:
+    """The 5x5 map: cards, paths, corps (a player sees only their own side's corps), the offered and chosen fields."""
+    from larp.tactical.forms import card_name, cell_name
+    m = sit.strategic(state)
+    names = {s.key: s.name for s in seat.table.sides.all()}
+    corps = [c for c in m["corps"] if seat.moderator or c["side"] == seat.side_key]
+    offered = set()
+    blocks = (m.get("offer") or {}).get("battlefields", []) if seat.moderator else []
+    for b in blocks:
+        offered |= {(r, c) for r in range(b["rows"][0], b["rows"][1] + 1) for c in range(b["cols"][0], b["cols"][1] + 1)}
+    field = m.get("field")
+    rows = []
+    for r, row in enumerate(m["grid"]):
+        cells = []
+        for c, card in enumerate(row):
+            cells.append({"name": cell_name([r, c]), "card": "" if card == "clear" else card_name(card),
+                          "path": [r, c] in m["paths"],
+                          "corps": [{"name": x["name"], "side": names.get(x["side"], ""), "tired": x["tired"],
+                                     "mine": x["side"] == seat.side_key} for x in corps if x.get("cell") == [r, c]],
+                          "offered": (r, c) in offered,
+                          "field": bool(field and field["rows"][0] <= r <= field["rows"][1]
+                                        and field["cols"][0] <= c <= field["cols"][1])})
+        rows.append(cells)
+    off_map = [{"name": x["name"], "side": names.get(x["side"], ""), "tired": x["tired"]} for x in corps
+               if x.get("cell") is None]
+    last = m.get("last") or {}
+    offer = m.get("offer") if seat.moderator else None
+    offer_view = None
+    if offer:
+        offer_view = {"by": names.get(offer["by"], ""), "may_refuse": offer.get("may_refuse"),
+                      "tired": [unit_label(state, i) for i in offer.get("tired_in_contact", [])],
+                      "blocks": [{"index": i, "cards": f"{cell_name([b['rows'][0], b['cols'][0]])}–"
+                                                        f"{cell_name([b['rows'][1], b['cols'][1]])}",
+                                  "corps": ", ".join(unit_label(state, x) for x in b["corps"])}
+                                 for i, b in enumerate(offer.get("battlefields", []))]}
+    return {"rows": rows, "columns": "ABCDE", "off_map": off_map,
+            "weather": [card_name(w) for w in m["weather"]], "flood": m["flood"],
+            "corps": [{"id": x["id"], "name": x["name"]} for x in corps], "offer": offer_view,
+            "field": field and {"cards": f"{cell_name([field['rows'][0], field['cols'][0]])}–"
+                                         f"{cell_name([field['rows'][1], field['cols'][1]])}",
+                                "terrain": [name("terrain_elements", t) for t in state.get("terrain") or []]},
+            "last": [{"corps": unit_label(state, x["corps"]), "cost": x["cost"], "roll": x["roll"],
+                      "dice": x["dice"], "arrived": x["arrived"], "position": cell_name(x["position"])}
+                     for x in last.get("marches", [])] if seat.moderator else []}

@@ -233,3 +233,90 @@ def cancel(table_id: int, user, reason: str) -> None:
     with tables.locked(table_id) as table:
         _open(table)
         tables.cancel(table, user, reason)
+
+
+# ---------------------------------------------------------------------------------------------------- manoeuvring
+def edit_map(table_id: int, user, change, summary: str) -> dict:
+    """Lay cards, rivers, paths, weather, corps on the 5x5 map (T30): the whole map stored as a `setup` step."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        m = copy.deepcopy(sit.strategic(state))
+        change(m)
+        if len(m["corps"]) > 40:
+            raise ValidationError(_("Too many corps."))
+        tables.record(table, "setup", user, payload={"strategic": m}, summary=summary)
+        return _store(table)
+
+
+def march(table_id: int, user, plan: dict, *, hand: list[int], server_rest: bool, summary) -> dict:
+    """One corps' march (T31) with its die typed in or rolled by the server; refused marches record nothing."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        m = sit.strategic(state)
+        if not any(c["id"] == plan["corps"] for c in m["corps"]):
+            raise ValidationError(_("No such corps."))
+        seq = tables.next_seq(table)
+        server_dice: list[int] = []
+
+        def server() -> int:
+            value = tables.take_dice(table, seq, count=1, user=user, purpose="march")[0]
+            server_dice.append(value)
+            return value
+        try:
+            outcome, dice = sit.resolve_march(state, plan, hand, server if server_rest else None)
+        except sit.NeedDice:
+            raise ValidationError(_("The march needs its die: roll it and type it in, or let the server roll.")) \
+                from None
+        except sit.LeftOver as left:
+            raise ValidationError(_("%(n)s dice typed in were not needed; check the dice.") % {"n": left.count})
+        except CaseError:
+            raise ValidationError(_("This march does not fit the map.")) from None
+        if outcome["refused"]:
+            raise ValidationError([refusal_text(state, r) for r in outcome["refused"]])
+        used_hand = dice[:len(dice) - len(server_dice)]        # typed-in dice come first, then the server's
+        if used_hand:
+            tables.take_dice(table, seq, hand=used_hand, user=user, purpose="march")
+        tables.record(table, "march", user, seq=seq, side=next(c["side"] for c in m["corps"] if c["id"] == plan["corps"]),
+                      payload={"march": plan, "dice": dice, "by": {"hand": used_hand, "server": server_dice}},
+                      outcome=outcome, summary=summary(outcome))
+        return _store(table)
+
+
+def night_halt(table_id: int, user, summary: str) -> dict:
+    """T31.5: the night halt — every fatigue marker removed."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        _phase(table, "setup")
+        tables.record(table, "halt", user, payload={"marched": []}, summary=summary)
+        return _store(table)
+
+
+def offer_battle(table_id: int, user, side: str, summary: str) -> dict:
+    """T32: contact, whether the other side may refuse, the allowed six-card blocks."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        if not table.sides.filter(key=side).exists():
+            raise ValidationError(_("No such side."))
+        try:
+            outcome = sit.offer(state, side)
+        except CaseError:
+            raise ValidationError(_("Place the corps of both sides on the map first.")) from None
+        if outcome.get("refused"):
+            raise ValidationError([refusal_text(state, r) for r in outcome["refused"]])
+        tables.record(table, "offer", user, side=side, payload={"side": side}, outcome=outcome, summary=summary)
+        return _store(table)
+
+
+def choose_field(table_id: int, user, index: int, summary: str) -> dict:
+    """The attacker's choice among the allowed blocks (T32.2): its cards' terrain and the weather become the battle's."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        offer = sit.strategic(state).get("offer")
+        if not offer or not 0 <= index < len(offer.get("battlefields", [])):
+            raise ValidationError(_("Offer battle first, then choose one of the allowed fields."))
+        tables.record(table, "field", user, payload={"block": offer["battlefields"][index]}, summary=summary)
+        return _store(table)

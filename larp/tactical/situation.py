@@ -185,7 +185,11 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
             state["approved"].append(side)
         elif not payload.get("approve") and side in state["approved"]:
             state["approved"].remove(side)
+    elif kind in ("march", "halt", "offer", "field"):
+        apply_strategic(state, kind, payload, outcome)
     elif kind in ("setup", "conditions"):
+        if "strategic" in payload:
+            state["strategic"] = copy.deepcopy(payload["strategic"])
         if "conditions" in payload:
             state["conditions"] = payload["conditions"]
         if "terrain" in payload:
@@ -481,3 +485,114 @@ def routed(state: dict) -> list[str]:
         if mine and all(u["id"] in state["destroyed"] or u["fleeing"] for u in mine):
             out.append(side)
     return out
+
+
+# ---------------------------------------------------------------------------------------- strategic manoeuvring
+from larp.tactical.engine.strategic import run_battle_offer, run_march  # noqa: E402
+
+TERRAIN_CARDS = list(dict.fromkeys(c["id"] for c in RULES["cards"] if c["kind"] == "terrain"))
+WEATHER_CARDS = list(dict.fromkeys(c["id"] for c in RULES["cards"] if c["kind"] == "weather"))
+# T34.2 ruling: a River card is a deep river, Mountains are cliffs; a card's terrain piece by its id otherwise.
+CARD_PIECES = {"river": "deep_river", "mountains": "cliffs", "stream": "stream", "bushes": "bushes",
+               "rocks": "rocks", "forest": "forest", "hedge": "hedge", "ravine": "ravine", "hill": "hill",
+               "village": "village"}
+
+
+def empty_map() -> dict:
+    rows, cols = RULES["strategic"]["grid"]
+    return {"grid": [["clear"] * cols for _ in range(rows)], "rivers": [], "paths": [], "weather": [],
+            "flood": False, "corps": [], "offer": None, "field": None}
+
+
+def strategic(state: dict) -> dict:
+    return state.get("strategic") or empty_map()
+
+
+def _map_case(m: dict) -> dict:
+    return {"grid": m["grid"], "rivers": m["rivers"], "paths": m["paths"],
+            "weather": [w for w in m["weather"] if w in ("rain", "heavy_mud")], "flood": m["flood"],
+            "good_guides": None}
+
+
+def _corps_case(m: dict) -> list[dict]:
+    return [{"id": c["id"], "side": c["side"], "cell": c["cell"], "tired": c["tired"]} for c in m["corps"]
+            if c.get("cell") is not None]
+
+
+def march_case(m: dict, plan: dict, dice: list[int]) -> dict:
+    corps = next(c for c in m["corps"] if c["id"] == plan["corps"])
+    march = {"corps": corps["id"], "side": corps["side"], "mounted": corps.get("mounted", False),
+             "tired": corps["tired"], "road": plan.get("road", False), "stealth": plan.get("stealth", False),
+             "from": corps["cell"] if corps.get("cell") is not None else "edge", "steps": plan["steps"]}
+    return {**_map_case(m), "corps": _corps_case(m), "marches": [march],
+            "dice": {corps["id"]: list(dice)} if dice else {}, "seed": None}
+
+
+def resolve_march(state: dict, plan: dict, hand: list[int], server: Callable[[], int] | None):
+    """A march (T31) with its die or dice (two for a mounted corps): typed in, else the server's."""
+    m = strategic(state)
+    dice: list[int] = []
+    hand = list(hand)
+    for _ in range(3):
+        try:
+            outcome = run_march(RULES, march_case(m, plan, dice))
+        except CaseError as error:
+            if "ran out" not in error.problem:
+                raise
+            if hand:
+                dice.append(hand.pop(0))
+            elif server is not None:
+                dice.append(server())
+            else:
+                raise NeedDice(plan["corps"], "march", len(dice)) from None
+            continue
+        if hand and not outcome["refused"]:
+            raise LeftOver(len(hand))
+        return outcome, dice
+    raise CaseError("dice", "too many dice")
+
+
+def offer(state: dict, side: str) -> dict:
+    m = strategic(state)
+    return run_battle_offer(RULES, {"corps": _corps_case(m), "offered_by": side})
+
+
+def field_terrain(m: dict, block: dict) -> list[str]:
+    """The terrain pieces of the six cards of the battlefield (T34.2), one entry per card that has them."""
+    out = []
+    for r in range(block["rows"][0], block["rows"][1] + 1):
+        for c in range(block["cols"][0], block["cols"][1] + 1):
+            card = m["grid"][r][c]
+            if card in CARD_PIECES:
+                out.append(CARD_PIECES[card])
+    return out
+
+
+def field_conditions(m: dict, conditions: dict) -> dict:
+    """The weather in play on the strategic map carried into the battle (T35.1)."""
+    out = dict(conditions)
+    out["rain"] = "rain" in m["weather"]
+    out["fog"] = "fog" in m["weather"]
+    return out
+
+
+def apply_strategic(state: dict, kind: str, payload: dict, outcome: dict) -> None:
+    m = state.setdefault("strategic", empty_map())
+    if kind == "march":
+        for res in outcome.get("marches", []):
+            corps = next(c for c in m["corps"] if c["id"] == res["corps"])
+            corps["cell"] = res["position"]
+            corps["tired"] = res["tired"]
+        m["last"] = outcome
+    elif kind == "halt":
+        moved = set(payload.get("marched") or [])
+        for c in m["corps"]:
+            if c["id"] not in moved:
+                c["tired"] = False
+    elif kind == "offer":
+        m["offer"] = {"by": payload["side"], **outcome}
+    elif kind == "field":
+        block = payload["block"]
+        m["field"] = block
+        state["terrain"] = field_terrain(m, block)
+        state["conditions"] = field_conditions(m, state.get("conditions") or {})

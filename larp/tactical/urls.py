@@ -15,6 +15,8 @@ urlpatterns = [
     path("<int:table_id>/undo/", views.undo, name="undo"),
     path("<int:table_id>/end/", views.end, name="end"),
     path("<int:table_id>/projector/", views.projector, name="projector"),
+    path("<int:table_id>/manoeuvre/", views.manoeuvre, name="manoeuvre"),
+    path("<int:table_id>/manoeuvre/<str:op>/", views.manoeuvre_act, name="manoeuvre_act"),
     path("<int:table_id>/print/<str:side>/<str:what>.pdf", views.print_roster, name="print_army"),
     path("<int:table_id>/print/record.pdf", views.print_record, name="print_record"),
 ]

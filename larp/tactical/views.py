@@ -420,3 +420,113 @@ def print_record(request: HttpRequest, game_id: int, table_id: int) -> HttpRespo
     response = HttpResponse(content, content_type=mimetype)
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
+
+
+# ------------------------------------------------------------------------------------------------ manoeuvring
+def _render_map(request, s: Seat, status: int = 200) -> HttpResponse:
+    state = sel.state_of(s.table)
+    sides = list(s.table.sides.all())
+    m = sit.strategic(state)
+    ctx = {"game": s.table.game, "table": s.table, "seat": s, "phase": state["phase"], "moderator": s.moderator,
+           "map": sel.strategic_view(s, state), "fingerprint": s.table.dice.fingerprint}
+    if s.moderator:
+        ctx.update(cell_form=f.CellForm(), weather_form=f.WeatherForm(initial={"weather": m["weather"],
+                                                                               "flood": m["flood"]}),
+                   corps_form=f.CorpsForm(sides=sides), march_form=f.MarchForm(corps=m["corps"]),
+                   offer_form=f.OfferForm(sides=sides))
+    return render(request, "tactical/manoeuvre.html", ctx, status=status)
+
+
+def _map_back(s: Seat) -> HttpResponse:
+    return redirect(reverse("tactical:manoeuvre", args=[s.table.game_id, s.table.pk]))
+
+
+def _map_bad(request, s: Seat, errors) -> HttpResponse:
+    if isinstance(errors, ValidationError):
+        text = "; ".join(errors.messages)
+    else:
+        text = "; ".join(str(e) for errs in errors.values() for e in errs)
+    messages.error(request, text)
+    return _render_map(request, s, status=400)
+
+
+@login_required
+@require_GET
+def manoeuvre(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    return _render_map(request, _seat(request, game_id, table_id))
+
+
+@login_required
+@require_POST
+def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) -> HttpResponse:
+    from larp.tactical.forms import card_name, cell_name
+    s = _mod(request, game_id, table_id)
+    state = sel.state_of(s.table)
+    sides = list(s.table.sides.all())
+    m = sit.strategic(state)
+    try:
+        if op == "cell":
+            form = f.CellForm(request.POST)
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            r, c = form.cleaned_data["cell"]
+            card, path = form.cleaned_data["card"], form.cleaned_data["path"]
+
+            def change(mp):
+                mp["grid"][r][c] = card
+                mp["paths"] = [p for p in mp["paths"] if p != [r, c]] + ([[r, c]] if path else [])
+            services.edit_map(s.table.pk, request.user, change, _("Card laid on %(cell)s: %(card)s") % {
+                "cell": cell_name([r, c]), "card": card_name(card) if card != "clear" else _("clear ground")})
+        elif op == "weather":
+            form = f.WeatherForm(request.POST)
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            weather, flood = form.cleaned_data["weather"], form.cleaned_data["flood"]
+
+            def change(mp):
+                mp["weather"], mp["flood"] = list(weather), bool(flood)
+            services.edit_map(s.table.pk, request.user, change, _("Weather on the map set"))
+        elif op == "corps":
+            form = f.CorpsForm(request.POST, sides=sides)
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            d = form.cleaned_data
+            corps = {"id": f"c{uuid.uuid4().hex[:6]}", "name": d["name"].strip(), "side": d["side"],
+                     "cell": d["cell"], "tired": False, "mounted": bool(d["mounted"])}
+
+            def change(mp):
+                mp["corps"].append(corps)
+            services.edit_map(s.table.pk, request.user, change, _("Corps %(name)s placed") % {"name": corps["name"]})
+        elif op == "march":
+            form = f.MarchForm(request.POST, corps=m["corps"])
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            corps_name = next(c["name"] for c in m["corps"] if c["id"] == form.cleaned_data["corps"])
+
+            def summary(outcome):
+                res = outcome["marches"][0]
+                return (_("March of %(name)s: cost %(cost)s, roll %(roll)s — arrived") if res["arrived"] else
+                        _("March of %(name)s: cost %(cost)s, roll %(roll)s — tired")) % {
+                    "name": corps_name, "cost": res["cost"], "roll": res["roll"]}
+            services.march(s.table.pk, request.user, form.plan(), hand=form.cleaned_data["hand_dice"],
+                           server_rest=form.cleaned_data["server_rest"], summary=summary)
+        elif op == "halt":
+            services.night_halt(s.table.pk, request.user, _("Night halt: fatigue markers removed"))
+        elif op == "offer":
+            form = f.OfferForm(request.POST, sides=sides)
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            side = form.cleaned_data["side"]
+            services.offer_battle(s.table.pk, request.user, side, _("%(side)s offers battle") % {
+                "side": next(x.name for x in sides if x.key == side)})
+        elif op == "field":
+            form = f.FieldForm(request.POST)
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            services.choose_field(s.table.pk, request.user, form.cleaned_data["index"],
+                                  _("The battlefield chosen: its terrain and weather set for the battle"))
+        else:
+            return HttpResponseBadRequest(_("Unknown action."), content_type="text/plain; charset=utf-8")
+    except ValidationError as error:
+        return _map_bad(request, s, error)
+    return _map_back(s)
