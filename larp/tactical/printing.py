@@ -50,3 +50,65 @@ def record(seat, state: dict) -> dict:
             "winner": names.get(result.get("winner")) if result else None,
             "ended_by": sel.end_label(result.get("ended_by", "")) if result else "",
             "date": timezone.localtime().strftime("%d.%m.%Y")}
+
+
+def reference() -> dict:
+    """The quick-reference sheet's data: the rules data's numbers in the players' words."""
+    from larp.tactical.labels import name as label
+    rules = sit.RULES
+    formations = [{"name": label("formations", k), "foot": f["front"]["foot"], "mounted": f["front"]["mounted"],
+                   "melee": _("all") if f["melee_ranks"] == "all" else f["melee_ranks"],
+                   "shooting": _("yes") if f["shooting"] else _("no")} for k, f in rules["formations"].items()]
+    weapons = []
+    for k, w in rules["weapons"].items():
+        notes = []
+        if w.get("ignores_armour_in_melee"):
+            notes.append(_("ignores armour in melee"))
+        if w.get("ignores_shields"):
+            notes.append(_("ignores shields"))
+        if w.get("defensive_fire"):
+            notes.append(_("defensive fire"))
+        if w.get("rain_affects"):
+            notes.append(_("rain may wet it"))
+        if w.get("fixed_hit_on"):
+            notes.append(_("hits on 1–%(n)s") % {"n": w["fixed_hit_on"]})
+        forbidden = ", ".join(label("protection", p) for p in w.get("forbidden") or [])
+        if forbidden:
+            notes.append(_("not with: %(items)s") % {"items": forbidden})
+        if w["kind"] == "missile":
+            rng = (_("point blank") if not w.get("base_range_cm") else
+                   _("%(n)s cm, long fire 2 cm per figure") % {"n": w["base_range_cm"]} if w.get("long_range") else
+                   _("%(n)s cm") % {"n": w["base_range_cm"]})
+        else:
+            rng = "—"
+        weapons.append({"name": label("weapons", k), "clash": w.get("clash_ranks") if w.get("clash") else "—",
+                        "range": rng, "notes": "; ".join(notes)})
+    against = {"melee": _("melee"), "shooting": _("shooting"), "clash": _("clash"),
+               "clash_by_infantry": _("clash by infantry")}
+    protection = [{"name": label("protection", k),
+                   "save": (_("one in %(b)s saved, counting from the first hit") if p["count_from"] == "saved" else
+                            _("every %(b)s-th killed survives")) % {"b": p["save"][1]},
+                   "against": ", ".join(str(against.get(c, c)) for c in p.get("contexts", []))}
+                  for k, p in rules["protection"].items()]
+    mv = rules["movement"]
+    return {"game": "", "formations": formations, "weapons": weapons, "protection": protection,
+            "turn": [_("0. Tests of mercenary generals (T28)."), _("1. Shooting (T20)."),
+                     _("2. Movement by orders, with clashes during or right after a move (T15, T18, T19)."),
+                     _("3. Disorderly movement of units not moved (T16), then fleeing units move (T17)."),
+                     _("4. Melee (T21); a melee with nobody fled goes on at the end of the other player's turn."),
+                     _("The other player may answer with return fire, defensive fire and counter-attacks.")],
+            "tests": [_("Value = steadiness (5 in a circle) + full ranks − killed this round + the general's "
+                        "talent − 2 if broken + modifiers."),
+                      _("A die at or below the value holds; above it the unit flees. 0 or less flees without a "
+                        "roll, 6 or more holds without a roll."),
+                      _("Attacked in the rear: failing the test destroys the unit.")],
+            "movement": [_("Speed = %(base)s cm minus the figures in the first rank of the unit or battle line; "
+                           "trot ×%(trot)s, gallop ×%(gallop)s for cavalry.") % {
+                "base": mv["base_speed_cm"], "trot": mv["cavalry_moves"]["trot"],
+                "gallop": mv["cavalry_moves"]["gallop"]},
+                _("Tired troops, wet ground (cavalry) and heavy mud count each first-rank figure as two.")],
+            "weather": [_("Rain: before each volley of bows, crossbows and handguns roll a die; odd — wet strings, "
+                          "no volley."),
+                        _("Sun: melee and shooting −1 for the side with the sun in its face."),
+                        _("Wind: bows facing the wind −1; a strong wind at the back +1."),
+                        _("Fog: line of sight 10 cm.")]}

@@ -19,4 +19,5 @@ urlpatterns = [
     path("<int:table_id>/manoeuvre/<str:op>/", views.manoeuvre_act, name="manoeuvre_act"),
     path("<int:table_id>/print/<str:side>/<str:what>.pdf", views.print_roster, name="print_army"),
     path("<int:table_id>/print/record.pdf", views.print_record, name="print_record"),
+    path("<int:table_id>/sheet/<str:what>.pdf", views.print_sheet, name="print_sheet"),
 ]

@@ -7,7 +7,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -399,6 +399,8 @@ def print_roster(request: HttpRequest, game_id: int, table_id: int, side: str, w
     found = next((x for x in s.table.sides.all() if x.key == side), None)
     if found is None:
         raise PermissionDenied("No such side.")
+    if what not in ("roster", "cards"):
+        raise Http404("No such document.")
     data = printing.roster(s.table, sel.state_of(s.table), found)
     renderer = RosterRenderer if what == "roster" else CardsRenderer
     filename, mimetype, content = renderer(data).generate()
@@ -530,3 +532,24 @@ def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) ->
     except ValidationError as error:
         return _map_bad(request, s, error)
     return _map_back(s)
+
+
+@login_required
+@require_GET
+def print_sheet(request: HttpRequest, game_id: int, table_id: int, what: str) -> HttpResponse:
+    """The quick-reference sheet and the blank army list form: anyone at the table."""
+    from larp.sheets.renderers.tactical_sheets import BlankListRenderer, ReferenceRenderer
+    from larp.tactical import printing
+    s = _seat(request, game_id, table_id)
+    if what == "reference":
+        data = {**printing.reference(), "game": s.table.game.title}
+        filename, mimetype, content = ReferenceRenderer(data).generate()
+    elif what == "army-list":
+        data = {"game": s.table.game.title, "table": s.table.title,
+                "limit": s.table.setup.get("points_limit") or sit.DEFAULT_LIMIT}
+        filename, mimetype, content = BlankListRenderer(data).generate()
+    else:
+        raise Http404("No such document.")
+    response = HttpResponse(content, content_type=mimetype)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response

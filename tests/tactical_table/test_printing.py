@@ -29,3 +29,22 @@ def test_battle_record_has_fingerprint_dice_and_result(battle, moderator, client
     record = text(mod.get(url(battle, "print_record")))
     assert "Протокол сражения" in record and battle.dice.fingerprint[:20] in record.replace("\n", "")
     assert "Столкновение" in record and "сервер" in record and "Итог" in record
+
+
+def test_quick_reference_and_blank_form(table, other_player, stranger, client_for):
+    c = client_for(other_player)
+    ref = text(c.get(url(table, "print_sheet", "reference")))
+    assert "Памятка" in ref and "Порядок хода" in ref and "Очень плотное".lower() in ref.lower()
+    assert "Пехотная пика" in ref and "каждый 2-й убитый выживает" in ref
+    blank = text(c.get(url(table, "print_sheet", "army-list")))
+    assert "Бланк списка армии" in blank and "Предел очков: 600" in blank
+    assert c.get(url(table, "print_sheet", "nothing")).status_code == 404
+    assert client_for(stranger).get(url(table, "print_sheet", "reference")).status_code == 403
+    assert c.get(url(table, "print_army", "south", "nothing")).status_code == 404
+
+
+def test_pages_in_english(battle, moderator, client_for):
+    c = client_for(moderator)
+    c.cookies.load({"django_language": "en"})
+    page = c.get(url(battle, "table"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Action" in page and "Exchange of fire" in page and "Phalanx" not in page

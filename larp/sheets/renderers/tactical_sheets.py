@@ -119,3 +119,67 @@ class RecordRenderer(Renderer):
             who = d["winner"] or _("a draw")
             out.append(self.p(_("Result: %(who)s — %(how)s") % {"who": who, "how": d["ended_by"]}, "h2"))
         return out
+
+
+class ReferenceRenderer(Renderer):
+    """The quick-reference sheet (T41): turn sequence, tests, formations, weapons, saves, speeds, weather.
+
+    `data`: {"game", "formations": [...], "weapons": [...], "protection": [...], "weather": [...]} as
+    larp/tactical/printing.reference makes it (the rules data's numbers in the players' words).
+    """
+    document = gettext_lazy("Quick reference")
+    filename_stem = "tactical-reference"
+
+    def story(self) -> list:
+        d = self.data
+        out = self.heading(_("Tactical rules"), _("Quick reference"), None, [], swatch=False)
+        out.append(self.p(_("Turn sequence"), "h2"))
+        for line in d["turn"]:
+            out.append(self.p(line, "body"))
+        out.append(self.p(_("Steadiness test"), "h2"))
+        for line in d["tests"]:
+            out.append(self.p(line, "body"))
+        out.append(self.p(_("Formations"), "h2"))
+        rows = [[self.p(x, "head") for x in (_("Formation"), _("Front, foot"), _("Front, mounted"),
+                                              _("Ranks in melee"), _("Shooting"))]]
+        rows += [[self.p(f["name"], "cell_bold"), self.p(f["foot"], "cell_right"), self.p(f["mounted"], "cell_right"),
+                  self.p(f["melee"], "cell_right"), self.p(f["shooting"], "cell")] for f in d["formations"]]
+        out.append(self.table(rows, (50, 30, 30, 30, 30)))
+        out.append(self.p(_("Weapons"), "h2"))
+        rows = [[self.p(x, "head") for x in (_("Weapon"), _("Ranks in a clash"), _("Range"), _("Notes"))]]
+        rows += [[self.p(w["name"], "cell_bold"), self.p(w["clash"], "cell_right"), self.p(w["range"], "cell"),
+                  self.p(w["notes"], "cell")] for w in d["weapons"]]
+        out.append(self.table(rows, (40, 24, 40, 70)))
+        out.append(self.p(_("Saves"), "h2"))
+        rows = [[self.p(x, "head") for x in (_("Protection"), _("Saves"), _("Against"))]]
+        rows += [[self.p(x["name"], "cell_bold"), self.p(x["save"], "cell"), self.p(x["against"], "cell")]
+                 for x in d["protection"]]
+        out.append(self.table(rows, (50, 50, 74)))
+        out.append(self.p(_("Movement"), "h2"))
+        for line in d["movement"]:
+            out.append(self.p(line, "body"))
+        out.append(self.p(_("Weather"), "h2"))
+        for line in d["weather"]:
+            out.append(self.p(line, "body"))
+        return out
+
+
+class BlankListRenderer(Renderer):
+    """The blank army list form for players without a tablet (T41)."""
+    document = gettext_lazy("Army list form")
+    filename_stem = "army-list-form"
+
+    def story(self) -> list:
+        d = self.data
+        out = self.heading(d["table"], _("Army list form"), None, [self.p(_("Side: ____________"), "right")],
+                           swatch=False)
+        out.append(self.p(_("Points limit: %(n)s") % {"n": d["limit"]}, "body"))
+        rows = [[self.p(x, "head") for x in (_("Unit"), _("Type"), _("Stats"), _("Weapon and protection"),
+                                              _("Formation"), _("Figures"), _("Points"))]]
+        rows += [[""] * 7 for _i in range(16)]
+        out.append(self.table(rows, (34, 30, 14, 52, 22, 14, 18), row_height_mm=9))
+        out.append(self.p(_("Generals"), "h2"))
+        rows = [[self.p(x, "head") for x in (_("General"), _("Leads"), _("Talents"), _("Initiative"))]]
+        rows += [[""] * 4 for _i in range(5)]
+        out.append(self.table(rows, (50, 40, 60, 20), row_height_mm=9))
+        return out
