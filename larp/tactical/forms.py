@@ -448,3 +448,11 @@ def card_name(card_id: str) -> str:
     if card and (get_language() or "ru").startswith("ru"):
         return card["ru"]
     return card_id.replace("_", " ").capitalize()
+
+
+class TurnForm(forms.Form):
+    first = forms.ChoiceField(label=_("Moves first"), required=False)
+
+    def __init__(self, *args, sides=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["first"].choices = [("", "—")] + [(s.key, s.name) for s in sides]

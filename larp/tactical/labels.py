@@ -175,3 +175,8 @@ def army_refusal_text(doc: dict, refusal: dict) -> str:
 def side_name(table, key: str) -> str:
     side = next((s for s in table.sides.all() if s.key == key), None)
     return side.name if side else key
+
+
+TURN_STEPS = [gettext_lazy("0. Tests of mercenary generals"), gettext_lazy("1. Shooting"),
+              gettext_lazy("2. Movement and clashes"), gettext_lazy("3. Disorderly movement and fleeing units"),
+              gettext_lazy("4. Melee")]

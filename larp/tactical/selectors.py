@@ -124,6 +124,8 @@ def army_view(table, state: dict, side) -> dict:
     status = ("approved" if side.key in state["approved"] else "submitted" if side.key in state["armies"] else "new")
     return {"side": side, "doc": doc, "list_name": lst.get("name_ru") or "", "units": units, "generals": generals,
             "points": verdict.get("points", {}), "valid": verdict.get("valid") and bool(doc["units"]),
+            "allowance": {"ordinary": (verdict.get("generals") or {}).get("ordinary") or {},
+                          "mercenary": (verdict.get("generals") or {}).get("mercenary") or {}},
             "refused": [army_refusal_text(doc, r) for r in verdict.get("refused", [])], "status": status,
             "entries": [{"id": e["id"], "name": e.get("ru") or e["id"], "category": e["category"],
                          "weapons": e["weapons"], "armour": e["armour"], "shields": e["shields"],

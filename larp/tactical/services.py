@@ -320,3 +320,16 @@ def choose_field(table_id: int, user, index: int, summary: str) -> dict:
             raise ValidationError(_("Offer battle first, then choose one of the allowed fields."))
         tables.record(table, "field", user, payload={"block": offer["battlefields"][index]}, summary=summary)
         return _store(table)
+
+
+def advance_turn(table_id: int, user, first: str | None, summary) -> dict:
+    """The turn tracker (T14.2): the first mover once (after the Initiative roll, T14.1), then step by step."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "battle")
+        sides = [s.key for s in table.sides.all()]
+        if first is not None and first not in sides:
+            raise ValidationError(_("No such side."))
+        turn = sit.next_turn(state, sides, first)
+        tables.record(table, "turn", user, side=turn["side"], payload=turn, summary=summary(turn))
+        return _store(table)

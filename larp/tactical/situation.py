@@ -142,7 +142,8 @@ def initial_state(setup: dict) -> dict:
     return {"phase": "setup", "profiles": copy.deepcopy(setup.get("profiles") or []), "units": units,
             "conditions": copy.deepcopy(setup.get("conditions") or {}),
             "terrain": copy.deepcopy(setup.get("terrain") or []),
-            "armies": {}, "verdicts": {}, "approved": [], "start": {}, "destroyed": [], "result": None}
+            "armies": {}, "verdicts": {}, "approved": [], "start": {}, "destroyed": [], "result": None,
+            **({"strategic": copy.deepcopy(setup["strategic"])} if setup.get("strategic") else {})}
 
 
 def _normal_unit(u: dict) -> dict:
@@ -185,6 +186,8 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
             state["approved"].append(side)
         elif not payload.get("approve") and side in state["approved"]:
             state["approved"].remove(side)
+    elif kind == "turn":
+        state["turn"] = {k: payload[k] for k in ("number", "side", "step", "first")}
     elif kind in ("march", "halt", "offer", "field"):
         apply_strategic(state, kind, payload, outcome)
     elif kind in ("setup", "conditions"):
@@ -475,6 +478,22 @@ def test_case(state: dict, kind: str, uid: str | None, form: dict) -> dict:
 def losses(state: dict) -> dict:
     return {side: {"start": start, "lost": start - side_figures(state, side)}
             for side, start in state.get("start", {}).items()}
+
+
+TURN_STEPS = 5       # T14.2: (0) mercenary tests, (1) shooting, (2) movement and clashes, (3) disorderly, (4) melee
+
+
+def next_turn(state: dict, sides: list[str], first: str | None = None) -> dict:
+    """The turn tracker's next step (T14.2): through the five steps, then the other side; a round ends with both."""
+    turn = state.get("turn")
+    if first is not None or not turn:
+        side = first or sides[0]
+        return {"number": 1, "side": side, "step": 0, "first": side}
+    if turn["step"] + 1 < TURN_STEPS:
+        return {**turn, "step": turn["step"] + 1}
+    other = next((s for s in sides if s != turn["side"]), turn["side"])
+    number = turn["number"] + (1 if other == turn["first"] else 0)
+    return {**turn, "side": other, "step": 0, "number": number}
 
 
 def routed(state: dict) -> list[str]:

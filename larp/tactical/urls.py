@@ -13,6 +13,7 @@ urlpatterns = [
     path("<int:table_id>/act/", views.act, name="act"),
     path("<int:table_id>/override/", views.override, name="override"),
     path("<int:table_id>/undo/", views.undo, name="undo"),
+    path("<int:table_id>/turn/", views.turn, name="turn"),
     path("<int:table_id>/end/", views.end, name="end"),
     path("<int:table_id>/projector/", views.projector, name="projector"),
     path("<int:table_id>/manoeuvre/", views.manoeuvre, name="manoeuvre"),

@@ -100,16 +100,27 @@ def _context(request, s: Seat) -> dict:
         ctx["end_form"] = f.EndForm(sides=sides)
         ctx["conditions_form"] = f.ConditionsForm(sides=sides, initial=_conditions_initial(state))
         ctx["routed"] = [side.name for side in sides if side.key in sit.routed(state)]
+        ctx["turn_form"] = f.TurnForm(sides=sides)
     else:
         own = [u for u in units if u["side"] == s.side_key]
         ctx["odds_form"] = f.ActionForm(units=units)
         ctx["own_units"] = own
     ctx["conditions"] = _conditions_words(state, sides)
+    ctx["turn"] = _turn_words(state, sides)
     if state.get("result"):
         ctx["result"] = {"winner": next((x.name for x in sides if x.key == state["result"].get("winner")), None),
                          "ended_by": END_REASONS.get(state["result"].get("ended_by"), ""),
                          "losses": [(x.name, state["result"]["losses"].get(x.key, {})) for x in sides]}
     return ctx
+
+
+def _turn_words(state: dict, sides) -> dict | None:
+    from larp.tactical.labels import TURN_STEPS
+    turn = state.get("turn")
+    if not turn:
+        return None
+    return {"number": turn["number"], "side": next((x.name for x in sides if x.key == turn["side"]), ""),
+            "step": TURN_STEPS[turn["step"]], "steps": [(str(t), i == turn["step"]) for i, t in enumerate(TURN_STEPS)]}
 
 
 def _conditions_initial(state: dict) -> dict:
@@ -553,3 +564,24 @@ def print_sheet(request: HttpRequest, game_id: int, table_id: int, what: str) ->
     response = HttpResponse(content, content_type=mimetype)
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
+
+
+@login_required
+@require_POST
+def turn(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    from larp.tactical.labels import TURN_STEPS
+    s = _mod(request, game_id, table_id)
+    sides = list(s.table.sides.all())
+    form = f.TurnForm(request.POST, sides=sides)
+    if not form.is_valid():
+        return _bad(request, s, form.errors)
+    names = {x.key: x.name for x in sides}
+
+    def summary(t: dict) -> str:
+        return _("Turn %(n)s, %(side)s: %(step)s") % {"n": t["number"], "side": names.get(t["side"], ""),
+                                                      "step": TURN_STEPS[t["step"]]}
+    try:
+        services.advance_turn(s.table.pk, request.user, form.cleaned_data["first"] or None, summary)
+    except ValidationError as error:
+        return _bad(request, s, error)
+    return _back(s)

@@ -89,3 +89,10 @@
   setup();
   document.addEventListener("table:refreshed", setup);
 })();
+
+// "Show the odds" reads the page again by GET: the form's CSRF token stays out of the address.
+document.addEventListener("submit", function (e) {
+  "use strict";
+  var token = e.target.querySelector("input[name=csrfmiddlewaretoken]");
+  if (token) token.disabled = !!(e.submitter && e.submitter.name === "preview");
+});

@@ -44,10 +44,11 @@ def test_printing_the_north_roster(request, table, client_for, role, expected):
                                        ("act", {"kind": "test", "test_kind": "initiative", "server_rest": "on"}),
                                        ("override", {"unit": "x", "state": "fleeing", "reason": "x"}),
                                        ("undo", {"reason": "x"}), ("end", {"winner": "", "ended_by": "time"}),
-                                       ("conditions", {"rain": "on"})])
+                                       ("conditions", {"rain": "on"}), ("turn", {"first": "north"}),
+                                       ("manoeuvre_act", {})])
 @pytest.mark.parametrize("role", ["player", "other_player", "east_player", "stranger", None])
 def test_moderator_only_posts(request, table, client_for, name, data, role):
-    r = client_for(who(request, role)).post(url(table, name), data)
+    r = client_for(who(request, role)).post(url(table, name, *(["halt"] if name == "manoeuvre_act" else [])), data)
     assert r.status_code in (302, 403) and (r.status_code == 403 or role is None)
     assert not Step.objects.filter(table=table).exists()
 

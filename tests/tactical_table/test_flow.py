@@ -87,3 +87,25 @@ def test_odds_preview_and_player_odds(battle, moderator, player, client_for):
     assert "Проигравший" in page.content.decode()
     page = client_for(player).get(url(battle, "table"), q).content.decode()
     assert "Сначала выберите свой отряд" in page
+
+
+def test_initiative_and_the_turn_tracker(battle, moderator, player, client_for):
+    mod = client_for(moderator)
+    r = mod.post(url(battle, "act"), {"kind": "test", "test_kind": "initiative", "hand_dice": "5 2"})
+    assert r.status_code == 302
+    step = battle.steps.get(kind="test")
+    assert step.outcome["chooser"] == "north"      # 5 + north's Initiative 1 against 2 + 0
+    assert client_for(player).post(url(battle, "turn"), {"first": "north"}).status_code == 403
+    assert mod.post(url(battle, "turn"), {"first": "west"}).status_code == 400
+    assert mod.post(url(battle, "turn"), {"first": "north"}).status_code == 302
+    for _ in range(5):
+        assert mod.post(url(battle, "turn"), {}).status_code == 302
+    battle.refresh_from_db()
+    assert battle.state["turn"] == {"number": 1, "side": "south", "step": 0, "first": "north"}
+    for _ in range(5):
+        mod.post(url(battle, "turn"), {})
+    battle.refresh_from_db()
+    assert battle.state["turn"] == {"number": 2, "side": "north", "step": 0, "first": "north"}
+    page = client_for(player).get(url(battle, "table")).content.decode()
+    assert "Ход 2, ходит: Север" in page
+    assert battle.state == services.replay_table(battle)
