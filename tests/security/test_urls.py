@@ -31,7 +31,8 @@ from larp.turns.models import AuditEntry
 
 PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:join"}
 AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
-MEMBER = {"tablet:map", "tablet:map_svg"}  # anyone with a role in the game (positions, no stack contents)
+MEMBER = {"tablet:map", "tablet:map_svg",   # anyone with a role in the game (positions, no stack contents)
+          "tables:list"}                     # the game's tables: a player sees only those of their faction
 FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdraw", "orders:faction_orders"}
 # Everything else: the game's moderators only.
 
@@ -95,6 +96,10 @@ def world(tiny_game, moderator, player, other_player, stranger):
     assert revoked.get(reverse("tablet:faction", args=[game.pk, "north"])).status_code == 200
     tablet.revoke_code(moderator, code)
     own_code = tablet.issue_code(moderator, game, player)
+    # A table of another rule system where north meets east: the other faction (south) is not at it.
+    from larp.tactical import services as tactical
+    table = tactical.create(game, "Стол севера", [("north", "Север", game.factions.get(code="north")),
+                                                  ("east", "Восток", game.factions.get(code="east"))], moderator)
 
     def signed_in(user):
         c = Client()
@@ -104,7 +109,8 @@ def world(tiny_game, moderator, player, other_player, stranger):
     return {
         "game": game, "code": own_code,
         "sample": {"game_id": game.pk, "faction": "north", "unit": "north-1", "user_id": player.pk,
-                   "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1},
+                   "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1,
+                   "table_id": table.pk, "side": "north", "op": "halt", "what": "roster"},
         "clients": {"anonymous": Client(), "stranger": signed_in(stranger), "other_faction": signed_in(other_player),
                     "revoked_tablet": revoked},
         "moderator": signed_in(moderator),

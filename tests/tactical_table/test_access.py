@@ -106,6 +106,7 @@ def test_fog_the_other_sides_army_never_shown_before_the_battle(table, player, o
 
 def test_a_table_made_from_setup_by_the_bridge_plays(tiny_game, moderator, client_for):
     """Table.setup already holding both armies in the engine's case format: start and act from it."""
+    from larp.campaign.services.members import create_player
     from larp.tables import services as tables
     from larp.tactical import services
     north, south = tiny_game.factions.get(code="north"), tiny_game.factions.get(code="south")
@@ -123,7 +124,10 @@ def test_a_table_made_from_setup_by_the_bridge_plays(tiny_game, moderator, clien
                                                                      ("south", "Юг", south)], moderator,
                                 setup=setup, origin={"battle": 1, "turn": 1}, seed=5)
     mod = client_for(moderator)
-    assert "Гоплиты" not in mod.get(url(table, "table")).content.decode() or True
+    assert "Гоплиты" in mod.get(url(table, "table")).content.decode()      # the suggested armies, before play
+    south_page = client_for(create_player(south, "bridge-south", password="bridge-south-1")[0]).get(
+        url(table, "table")).content.decode()
+    assert "Мечники" in south_page and "Гоплиты" not in south_page       # the fog before the battle
     assert mod.post(url(table, "start")).status_code == 302
     table.refresh_from_db()
     assert table.state["start"] == {"north": 8, "south": 8}
