@@ -180,3 +180,39 @@ def side_name(table, key: str) -> str:
 TURN_STEPS = [gettext_lazy("0. Tests of mercenary generals"), gettext_lazy("1. Shooting"),
               gettext_lazy("2. Movement and clashes"), gettext_lazy("3. Disorderly movement and fleeing units"),
               gettext_lazy("4. Melee")]
+
+# The operational cards' effects (T33), in the players' words.
+CARD_EFFECTS = {
+    "rain": gettext_lazy("Strategic: +1 MP for every card entered. Battle: before each volley of bows, crossbows "
+                         "and handguns, odd or even — the strings may get wet."),
+    "strong_wind": gettext_lazy("Strategic: removes Heavy mud. Battle: bows of the player who played it +1, the "
+                                "opponent's −1."),
+    "weak_wind": gettext_lazy("Battle only: bows facing the wind −1."),
+    "wet_ground": gettext_lazy("Battle only: cavalry trots and gallops worse. May be played without Rain."),
+    "heavy_mud": gettext_lazy("Strategic: +2 MP. Only after Rain; removed by Strong wind and Sun."),
+    "sun": gettext_lazy("Removes Rain, Wet ground, Heavy mud. Battle: the opponent's melee and shooting −1."),
+    "unhealthy_ground": gettext_lazy("One enemy corps becomes tired in the morning, before movement."),
+    "fog": gettext_lazy("Battle: line of sight 10 cm."),
+    "good_guides": gettext_lazy("−1 MP on one kind of terrain for all own corps during this move."),
+    "traitor": gettext_lazy("An enemy corps marches where the card's player says; the march may not cost more."),
+    "stealth_march": gettext_lazy("A march may pass through an enemy corps."),
+    "ambush": gettext_lazy("On the enemy's move one own corps moves to an adjacent card without a roll, if it "
+                           "ends next to an enemy corps."),
+    "false_rumours": gettext_lazy("When battle is offered, move one or more offered corps to adjacent cards."),
+    "fortifications": gettext_lazy("Fortifications may be used in the field battle."),
+    "river_flood": gettext_lazy("Only after Rain: every water card is impassable; troops on one move to an "
+                                "adjacent card and become tired."),
+    "road": gettext_lazy("One corps, this march: every card costs 1 MP, except impassable ones."),
+    "river": gettext_lazy("Impassable without a Path; runs straight through every card along its flow."),
+    "mountains": gettext_lazy("Impassable without a Path."),
+    "path": gettext_lazy("Cross Mountains or a River for 2 MP; once laid it stays."),
+    "excellent_rest": gettext_lazy("Removes fatigue."),
+    "reconnaissance": gettext_lazy("On your own move: the enemy marks all his march targets before you act, "
+                                   "without moving."),
+    "initiative_commander": gettext_lazy("A second march by any fresh corps."),
+    "weather_continues": gettext_lazy("The weather in play stays to the end of the game unless beaten by another "
+                                      "weather card."),
+    "weather_change": gettext_lazy("Change the weather in the middle of the day, on either player's move."),
+}
+CARD_KINDS = {"terrain": gettext_lazy("Terrain"), "weather": gettext_lazy("Weather"),
+              "surprise": gettext_lazy("Surprise")}

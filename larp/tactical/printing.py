@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from larp.tactical import selectors as sel
@@ -112,3 +113,41 @@ def reference() -> dict:
                         _("Sun: melee and shooting −1 for the side with the sun in its face."),
                         _("Wind: bows facing the wind −1; a strong wind at the back +1."),
                         _("Fog: line of sight 10 cm.")]}
+
+
+def operational_cards() -> dict:
+    """The 40 operational cards (T33) to cut out, with their MP cost and effect."""
+    from larp.tactical.forms import card_name
+    from larp.tactical.labels import CARD_EFFECTS, CARD_KINDS
+    cards = []
+    for c in sit.RULES["cards"]:
+        cost = (_("%(n)s MP") % {"n": c["cost"]}) if c.get("cost") else ""
+        cards.append({"name": card_name(c["id"]), "kind": str(CARD_KINDS.get(c["kind"], "")), "cost": cost,
+                      "effect": str(CARD_EFFECTS.get(c["id"], ""))})
+    return {"game": "", "cards": cards}
+
+
+def battlefield(table, state: dict) -> dict:
+    """The 5x5 map at the moment of battle and the six chosen cards with their terrain pieces (T34)."""
+    from larp.tactical.forms import card_name, cell_name
+    from larp.tactical.labels import name as label
+    m = sit.strategic(state)
+    field = m.get("field")
+    inside = set()
+    if field:
+        inside = {(r, c) for r in range(field["rows"][0], field["rows"][1] + 1)
+                  for c in range(field["cols"][0], field["cols"][1] + 1)}
+    grid = [[{"card": "" if card == "clear" else card_name(card), "field": (r, c) in inside}
+             for c, card in enumerate(row)] for r, row in enumerate(m["grid"])]
+    pieces = []
+    for r, c in sorted(inside):
+        card = m["grid"][r][c]
+        piece = sit.CARD_PIECES.get(card)
+        if piece:
+            el = sit.RULES["terrain_elements"][piece]
+            count = (f"{el['pieces']} {el['unit']}" if el.get("pieces") and (get_language() or "ru").startswith("ru")
+                     else str(el.get("pieces") or _("the whole square")))
+            pieces.append({"cell": cell_name([r, c]), "card": card_name(card), "piece": label("terrain_elements", piece),
+                           "count": count})
+    return {"game": table.game.title, "table": table.title, "grid": grid, "pieces": pieces,
+            "chosen": bool(field), "weather": [card_name(w) for w in m["weather"]]}

@@ -548,11 +548,20 @@ def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) ->
 @login_required
 @require_GET
 def print_sheet(request: HttpRequest, game_id: int, table_id: int, what: str) -> HttpResponse:
-    """The quick-reference sheet and the blank army list form: anyone at the table."""
-    from larp.sheets.renderers.tactical_sheets import BlankListRenderer, ReferenceRenderer
+    """The quick-reference sheet, the blank army list form, the operational cards (anyone at the table) and the
+    battlefield sheet (the moderator's: it shows both sides' corps' field)."""
+    from larp.sheets.renderers.tactical_sheets import (BattlefieldRenderer, BlankListRenderer, CardsDeckRenderer,
+                                                       ReferenceRenderer)
     from larp.tactical import printing
     s = _seat(request, game_id, table_id)
-    if what == "reference":
+    if what == "cards":
+        filename, mimetype, content = CardsDeckRenderer({**printing.operational_cards(),
+                                                         "game": s.table.game.title}).generate()
+    elif what == "battlefield":
+        if not s.moderator:
+            raise PermissionDenied("The map before the battle is the moderator's.")
+        filename, mimetype, content = BattlefieldRenderer(printing.battlefield(s.table, sel.state_of(s.table))).generate()
+    elif what == "reference":
         data = {**printing.reference(), "game": s.table.game.title}
         filename, mimetype, content = ReferenceRenderer(data).generate()
     elif what == "army-list":

@@ -48,3 +48,18 @@ def test_pages_in_english(battle, moderator, client_for):
     c.cookies.load({"django_language": "en"})
     page = c.get(url(battle, "table"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Action" in page and "Exchange of fire" in page and "Phalanx" not in page
+
+
+def test_operational_cards_and_battlefield_sheet(table, moderator, player, client_for):
+    mod = client_for(moderator)
+    deck = text(client_for(player).get(url(table, "print_sheet", "cards")))
+    assert "Лес" in deck and "Скрытный марш" in deck and "Непроходимы без Тропы" in deck
+    assert client_for(player).get(url(table, "print_sheet", "battlefield")).status_code == 403
+    go = lambda op, data: mod.post(url(table, "manoeuvre_act", op), data)  # noqa: E731
+    go("cell", {"cell": "A3", "card": "stream"})
+    go("corps", {"name": "Парменион", "side": "north", "cell": "A3"})
+    go("corps", {"name": "Бодуэн", "side": "south", "cell": "B3"})
+    go("offer", {"side": "north"})
+    assert go("field", {"index": "0"}).status_code == 302
+    sheet = text(mod.get(url(table, "print_sheet", "battlefield")))
+    assert "Поле сражения" in sheet and "Ручей" in sheet and "ручей: 4 секции" in sheet

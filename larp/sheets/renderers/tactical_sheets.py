@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import Spacer, Table, TableStyle
 
-from larp.sheets.renderers.base import GRID, Renderer, esc
+from larp.sheets.renderers.base import GRID, SHADE, Renderer, esc
 
 
 class RosterRenderer(Renderer):
@@ -182,4 +182,62 @@ class BlankListRenderer(Renderer):
         rows = [[self.p(x, "head") for x in (_("General"), _("Leads"), _("Talents"), _("Initiative"))]]
         rows += [[""] * 4 for _i in range(5)]
         out.append(self.table(rows, (50, 40, 60, 20), row_height_mm=9))
+        return out
+
+
+class CardsDeckRenderer(Renderer):
+    """The operational cards (T41): nine per A4 sheet, to cut out, with the MP cost and the effect."""
+    document = gettext_lazy("Operational cards")
+    filename_stem = "operational-cards"
+
+    def story(self) -> list:
+        from reportlab.platypus import PageBreak
+        cards = self.data["cards"]
+        out = []
+        width = self.frame_width / 3
+        for start in range(0, len(cards), 9):
+            if start:
+                out.append(PageBreak())
+            cells = [[self.p(c["name"], "head"), self.p(c["kind"] + (f" · {c['cost']}" if c["cost"] else ""),
+                                                          "small"), self.p(c["effect"], "body")]
+                     for c in cards[start:start + 9]]
+            cells += [""] * (-len(cells) % 3)
+            rows = [cells[i:i + 3] for i in range(0, len(cells), 3)]
+            t = Table(rows, colWidths=[width] * 3, rowHeights=[self.mm(86)] * len(rows))
+            t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.6, GRID), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                   ("LEFTPADDING", (0, 0), (-1, -1), self.mm(3)),
+                                   ("TOPPADDING", (0, 0), (-1, -1), self.mm(3))]))
+            out.append(t)
+        return out
+
+
+class BattlefieldRenderer(Renderer):
+    """The battlefield sheet (T41): the 5x5 map at the moment of battle, the six chosen cards and their pieces."""
+    document = gettext_lazy("Battlefield")
+    filename_stem = "battlefield"
+
+    def story(self) -> list:
+        d = self.data
+        out = self.heading(d["table"], _("Battlefield"), None, [], swatch=False)
+        head = [""] + [self.p(x, "head") for x in "ABCDE"]
+        rows = [head] + [[self.p(str(i + 1), "head")] + [self.p(c["card"] or "·", "cell_bold" if c["field"] else "cell")
+                                                          for c in row] for i, row in enumerate(d["grid"])]
+        style = [("BACKGROUND", (c + 1, r + 1), (c + 1, r + 1), SHADE) for r, row in enumerate(d["grid"])
+                 for c, cell in enumerate(row) if cell["field"]]
+        out.append(self.table(rows, (8, 30, 30, 30, 30, 30), extra_style=style, row_height_mm=22))
+        if not d["chosen"]:
+            out.append(self.nothing(_("No battlefield chosen yet.")))
+        else:
+            out.append(self.p(_("The six cards of the battle are shaded: each is a 40×40 cm square of the "
+                                "120×80 cm table."), "small"))
+        if d["weather"]:
+            out.append(self.p(_("Weather: %(w)s") % {"w": ", ".join(d["weather"])}, "body"))
+        out.append(self.p(_("Terrain pieces"), "h2"))
+        if d["pieces"]:
+            rows = [[self.p(x, "head") for x in (_("Card place"), _("Card"), _("Pieces"))]]
+            rows += [[self.p(p["cell"], "cell"), self.p(p["card"], "cell"), self.p(f"{p['piece']}: {p['count']}", "cell")]
+                     for p in d["pieces"]]
+            out.append(self.table(rows, (20, 50, 100)))
+        else:
+            out.append(self.nothing(_("Clear ground only.")))
         return out
