@@ -1,53 +1,24 @@
 """Plain data for the protocol and turn-results documents, made from the engine's own results.
 
-No database here: a `Names` (ids -> the names people read) and the engine's
-case and result documents (docs/adjudication.md) go in, dicts ready for a
-renderer come out. The selectors build `Names` from a game; tests may build
-it by hand.
+No database here: the game's names (the one lookup, `larp.turns.selectors.names`, read
+through its `faction`, `colour`, `province` and `troop`) and the engine's case and result
+documents (docs/adjudication.md) go in, dicts ready for a renderer come out.
 """
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from larp.engine.model import Fate, Rules
-from larp.engine.rules import DEFAULT_TROOP_TYPES, parse_rules
-from larp.forces.models import roman
 from larp.campaign import labels
+from larp.engine.model import Fate, Rules
+from larp.engine.rules import parse_rules
+from larp.forces.models import roman
 
-
-@dataclass
-class Names:
-    """Ids of one game (or case) -> what a person reads, in the active language."""
-
-    factions: dict[str, dict] = field(default_factory=dict)      # code -> {"name", "colour"}
-    provinces: dict[str, str] = field(default_factory=dict)      # code -> name
-    troop_types: dict[str, dict] = field(default_factory=dict)   # code -> {"name", "power", "men"}
-
-    def faction(self, code: str | None) -> str:
-        if code is None:
-            return _("neutral")
-        return self.factions.get(code, {}).get("name", code)
-
-    def colour(self, code: str | None) -> str | None:
-        return self.factions.get(code, {}).get("colour") if code else None
-
-    def province(self, code: str | None) -> str:
-        if code is None:
-            return "—"
-        return self.provinces.get(code, code)
-
-    def troop(self, code: str) -> dict:
-        known = self.troop_types.get(code)
-        if known:
-            return known
-        for t in DEFAULT_TROOP_TYPES:
-            if t.id == code:
-                return {"name": code, "power": t.power, "men": t.men}
-        return {"name": code, "power": 0, "men": 0}
+if TYPE_CHECKING:
+    from larp.turns.selectors import Names
 
 
 def cards(codes: Iterable[str], names: Names) -> list[dict]:
@@ -348,7 +319,7 @@ def turn_results(case: dict, result: dict, names: Names, *, header: dict | None 
 
 def _moves(result: dict, units: _Units, names: Names, orders: dict[str, dict]) -> tuple[list[dict], int]:
     """The moves in execution order, numbered as the console's movement steps, and how many units simply held."""
-    words = {"provinces": names.provinces, "factions": {c: f.get("name", c) for c, f in names.factions.items()},
+    words = {"provinces": names["provinces"], "factions": names["factions"],
              "units": {uid: u["label"] for uid, u in units.index.items()},
              "numerals": {uid: roman(u["number"]) for uid, u in units.index.items() if u["number"]}}
     moves, held = [], 0
