@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "larp.tablet",
     "larp.tables",
     "larp.orda",
+    "larp.tactical",
     "axes",
 ]
 
