@@ -38,7 +38,7 @@ def _table_url(game_id, table_id) -> str:
 def _refused(request, game_id, table_id, problems, status):
     for problem in problems:
         messages.error(request, problem)
-    response = table_page(request, game_id, table_id)
+    response = _table_response(request, seat(request.user, game_id, table_id, system=SYSTEM))
     response.status_code = status
     return response
 
@@ -70,7 +70,11 @@ def new(request: HttpRequest, game_id: int) -> HttpResponse:
 @never_cache
 @require_GET
 def table_page(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
-    s = seat(request.user, game_id, table_id, system=SYSTEM)
+    return _table_response(request, seat(request.user, game_id, table_id, system=SYSTEM))
+
+
+def _table_response(request, s) -> HttpResponse:
+    s.table.refresh_from_db()
     data = selectors.page(s.table, s)
     template = "ordonnance/table.html" if s.moderator else "ordonnance/player.html"
     return render(request, template, {"game": s.table.game, "table": s.table, "d": data, "seat": s})

@@ -40,7 +40,7 @@ class OrdonnanceProtocolRenderer(Renderer):
         out.append(self.p(_("Dice fingerprint (SHA-256): %(fp)s") % {"fp": d["fingerprint"]}, "small"))
         out.append(self.p(_("Territories"), "h2"))
         names = [p["name"] for p in d["players"]]
-        rows = [[_("Territory")] + names + [_("Result")]]
+        rows = [[self.p(x, "head") for x in [_("Territory"), *names, _("Result")]]]
         for row in d["rows"]:
             cells = [self.p_markup(f"<b>{esc(row['label'])}</b>", "cell")]
             for cell in row["cells"]:
@@ -68,8 +68,10 @@ class OrdonnanceProtocolRenderer(Renderer):
         out.append(self.table(rows, width))
         st = d["standings"]
         out.append(self.p(_("Standings"), "h2"))
-        srows = [[_("Place"), _("Player"), _("Territories"), _("Victory markers"), _("Points")]]
-        srows += [[r["place"], r["name"], r["territories"], r["markers"], r["points"]] for r in st["rows"]]
+        srows = [[self.p(x, "head") for x in [_("Place"), _("Player"), _("Territories"), _("Victory markers"),
+                                               _("Points")]]]
+        srows += [[self.p(str(x), "cell") for x in (r["place"], r["name"], r["territories"], r["markers"], r["points"])]
+                  for r in st["rows"]]
         out.append(self.table(srows, [14, 50, 24, 40, 20]))
         if st["game_over"]:
             out.append(Spacer(1, self.mm(2)))
@@ -81,7 +83,7 @@ class OrdonnanceProtocolRenderer(Renderer):
         else:
             out.append(self.p(_("The contest is not over yet."), "small"))
         out.append(self.p(_("The log"), "h2"))
-        lrows = [[_("No."), _("Move"), _("Card"), _("Note")]]
+        lrows = [[self.p(x, "head") for x in [_("No."), _("Move"), _("Card"), _("Note")]]]
         for entry in d["log"]:
             note = "; ".join(entry["markers"])
             if entry["reason"]:

@@ -24,7 +24,7 @@ class OrdonnanceScoreSheetRenderer(Renderer):
         out.append(self.p(_("Symbols in each box, weakest first: %(order)s") % {"order": order}, "small"))
         names = [p["name"] for p in d["players"]]
         box = "☐ ☐ ☐ ☐ ☐"
-        rows = [[_("Territory")] + names + [_("Victory marker"), _("Defeat markers")]]
+        rows = [[self.p(x, "head") for x in [_("Territory"), *names, _("Victory marker"), _("Defeat markers")]]]
         for row in d["rows"]:
             cells = [self.p(row["label"], "cell_bold")]
             for _name in names:
