@@ -80,9 +80,9 @@ def why(versus: dict, winner_army: dict, other_army: dict, other_name: str) -> s
                     "battalions": _("more battalions: %(a)s against %(b)s"),
                     "companies": _("more companies: %(a)s against %(b)s")}[level] % {"a": len(mine), "b": len(theirs)}
         else:
-            text = {"regiments": _("a senior regiment: %(a)s against %(b)s"),
-                    "battalions": _("a senior battalion: %(a)s against %(b)s"),
-                    "companies": _("a senior company: %(a)s against %(b)s")}[level] % {
+            text = {"regiments": _("a senior regiment: %(a)s, the other has %(b)s"),
+                    "battalions": _("a senior battalion: %(a)s, the other has %(b)s"),
+                    "companies": _("a senior company: %(a)s, the other has %(b)s")}[level] % {
                 "a": kinds(mine), "b": kinds(theirs)}
         return prefix + text
     if level == "singles":
