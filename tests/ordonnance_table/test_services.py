@@ -178,3 +178,19 @@ def test_a_player_may_not_play_out_of_turn_or_a_card_not_in_hand(virtual, modera
         services.lay(virtual.pk, player, Seat(virtual, False, side), player="p2", territory=1,
                      card=state["hands"]["p2"][0])
     assert len(tables.live_steps(virtual)) == 1
+
+
+def test_a_table_made_by_the_bridge_from_the_engine_case_alone(tiny_game, moderator, client_for):
+    """A table whose setup is only the engine's contest case (as the bridge from a war's battle makes it)."""
+    from django.urls import reverse
+
+    north, south = tiny_game.factions.get(code="north"), tiny_game.factions.get(code="south")
+    table = tables.create_table(tiny_game, "ordonnance", "Из битвы", [("north", "Север", north),
+                                                                      ("south", "Юг", south)], moderator,
+                                setup={"players": ["north", "south"], "deck": None, "plays": []},
+                                origin={"battle": 1, "turn": 2})
+    page = client_for(moderator).get(reverse("ordonnance:table", args=[tiny_game.pk, table.pk]))
+    assert page.status_code == 200 and "Первый игрок ещё не определён." in page.content.decode()
+    services.lot(table.pk, moderator, first_player="south")
+    state = lay(table, moderator, "south", 5, "flag")
+    assert state["plays"][0]["symbols"] == ["flag"] and state["to_move"] == "north"

@@ -31,7 +31,8 @@ from larp.turns.models import AuditEntry
 
 PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:join"}
 AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
-MEMBER = {"tablet:map", "tablet:map_svg"}  # anyone with a role in the game (positions, no stack contents)
+MEMBER = {"tablet:map", "tablet:map_svg",  # anyone with a role in the game (positions, no stack contents)
+          "tables:list"}                    # ... the game's tables: each player sees only their faction's
 FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdraw", "orders:faction_orders"}
 # Everything else: the game's moderators only.
 
@@ -87,6 +88,14 @@ def world(tiny_game, moderator, player, other_player, stranger):
                              name_en="Yaropolk", power=1)
     turns.start_game(game, moderator)
     file_order(player, game, "north-1", {"type": "march", "path": ["northfield"]})
+    # A table of a further system where north plays east (south, the other faction, is not at it).
+    from larp.ordonnance import services as ordonnance
+
+    deck = ordonnance.save_deck(game, moderator, "Колода для тестов", [{"symbols": ["flag"], "count": 12}],
+                                made_for_tests=True)
+    table = ordonnance.create(game, moderator, title="Спор", sides=[
+        ("p1", "Север", game.factions.get(code="north")), ("p2", "Восток", game.factions.get(code="east"))],
+        mode="virtual", deck=deck, territory_names=None, announce="territories")
 
     lost, _ = create_player(game.factions.get(code="north"), "north-lost-tablet")
     code = tablet.issue_code(moderator, game, lost)
@@ -104,7 +113,8 @@ def world(tiny_game, moderator, player, other_player, stranger):
     return {
         "game": game, "code": own_code,
         "sample": {"game_id": game.pk, "faction": "north", "unit": "north-1", "user_id": player.pk,
-                   "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1},
+                   "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1,
+                   "table_id": table.pk, "deck_id": deck.pk},
         "clients": {"anonymous": Client(), "stranger": signed_in(stranger), "other_faction": signed_in(other_player),
                     "revoked_tablet": revoked},
         "moderator": signed_in(moderator),
