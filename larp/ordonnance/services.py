@@ -249,6 +249,8 @@ def lay(table_id: int, user, seat, *, player: str, territory: int, symbols: list
         else:
             if not state.get("dealt"):
                 raise ValidationError(_("The cards are not dealt yet."), code="conflict")
+            if not card:
+                raise ValidationError(_("Tap a card of the hand first, then a territory."), code="invalid")
             if state.get("to_move") != player:
                 raise ValidationError(words.refusal("not_your_turn"), code="conflict")
             hand = state["hands"].get(player, [])

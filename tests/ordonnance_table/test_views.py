@@ -243,7 +243,18 @@ def test_the_table_appears_in_the_games_list(client_for, tiny_game, physical, pl
 
 
 def test_english_is_available(client_for, physical, moderator):
+    from django.conf import settings
+
     c = client_for(moderator)
-    c.cookies["django_language"] = "en"
-    page = c.get(url("table", physical), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Dice fingerprint" in page or "Отпечаток костей" in page
+    c.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    services.lot(physical.pk, moderator, first_player="p1")
+    page = c.get(url("table", physical)).content.decode()
+    assert "Dice fingerprint" in page and "Enter the laid card" in page and "Spear" in page
+    assert "Отпечаток костей" not in page
+
+
+def test_a_play_without_a_card_asks_for_one(client_for, virtual, moderator, player, other_player):
+    state = services.deal(virtual.pk, moderator)
+    user = player if state["to_move"] == "p1" else other_player
+    r = client_for(user).post(url("play", virtual), {"player": state["to_move"], "territory": 1})
+    assert r.status_code == 400 and "Сначала коснитесь карты" in r.content.decode()
