@@ -225,3 +225,7 @@ def protocol(table: Table) -> dict:
                             "status": r.status, "purpose": r.purpose} for r in tables.server_rolls(table)]
                  if table.status == Table.FINISHED else []})
     return data
+
+
+def rules_card(game) -> dict:
+    return {"game": game.title, "symbols": [str(words.SYMBOL_NAMES[s]) for s in words.SYMBOLS]}

@@ -6,6 +6,7 @@ app_name = "ordonnance"
 urlpatterns = [
     path("new/", views.new, name="new"),
     path("decks/", views.decks, name="decks"),
+    path("rules-card.pdf", views.rules_card_pdf, name="rules_card"),
     path("decks/import", views.deck_import, name="deck_import"),
     path("decks/<int:deck_id>/", views.deck, name="deck"),
     path("decks/<int:deck_id>/export.yaml", views.deck_export, name="deck_export"),

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from larp.campaign.access import moderator_game
 from larp.sheets.renderers.ordonnance_protocol import OrdonnanceProtocolRenderer
+from larp.sheets.renderers.ordonnance_rules_card import OrdonnanceRulesCardRenderer
 from larp.sheets.renderers.ordonnance_score_sheet import OrdonnanceScoreSheetRenderer
 from larp.tables.access import require_moderator_seat, seat
 
@@ -185,6 +186,13 @@ def protocol_pdf(request: HttpRequest, game_id: int, table_id: int) -> HttpRespo
 def score_sheet_pdf(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
     return _pdf(OrdonnanceScoreSheetRenderer(selectors.protocol(s.table)).generate())
+
+
+@login_required
+@require_GET
+def rules_card_pdf(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = moderator_game(request.user, game_id)
+    return _pdf(OrdonnanceRulesCardRenderer(selectors.rules_card(game)).generate())
 
 
 # -- deck lists ------------------------------------------------------------------------------------

@@ -39,3 +39,12 @@ def test_the_blank_score_sheet(client_for, physical, moderator):
     for expected in ("Лист подсчёта", "Анна", "Борис", "Маркер победы", "Копье · Лук · Мечи · Шлем · Флаг",
                      "Территория 5"):
         assert expected in text.replace("\n", " "), expected
+
+
+def test_the_rules_card(client_for, tiny_game, moderator, player):
+    address = reverse("ordonnance:rules_card", args=[tiny_game.pk])
+    text = text_of(client_for(moderator).get(address)).replace("\n", " ")
+    for expected in ("Памятка", "Копье < Лук < Мечи < Шлем < Флаг", "два полка старше одного",
+                     "полк флагов старше полка луков", "Досрочный контроль", "3, 2 и 1 очко"):
+        assert expected in text, expected
+    assert client_for(player).get(address).status_code == 403
