@@ -192,6 +192,17 @@ def page(table: Table, seat=None, *, view: str | None = None) -> dict:
         "deck_unknown": setup.get("deck") is None,
         "deck_name": setup.get("deck_name"), "made_for_tests": setup.get("made_for_tests"),
     }
+    if not virtual and setup.get("deck"):   # a physical table with a scenario roster: its kinds, copies left
+        kinds: dict[tuple, int] = {}
+        for card in setup["deck"]:
+            key = tuple(situation.ordered(card["symbols"]))
+            kinds[key] = kinds.get(key, 0) + 1
+        for play in state["plays"]:
+            key = tuple(play["symbols"])
+            if key in kinds:
+                kinds[key] -= 1
+        data["roster"] = [{"symbols": symbol_strip(list(k)), "ids": " ".join(k), "left": n}
+                          for k, n in kinds.items() if n > 0]
     if virtual and state.get("dealt"):
         drawn = state["draw_pile"][0] if state["draw_pile"] else None
 

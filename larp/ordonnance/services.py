@@ -142,9 +142,11 @@ def names_of(table: Table) -> dict[str, str]:
 def _replay(table: Table, setup: dict, extra: list | None = None) -> dict:
     try:
         return situation.replay(setup, tables.live_steps(table) + list(extra or []))
-    except OrdonnanceCaseError as exc:
-        raise ValidationError(_("The rules refuse this: %(problem)s") % {"problem": exc.problem}, code="invalid") \
-            from None
+    except OrdonnanceCaseError as exc:   # the engine's words are English: the page gets a sentence of its own
+        if "more copies" in exc.problem:
+            raise ValidationError(_("Every copy of this card in the deck list is already on the table (C4)."),
+                                  code="invalid") from None
+        raise ValidationError(_("The rules do not allow this play."), code="invalid") from None
 
 
 def refresh(table: Table) -> dict:

@@ -258,3 +258,20 @@ def test_a_play_without_a_card_asks_for_one(client_for, virtual, moderator, play
     user = player if state["to_move"] == "p1" else other_player
     r = client_for(user).post(url("play", virtual), {"player": state["to_move"], "territory": 1})
     assert r.status_code == 400 and "Сначала коснитесь карты" in r.content.decode()
+
+
+def test_a_physical_table_with_a_deck_list_offers_its_cards_with_copies_left(client_for, tiny_game, moderator,
+                                                                               sides, deck):
+    table = services.create(tiny_game, moderator, title="С колодой", sides=sides, mode="physical", deck=deck,
+                            territory_names=None, announce="territories")
+    c = client_for(moderator)
+    c.post(url("lot", table), {"first_player": "p1"})
+    c.post(url("play", table), {"player": "p1", "territory": 1, "symbols": ["flag", "helmet"]})
+    page = c.get(url("table", table)).content.decode()
+    assert 'data-symbols="helmet flag"' in page and "× 3" in page and "× 4" in page
+    for _ in range(3):
+        c.post(url("play", table), {"player": "p2", "territory": 2, "symbols": ["flag", "helmet"]})
+    r = c.post(url("play", table), {"player": "p2", "territory": 3, "symbols": ["flag", "helmet"]})
+    assert r.status_code == 400 and "Все экземпляры этой карты" in r.content.decode()   # a fifth copy (C4)
+    assert Step.objects.filter(table=table, kind="play").count() == 4
+    assert 'data-symbols="helmet flag"' not in c.get(url("table", table)).content.decode()
