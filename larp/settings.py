@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "larp.tables",
     "larp.orda",
     "larp.tactical",
+    "larp.ordonnance",
     "axes",
 ]
 

@@ -93,6 +93,14 @@ def world(tiny_game, moderator, player, other_player, stranger):
                              name_en="Yaropolk", power=1)
     turns.start_game(game, moderator)
     file_order(player, game, "north-1", {"type": "march", "path": ["northfield"]})
+    # A table of a further system where north plays east (south, the other faction, is not at it).
+    from larp.ordonnance import services as ordonnance
+
+    deck = ordonnance.save_deck(game, moderator, "Колода для тестов", [{"symbols": ["flag"], "count": 12}],
+                                made_for_tests=True)
+    ord_table = ordonnance.create(game, moderator, title="Спор", sides=[
+        ("p1", "Север", game.factions.get(code="north")), ("p2", "Восток", game.factions.get(code="east"))],
+        mode="virtual", deck=deck, territory_names=None, announce="territories")
 
     lost, _ = create_player(game.factions.get(code="north"), "north-lost-tablet")
     code = tablet.issue_code(moderator, game, lost)
@@ -101,9 +109,12 @@ def world(tiny_game, moderator, player, other_player, stranger):
     assert revoked.get(reverse("tablet:faction", args=[game.pk, "north"])).status_code == 200
     tablet.revoke_code(moderator, code)
     own_code = tablet.issue_code(moderator, game, player)
-    table = tables.create_table(game, "red-plains", "Стол севера", [
-        ("north", "Север", game.factions.get(code="north")), ("east", "Восток", game.factions.get(code="east"))],
-        moderator)
+    # Each system's pages get a table of their own system (a table of another system is a 404 there).
+    north_east = [("north", "Север", game.factions.get(code="north")), ("east", "Восток", game.factions.get(code="east"))]
+    table = tables.create_table(game, "red-plains", "Стол севера", north_east, moderator)
+    by_system = {"redplains": table.pk, "ordonnance": ord_table.pk,
+                 "tactical": tables.create_table(game, "tactical", "Стол севера 2", north_east, moderator).pk,
+                 "orda": tables.create_table(game, "orda", "Стол севера 3", north_east, moderator).pk}
 
     def signed_in(user):
         c = Client()
@@ -114,7 +125,7 @@ def world(tiny_game, moderator, player, other_player, stranger):
         "game": game, "code": own_code,
         "sample": {"game_id": game.pk, "faction": "north", "unit": "north-1", "user_id": player.pk,
                    "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1,
-                   "table_id": table.pk},
+                   "table_id": table.pk, "deck_id": deck.pk, "tables": by_system},
         "clients": {"anonymous": Client(), "stranger": signed_in(stranger), "other_faction": signed_in(other_player),
                     "revoked_tablet": revoked},
         "moderator": signed_in(moderator),
@@ -125,6 +136,8 @@ def url_for(name, kwargs, sample):
     """The URL with the world's sample values; a parameter the world has no sample for gets 1, else "x"."""
     known = {k: ACTIONS.get(name, "x") if k in ("action", "kind") else sample[k] for k in kwargs
              if k in ("action", "kind") or k in sample}
+    if "table_id" in known:
+        known["table_id"] = sample["tables"].get(name.split(":")[0], sample["table_id"])
     unknown = [k for k in kwargs if k not in known]
     for filler in (1, "x"):
         try:
