@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from larp.campaign.people import person
 from larp.tables import services as tables
 from larp.tables.models import Table
 
@@ -154,7 +155,7 @@ def _log(table: Table, setup: dict, names: dict, view: str) -> list[dict]:
             "name": names.get(m["player"], "")} for m in event.get("markers", [])]
         out.append({"seq": step.seq, "text": text, "card": card, "undone": step.undone,
                     "reason": step.reason, "undone_reason": step.undone_reason,
-                    "who": (step.user.get_full_name() or step.user.username) if step.user and view == MODERATOR else "",
+                    "who": person(step.user) if step.user and view == MODERATOR else "",
                     "at": step.at, "markers": markers, "override": step.kind.startswith("override")})
     return out
 

@@ -161,6 +161,8 @@ def test_the_fog_no_other_hand_or_pile_order_on_any_page(client_for, virtual, mo
     assert not any(cid in projector for cid in cards)
     mod_page = client_for(moderator).get(url("table", virtual)).content.decode()
     assert all(cid in mod_page for cid in state["hands"]["p1"] + state["hands"]["p2"])
+    # The log names the moderator as every page does, never by the login.
+    assert 'class="who">модератор,' in mod_page and f'class="who">{moderator.username},' not in mod_page
 
 
 def test_the_deal_dice_values_never_reach_a_player(client_for, virtual, moderator, player):
