@@ -21,6 +21,15 @@ def turn_result(game: Game, number: int) -> dict | None:
             "applied": resolution.applied_at is not None}
 
 
+def outside_battles(resolution) -> dict[int, dict]:
+    """The turn's battles decided elsewhere (a table, larp/bridge), by battle number: the outcome as entered
+    (`winner`, `losses`) and what it was fought as (`table`: id, system, title, result)."""
+    if resolution is None:
+        return {}
+    return {o["battle"]: o for o in (resolution.choices or {}).get("outcomes", []) if isinstance(o, dict)
+            and "battle" in o}
+
+
 # --- movement, one move at a time (R6: the moderators move the armies one by one) ------------
 
 

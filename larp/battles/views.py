@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from larp.battles import forms, selectors, services
+from larp.battles import forms, hooks, selectors, services
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign import labels
 from larp.campaign.access import moderator_game
@@ -118,6 +118,10 @@ def battles(request: HttpRequest, game: Game) -> HttpResponse:
     return render(request, "battles/battles.html", _context(
         game, turn=turn, result=result, resolution=resolution, pending_roll=pending_roll,
         queue=selectors.battle_queue(result or {}),
+        # A battle being fought at a table (larp/bridge) holds the dice; what it adds to the page.
+        held=hooks.hold(turn) if turn is not None else None,
+        panels=hooks.panels(request, game, turn, result) if turn is not None and result else [],
+        outside=selectors.outside_battles(resolution), decided=services.decided_count(resolution) if resolution else 0,
         # A modifier belongs to its own battle only (R9).
         modifiers=[{**m, "index": i} for i, m in enumerate(modifiers) if awaiting and m.get("battle") == awaiting["n"]]))
 

@@ -136,7 +136,12 @@ class Turn:
         except DiceExhausted:
             # What moderators explain at the table before the dice: both sides
             # itemised (R8-R10) and the exact odds over every roll.
-            self.awaiting = {**header, "attacker": att, "defender": dfd,
+            # Each stack's cards and commanders going into it, for a battle fought elsewhere (a table).
+            stacks = {role: {"before": {s.key: list(s.troops) for s in side.stacks},
+                             "commanders": {s.key: [c.to_dict() for c in s.commanders] for s in side.stacks}}
+                      for role, side in (("attacker", eng.attacker), ("defender", eng.defender))}
+            self.awaiting = {**header, "attacker": {**att, **stacks["attacker"]},
+                             "defender": {**dfd, **stacks["defender"]},
                              "dice_count": {"attacker": count, "defender": count},
                              "odds": battle_odds_of(sit, eng, self.state)}
             return False
