@@ -13,12 +13,13 @@ logger = logging.getLogger(__name__)
 
 
 def turn_result(game: Game, number: int) -> dict | None:
-    """{"turn": n, "result": <engine run_turn output>, "news": str, "applied": bool} or None."""
+    """{"turn": n, "result": <engine run_turn output>, "news": str, "applied": bool,
+    "outside": {battle number: its outcome decided at a table}} or None."""
     resolution = TurnResolution.objects.filter(turn__game=game, turn__number=number).select_related("turn").first()
     if resolution is None or not resolution.result:
         return None
     return {"turn": number, "result": resolution.result, "news": resolution.news,
-            "applied": resolution.applied_at is not None}
+            "applied": resolution.applied_at is not None, "outside": outside_battles(resolution)}
 
 
 def outside_battles(resolution) -> dict[int, dict]:

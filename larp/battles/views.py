@@ -301,6 +301,7 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     names = names_of(game)
     return render(request, "battles/history_turn.html", _context(
         game, names=names, turn=turn, resolution=resolution, result=result, refused=refused,
+        outside=selectors.outside_battles(resolution),
         steps=selectors.movement_steps(result or {}, names, selectors.filed_orders(turn)),
         orders=sorted(turn.orders.select_related("filed_by", "faction").prefetch_related("filed_by__memberships__faction")
                       .order_by("army__number", "fleet__number"), key=lambda o: labels.name_key(o.faction.name)),

@@ -231,8 +231,11 @@ def confirm_result(game: Game, user, tb_id: int, winner: str, attacker_losses: i
         raise BridgeError(_("The table has not finished yet."))
     suggested = suggestion(tb)
     table = tb.table
+    counted = (table.result or {}).get("losses") or {}
     note = {"table": {"id": table.pk, "system": table.system, "system_name": SYSTEM_NAMES.get(table.system),
-                      "title": table.title, "result": table.result, "suggested": suggested}}
+                      "title": table.title, "result": table.result, "suggested": suggested,
+                      # what each side lost there, in the system's own measure (figures, health)
+                      "lost": {role: counted.get(key) or {"start": 0, "lost": 0} for role, key in tb.sides.items()}}}
     edited = suggested is None or suggested["winner"] != winner or suggested["losses"] != {
         "attacker": attacker_losses, "defender": defender_losses}
     return console.enter_outcome(game, user, tb.battle_no, tb.province, winner,

@@ -16,7 +16,8 @@ from larp.bridge import forms, services
 from larp.bridge.models import TableBattle
 from larp.campaign.access import moderator_game
 from larp.tables import registry
-from larp.turns.views import form_messages
+from larp.battles.views import battles as battles_page
+from larp.turns.views import form_messages, refused, status_of
 
 
 def panel(request: HttpRequest, game, turn, result) -> str:
@@ -65,17 +66,15 @@ def act(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
         raise Http404(action)
     make_form, do, said = ACTS[action]
     form = make_form(request.POST)
+    # A refusal shows the battles page again with a 4xx status (as the console's own acts do).
     if not form.is_valid():
-        for problem in form_messages(form):
-            messages.error(request, problem)
-        return redirect("battles:battles", game_id=game.pk)
+        return refused(request, battles_page.page, game, form_messages(form), 400)
     try:
         done = do(game, request.user, form.cleaned_data)
     except console.AlreadyDone as exc:
         messages.info(request, " ".join(exc.messages))
     except ValidationError as exc:
-        for problem in exc.messages:
-            messages.error(request, problem)
+        return refused(request, battles_page.page, game, exc.messages, status_of(exc))
     else:
         messages.success(request, said(done))
     return redirect("battles:battles", game_id=game.pk)
