@@ -11,6 +11,7 @@ import pathlib
 import yaml
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from larp.battles import services as console
@@ -129,7 +130,7 @@ def battle_of(game: Game, awaiting: dict) -> dict:
                    "name": names["units"].get(key, key) if key != "garrison" else _("garrison")}
                   for key, cards in side.get("before", {}).items()]
         out[role] = {"faction": faction,
-                     "name": names["factions"].get(faction, faction) if faction else _("neutral garrison"),
+                     "name": names["factions"].get(faction, faction) if faction else capfirst(_("neutral garrison")),
                      "stacks": stacks}
     return out
 
