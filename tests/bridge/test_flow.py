@@ -22,6 +22,14 @@ from larp.turns.services import WorkPending
 from tests.battles.test_console_flow import DICE, played  # noqa: F401  (the fixture)
 
 
+@pytest.fixture(autouse=True)
+def russian():
+    from django.utils import translation
+
+    with translation.override("ru"):
+        yield
+
+
 def tactics(game, mod):
     console.apply_movement(game, mod)
     turns.next_phase(game, mod)          # Tactics
@@ -136,13 +144,13 @@ def test_a_battle_played_at_a_table_of_each_system_ends_the_turn_as_adjudicate_t
                                      reason="the two main armies: the commanders fight it out").exists()
 
     # While the table is open the battle waits for it: no dice, no undo, the phase does not advance.
-    with pytest.raises(console.ConsoleError, match="at the table"):
+    with pytest.raises(console.ConsoleError, match="идёт за столом"):
         console.confirm_battle(game, mod, n, [6], [1])
-    with pytest.raises(console.ConsoleError, match="at the table"):
+    with pytest.raises(console.ConsoleError, match="идёт за столом"):
         console.undo_last_battle(game, mod, "oops", 1)
     with pytest.raises(WorkPending) as pending:
         turns.next_phase(game, mod)
-    assert any("at the table" in s for s in pending.value.args[0])
+    assert any("идёт за столом" in s for s in pending.value.args[0])
     with pytest.raises(bridge.BridgeError):
         bridge.confirm_result(game, mod, tb.pk, "attacker", 1, 1)       # not finished yet
 

@@ -31,13 +31,15 @@ from larp.turns.models import AuditEntry
 
 PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:join"}
 AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
-MEMBER = {"tablet:map", "tablet:map_svg"}  # anyone with a role in the game (positions, no stack contents)
+MEMBER = {"tablet:map", "tablet:map_svg",  # anyone with a role in the game (positions, no stack contents)
+          "tables:list"}                 # the tables a member may open (a player: their faction's only)
 FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdraw", "orders:faction_orders"}
 # Everything else: the game's moderators only.
 
 NORTH_SECRET_TROOP = "Северная тайная гвардия"
 NORTH_SECRET_COMMANDER = "Ярополк Тайный"
 ACTIONS = {"turns:control": "pause", "battles:battle_action": "confirm", "battles:regroup_action": "apply",
+           "bridge:act": "send",
            "sheets:request_kind": "battle_sheet"}
 
 
@@ -104,7 +106,8 @@ def world(tiny_game, moderator, player, other_player, stranger):
     return {
         "game": game, "code": own_code,
         "sample": {"game_id": game.pk, "faction": "north", "unit": "north-1", "user_id": player.pk,
-                   "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1},
+                   "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1,
+                   "table_id": 1},
         "clients": {"anonymous": Client(), "stranger": signed_in(stranger), "other_faction": signed_in(other_player),
                     "revoked_tablet": revoked},
         "moderator": signed_in(moderator),
