@@ -466,7 +466,7 @@ def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason:
     with transaction.atomic():
         turn = order_services.lock_for_moderator(game, unit)
         resolution = TurnResolution.objects.select_for_update().filter(turn=turn).first()
-        if resolution is not None and (resolution.dice or resolution.applied_at):
+        if resolution is not None and (decided_count(resolution) or resolution.applied_at or hooks.hold(turn)):
             raise order_services.OrderRefused(
                 _("Battles of this turn are already confirmed: undo them before changing orders."), code="battles")
         order = order_services.save_moderator_order(user, game, turn, unit, order_data, reason)

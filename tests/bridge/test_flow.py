@@ -197,6 +197,9 @@ def test_cancelling_returns_the_battle_to_the_autobattle(played):  # noqa: F811
     tactics(game, mod)
     roll(game, mod, 0)
     tb = bridge.send_to_table(game, mod, 2, "red-plains", "decisive battle")
+    from larp.orders.services import OrderRefused
+    with pytest.raises(OrderRefused):                   # the battles are fixed while one is at a table
+        console.moderator_set_order(mod, game, "venice-1", {"type": "hold"}, "late order")
     with pytest.raises(bridge.BridgeError):
         bridge.cancel(game, mod, tb.pk, "  ")
     bridge.cancel(game, mod, tb.pk, "the commanders are not here")
