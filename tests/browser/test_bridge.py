@@ -37,6 +37,7 @@ def test_a_storm_fought_at_a_red_plains_table_from_the_console(storm_ready, new_
     state = page.locator(".at-table-state").inner_text()
     assert "Идёт за столом" in state and "Ход 1, сражение 1: Серединград" in state
     assert page.locator("input[name=attacker]").count() == 0      # no dice while the table plays
+    assert "идёт за столом" in page.locator(".battle-queue").inner_text()
     page.screenshot(path=str(artifacts / "bridge-at-the-table.png"), full_page=True)
 
     tb = TableBattle.objects.get()
