@@ -186,6 +186,12 @@ def test_a_battle_played_at_a_table_of_each_system_ends_the_turn_as_adjudicate_t
     expected = run_turn(case)
     assert final["state"] == expected["state"]
     assert final["recoloured"] == expected["recoloured"]
+    # The players' tablets tell the battle from their side, as fought at the table.
+    from larp.campaign.models import Faction
+    from larp.tablet.selectors import faction_turn_result
+    attacker = Faction.objects.get(game=game, code=awaiting["attacker"]["faction"])
+    told = [b for b in faction_turn_result(attacker)["battles"] if b["number"] == n]
+    assert told and told[0]["at_table"]["title"] == table.title and told[0]["attacked"]
     for code, p in expected["state"]["provinces"].items():
         if p["domain"] == "land":
             province = Province.objects.get(game=game, code=code)
