@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "larp.orda",
     "larp.tactical",
     "larp.ordonnance",
+    "larp.bridge",
     "axes",
 ]
 

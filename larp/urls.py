@@ -29,6 +29,7 @@ urlpatterns = [
     path("g/<int:game_id>/orda/", include("larp.orda.urls")),
     path("g/<int:game_id>/tr/", include("larp.tactical.urls")),
     path("g/<int:game_id>/ord/", include("larp.ordonnance.urls")),
+    path("g/<int:game_id>/", include("larp.bridge.urls")),
     path("", include("larp.tablet.urls")),
     path("admin/", admin.site.urls),
 ]

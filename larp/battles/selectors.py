@@ -14,12 +14,22 @@ logger = logging.getLogger(__name__)
 
 
 def turn_result(game: Game, number: int) -> dict | None:
-    """{"turn": n, "result": <engine run_turn output>, "news": str, "applied": bool} or None."""
+    """{"turn": n, "result": <engine run_turn output>, "news": str, "applied": bool,
+    "outside": {battle number: its outcome decided at a table}} or None."""
     resolution = TurnResolution.objects.filter(turn__game=game, turn__number=number).select_related("turn").first()
     if resolution is None or not resolution.result:
         return None
     return {"turn": number, "result": resolution.result, "news": resolution.news,
-            "applied": resolution.applied_at is not None}
+            "applied": resolution.applied_at is not None, "outside": outside_battles(resolution)}
+
+
+def outside_battles(resolution) -> dict[int, dict]:
+    """The turn's battles decided elsewhere (a table, larp/bridge), by battle number: the outcome as entered
+    (`winner`, `losses`) and what it was fought as (`table`: id, system, title, result)."""
+    if resolution is None:
+        return {}
+    return {o["battle"]: o for o in (resolution.choices or {}).get("outcomes", []) if isinstance(o, dict)
+            and "battle" in o}
 
 
 # --- movement, one move at a time (R6: the moderators move the armies one by one) ------------
@@ -150,7 +160,8 @@ def battle_queue(result: dict) -> list[dict]:
 
 def applied_rolls(resolution: TurnResolution) -> dict[int, DiceRoll]:
     """Battle number -> the roll its confirmation used: the battle's last roll not undone."""
-    confirmed = len(resolution.dice or [])
+    # Battles decided so far: those fought with dice and those decided at a table (larp/bridge).
+    confirmed = len(resolution.dice or []) + len((resolution.choices or {}).get("outcomes", []))
     out = {}
     for roll in DiceRoll.objects.filter(resolution=resolution, undone=False, battle_no__lte=confirmed).order_by(
             "at", "id"):
@@ -163,7 +174,10 @@ def war_battles(game: Game) -> list[BattleRecord]:
     out = []
     for resolution in TurnResolution.objects.filter(turn__game=game).select_related("turn").order_by("turn__number"):
         applied = applied_rolls(resolution)
-        for n, used in enumerate(resolution.dice or [], 1):
+        # The entered dice are the dice-fought battles' in order; a battle decided at a table (larp/bridge) has none.
+        outside = {o.get("battle") for o in (resolution.choices or {}).get("outcomes", [])}
+        numbers = (n for n in range(1, 10**6) if n not in outside)
+        for n, used in zip(numbers, resolution.dice or []):
             roll = applied.get(n)
             server = roll is not None and roll.source == "server"
             out.append(BattleRecord(resolution.turn.number, n, "server" if server else "hand",

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from larp.battles import hooks
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign.access import require_moderator
 from larp.campaign.models import Faction, Game, Province
@@ -116,6 +117,19 @@ def apply_movement(game: Game, by, turn_number: int | None = None) -> dict:
     return result
 
 
+def decided_count(resolution: TurnResolution) -> int:
+    """Battles of the turn decided so far: one entry of `dice` per autobattle, one of `choices.outcomes` per
+    battle decided elsewhere (a table, docs/adjudication.md); outcomes are entered for the battle awaiting."""
+    return len(resolution.dice) + len((resolution.choices or {}).get("outcomes", []))
+
+
+def _check_held(turn: Turn) -> None:
+    """Refuse an act on the turn's battles while one of them is held (fought at a table, larp/bridge)."""
+    reason = hooks.hold(turn)
+    if reason:
+        raise ConsoleError(reason)
+
+
 def _check_battle_no(resolution: TurnResolution, battle_no: int) -> dict:
     awaiting = (resolution.result or {}).get("awaiting")
     if awaiting is None or awaiting["n"] != battle_no:
@@ -157,6 +171,7 @@ def server_roll(game: Game, by, battle_no: int, replaces: int | None = None, rea
         turn, _phase = _current_turn(game)
         resolution = _resolution(turn, lock=True)
         awaiting = _check_battle_no(resolution, battle_no)
+        _check_held(turn)
         shown = pending_roll(resolution, battle_no)
         if (shown.pk if shown else None) != replaces:
             raise StaleBattle(_("The dice of battle %(n)s have just been rolled (by another moderator, or by a "
@@ -200,9 +215,10 @@ def confirm_battle(game: Game, by, battle_no: int, attacker, defender, *, roll_i
     require_moderator(by, game)
     turn, _phase = _current_turn(game)
     resolution = _resolution(turn, lock=True)
-    if len(resolution.dice) >= battle_no:
+    if decided_count(resolution) >= battle_no:
         return {"already": True, "result": resolution.result}  # double click, or a second moderator
     awaiting = _check_battle_no(resolution, battle_no)
+    _check_held(turn)
     if roll_id is not None:
         roll = DiceRoll.objects.filter(pk=roll_id, resolution=resolution, battle_no=battle_no, undone=False).first()
         if roll is None:
@@ -246,20 +262,29 @@ def undo_last_battle(game: Game, by, reason: str, battle_no: int | None = None) 
     resolution = _resolution(turn, lock=True)
     if resolution.applied_at is not None:
         raise ConsoleError(_("Regroup has been applied; battles can no longer be undone."))
-    if battle_no is not None and len(resolution.dice) != battle_no:
+    _check_held(turn)
+    decided = decided_count(resolution)
+    if battle_no is not None and decided != battle_no:
         raise StaleBattle(_("Battle %(n)s is no longer the last one confirmed (it was undone already, or "
                             "another battle was confirmed since): nothing was undone.") % {"n": battle_no})
-    if not resolution.dice:
+    if not decided:
         raise ConsoleError(_("No battle has been confirmed yet."))
-    battle_no = len(resolution.dice)
+    battle_no = decided
     fought = (resolution.result or {}).get("fought") or []
     province = fought[battle_no - 1].get("province") if len(fought) >= battle_no else None
-    resolution.dice = resolution.dice[:-1]
-    DiceRoll.objects.filter(resolution=resolution, battle_no=battle_no, undone=False).update(undone=True)
-    dice_record.discard(stream=dice_record.turn_stream(game, turn.number), ref=battle_ref(turn, battle_no),
-                        reason=_("battle undone: %(reason)s") % {"reason": reason.strip()})
+    outcomes = list((resolution.choices or {}).get("outcomes", []))
+    outside = [o for o in outcomes if o.get("battle") == battle_no]
+    if outside:
+        # The last battle was decided at a table: its entered outcome is taken back (the table stays finished).
+        resolution.choices = {**resolution.choices, "outcomes": [o for o in outcomes if o.get("battle") != battle_no]}
+    else:
+        resolution.dice = resolution.dice[:-1]
+        DiceRoll.objects.filter(resolution=resolution, battle_no=battle_no, undone=False).update(undone=True)
+        dice_record.discard(stream=dice_record.turn_stream(game, turn.number), ref=battle_ref(turn, battle_no),
+                            reason=_("battle undone: %(reason)s") % {"reason": reason.strip()})
     _recompute(turn, resolution)
-    audit(game, by, "battle_undone", {"turn": turn.number, "battle": battle_no, "province": province},
+    audit(game, by, "battle_undone", {"turn": turn.number, "battle": battle_no, "province": province,
+                                      **({"table": outside[0].get("table", {}).get("id")} if outside else {})},
           reason.strip())
     return battle_no
 
@@ -276,7 +301,7 @@ def _update_choices(game: Game, by, action: str, change, detail: dict, reason: s
         choices = dict(resolution.choices)
         if battle_no is not None:
             _check_battle_no(resolution, battle_no)
-        change(choices, len(resolution.dice))
+        change(choices, decided_count(resolution))
         resolution.choices = choices
         try:
             result = _recompute(turn, resolution)
@@ -285,6 +310,33 @@ def _update_choices(game: Game, by, action: str, change, detail: dict, reason: s
             raise
         audit(game, by, action, {"turn": turn.number, **detail}, reason)
         return result
+
+
+def enter_outcome(game: Game, by, battle_no: int, province: str, winner: str, losses: dict, reason: str = "",
+                  note: dict | None = None) -> dict:
+    """The awaiting battle decided elsewhere (a table, larp/bridge): its winner or a tie and each side's losses
+    in power points go into `choices.outcomes` (docs/adjudication.md), and the turn goes on from it.
+
+    `note` is kept with the outcome for the pages and the paper (the table, its system, its result); the
+    engine reads only the battle, province, winner and losses.
+    """
+    if winner not in ("attacker", "defender", "tie"):
+        raise ConsoleError(_("Choose the winner or a tie."))
+    try:
+        points = {role: int(losses[role]) for role in ("attacker", "defender")}
+    except (KeyError, TypeError, ValueError):
+        raise ConsoleError(_("Losses are whole numbers of power points.")) from None
+    if any(p < 0 for p in points.values()):
+        raise ConsoleError(_("Losses are whole numbers of power points."))
+
+    def change(choices, confirmed):
+        outcomes = [o for o in choices.get("outcomes", []) if o.get("battle") != battle_no]
+        choices["outcomes"] = [*outcomes, {"battle": battle_no, "province": province, "winner": winner,
+                                           "losses": points, **(note or {})}]
+
+    return _update_choices(game, by, "outside_outcome_entered", change,
+                           {"battle": battle_no, "province": province, "winner": winner, "losses": points},
+                           reason, battle_no)
 
 
 def add_modifier(game: Game, by, battle_no: int, side: str, value: int, reason: str) -> dict:
@@ -447,7 +499,7 @@ def moderator_set_order(user, game: Game, unit_code: str, payload: dict, reason:
     with transaction.atomic():
         turn = order_services.lock_for_moderator(game, unit)
         resolution = TurnResolution.objects.select_for_update().filter(turn=turn).first()
-        if resolution is not None and (resolution.dice or resolution.applied_at):
+        if resolution is not None and (decided_count(resolution) or resolution.applied_at or hooks.hold(turn)):
             raise order_services.OrderRefused(
                 _("Battles of this turn are already confirmed: undo them before changing orders."), code="battles")
         order = order_services.save_moderator_order(user, game, turn, unit, order_data, reason)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from larp.battles import console as home, forms, selectors, services
+from larp.battles import console as home, forms, hooks, selectors, services
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign import labels
 from larp.campaign.access import moderator_game
@@ -238,6 +238,10 @@ def battles(request: HttpRequest, game: Game) -> HttpResponse:
     return render(request, "battles/battles.html", _context(
         game, turn=turn, result=result, resolution=resolution, pending_roll=pending_roll,
         queue=selectors.battle_queue(result or {}), dice_revealed=dice_selectors.war_revealed(game),
+        # A battle being fought at a table (larp/bridge) holds the dice; what it adds to the page.
+        held=hooks.hold(turn) if turn is not None else None,
+        panels=hooks.panels(request, game, turn, result) if turn is not None and result else [],
+        outside=selectors.outside_battles(resolution), decided=services.decided_count(resolution) if resolution else 0,
         # A modifier belongs to its own battle only (R9).
         modifiers=[{**m, "index": i} for i, m in enumerate(modifiers) if awaiting and m.get("battle") == awaiting["n"]]))
 
@@ -418,6 +422,7 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     names = names_of(game)
     return render(request, "battles/history_turn.html", _context(
         game, names=names, turn=turn, resolution=resolution, result=result, refused=refused,
+        outside=selectors.outside_battles(resolution),
         steps=selectors.movement_steps(result or {}, names, selectors.filed_orders(turn)),
         orders=sorted(turn.orders.select_related("filed_by", "faction").prefetch_related("filed_by__memberships__faction")
                       .order_by("army__number", "fleet__number"), key=lambda o: labels.name_key(o.faction.name)),

@@ -53,7 +53,7 @@ class Assessment:
 
 @dataclass(slots=True)
 class SideResult:
-    total: int
+    total: int | None                  # None: a battle decided elsewhere (no totals, no dice)
     items: list[dict]
     men: int
     dice: tuple[int, ...]
@@ -76,8 +76,8 @@ class SideResult:
 class BattleResult:
     attacker: SideResult
     defender: SideResult
-    difference: int
-    band: int
+    difference: int | None
+    band: int | None
     outcome: Outcome
     special_state: dict[str, dict]
     loser: Role = Role.ATTACKER
@@ -255,11 +255,28 @@ def fight(sit: Situation, eng: Engagement, roll: DiceRoll, state: dict[str, dict
         outcome, losses = Outcome.DEFENDER_WON, (loser_loss, winner_loss)
     else:
         outcome, losses = Outcome.TIE, (winner_loss, loser_loss)
+    return settle(sit, eng, a, outcome, losses, (totals[Role.ATTACKER], totals[Role.DEFENDER]),
+                  (roll.attacker, roll.defender), difference, band, state)
+
+
+def decided(sit: Situation, eng: Engagement, outcome: Outcome, losses: tuple[int, int],
+            state: dict[str, dict]) -> BattleResult:
+    """A battle decided elsewhere (choices.outcomes): no dice and no totals, the given winner and the
+    given losses in power points, applied by R11 exactly as an autobattle's; the specials' state
+    changes as after an autobattle with that outcome (R10)."""
+    a = assess(sit, eng, state)
+    return settle(sit, eng, a, outcome, losses, (None, None), ((), ()), None, None, state)
+
+
+def settle(sit: Situation, eng: Engagement, a: Assessment, outcome: Outcome, losses: tuple[int, int],
+           totals: tuple[int | None, int | None], dice: tuple[tuple[int, ...], tuple[int, ...]],
+           difference: int | None, band: int | None, state: dict[str, dict]) -> BattleResult:
+    """R11 losses applied to both sides, R10 state changes, R7/R12 loser and each stack's fate."""
     results = []
-    for role, side, dice, loss in ((Role.ATTACKER, eng.attacker, roll.attacker, losses[0]),
-                                   (Role.DEFENDER, eng.defender, roll.defender, losses[1])):
+    for role, side, side_dice, loss, total in ((Role.ATTACKER, eng.attacker, dice[0], losses[0], totals[0]),
+                                               (Role.DEFENDER, eng.defender, dice[1], losses[1], totals[1])):
         remaining, destroyed = apply_losses(sit, side.stacks, loss, eng.domain)
-        results.append(SideResult(totals[role], a.items[role], side_men(sit, side), tuple(dice), loss,
+        results.append(SideResult(total, a.items[role], side_men(sit, side), tuple(side_dice), loss,
                                   remaining, destroyed))
     # R10 ruling of 2026-11-23: a storm that destroys the last defender takes the fortress (R7),
     # and that is a victory of the attacker for every special, whatever the totals.

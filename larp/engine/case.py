@@ -14,8 +14,8 @@ from .limits import (
     BATTLE_NUMBER, BONUS, CARD_MEN, CARD_POWER, CHARGES, SEED, STACK_POWER, UNIT_NUMBER, bounded,
 )
 from .model import (
-    BattleSideSpec, BattleSpec, Case, Choices, Commander, DiceRoll, Domain, Faction,
-    Modifier, Order, OrderType, Province, RelationKind, Role, Situation, TroopDomain,
+    BattleSideSpec, BattleSpec, Case, Choices, Commander, Decided, DiceRoll, Domain, Faction,
+    Modifier, Order, OrderType, Outcome, Province, RelationKind, Role, Situation, TroopDomain,
     TroopType, Army,
 )
 from .rules import DEFAULT_TROOP_TYPES, parse_rules
@@ -415,6 +415,28 @@ def _parse_roll(raw: Any, w: str) -> DiceRoll:
     return DiceRoll(sides[0], sides[1])
 
 
+_WINNERS = {"attacker": Outcome.ATTACKER_WON, "defender": Outcome.DEFENDER_WON, "tie": Outcome.TIE}
+
+
+def _parse_outcome(sit: Situation, raw: Any, w: str) -> Decided:
+    """One battle decided elsewhere: {"battle", "province"?, "winner", "losses": {"attacker", "defender"}}."""
+    _obj(raw, w)
+    battle = _get(raw, "battle", w, int)
+    bounded(battle, f"{w}.battle", BATTLE_NUMBER)
+    province = _get(raw, "province", w, str, default=None, nullable=True)
+    if province is not None:
+        _need_province(sit, province, f"{w}.province")
+    winner = _get(raw, "winner", w, str)
+    if winner not in _WINNERS:
+        raise CaseError(f"{w}.winner", f"expected 'attacker', 'defender' or 'tie', got {winner!r}")
+    losses = _get(raw, "losses", w, dict)
+    points = []
+    for role in ("attacker", "defender"):
+        value = _get(losses, role, f"{w}.losses", int)
+        points.append(bounded(value, f"{w}.losses.{role}", STACK_POWER))
+    return Decided(battle, province, _WINNERS[winner], points[0], points[1])
+
+
 def _parse_choices(sit: Situation, data: dict) -> Choices:
     raw = _get(data, "choices", "", dict, default={}, nullable=True) or {}
     greek = _get(raw, "greek_fire", "choices", list, default=[])
@@ -432,10 +454,17 @@ def _parse_choices(sit: Situation, data: dict) -> Choices:
             raise CaseError(f"choices.retreats.{uid}", f"unknown unit {uid!r}")
         _need_province(sit, dest, f"choices.retreats.{uid}")
     mods = _get(raw, "modifiers", "choices", list, default=[])
+    outcomes: dict[int, Decided] = {}
+    for i, item in enumerate(_get(raw, "outcomes", "choices", list, default=[])):
+        decided = _parse_outcome(sit, item, f"choices.outcomes[{i}]")
+        if decided.battle in outcomes:
+            raise CaseError(f"choices.outcomes[{i}].battle", f"battle {decided.battle} is decided twice")
+        outcomes[decided.battle] = decided
     return Choices(
         greek_fire=frozenset(greek), storms=dict(storms), retreats=dict(retreats),
         modifiers=tuple(_parse_modifier(m, f"choices.modifiers[{i}]", with_battle=True)
                         for i, m in enumerate(mods)),
+        outcomes=outcomes,
     )
 
 

@@ -22,7 +22,7 @@ LOSS_POINTS = (0, 10_000)            # rules.losses: tie, winner, loser
 TABLE_BOUND = (0, 1_000_000)         # rules.band_upper_bounds, rules.losses.rows[].difference
 CHARGES = (0, 1_000)                 # specials' charges, special_state.*.charges
 SEED = (-(2 ** 63), 2 ** 63 - 1)     # a 64-bit integer, as the web app stores it
-BATTLE_NUMBER = (1, 1_000_000)       # choices.modifiers[].battle, choices.greek_fire[]
+BATTLE_NUMBER = (1, 1_000_000)       # choices.modifiers[].battle, choices.greek_fire[], choices.outcomes[].battle
 RETREAT_OPTIONS_LISTED = 12          # options listed per retreat in a turn's result (R12)
 
 

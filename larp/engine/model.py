@@ -248,12 +248,27 @@ class DiceRoll:
     defender: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A battle of the turn decided elsewhere (e.g. fought at a table of another rule system).
+
+    No dice are rolled for it: its winner (or a tie) and each side's losses in power points are
+    given, and the losses are applied by R11 as an autobattle's are (docs/adjudication.md).
+    """
+    battle: int                      # 1-based number of the battle fought
+    province: str | None             # when given, battle `battle` must be at this province
+    outcome: Outcome
+    attacker_losses: int
+    defender_losses: int
+
+
 @dataclass(frozen=True)
 class Choices:
     greek_fire: frozenset[int] = frozenset()
     storms: dict[str, int] = field(default_factory=dict)
     retreats: dict[str, str] = field(default_factory=dict)
     modifiers: tuple[Modifier, ...] = ()
+    outcomes: dict[int, Decided] = field(default_factory=dict)   # battle number -> decided elsewhere
 
 
 @dataclass(frozen=True, slots=True)

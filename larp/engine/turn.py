@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .battle import Engagement, Side, Stack, dice_count, fight
+from .battle import Engagement, Side, Stack, decided, dice_count, fight
 from .odds import odds as battle_odds_of
 from .dice import DiceExhausted, DiceSource
 from .errors import CaseError
@@ -121,12 +121,27 @@ class Turn:
                "garrison": False}
         dfd = {"faction": y.faction, "units": sorted(y.units, key=lambda u: (world.units[u].number, u)),
                "garrison": garrison}
+        outside = self.case.choices.outcomes.get(n)
+        if outside is not None:
+            # A battle decided elsewhere (a table of another rule system): no dice are rolled for it.
+            if outside.province is not None and outside.province != place:
+                raise CaseError(f"choices.outcomes.{n}",
+                                f"battle {n} is at {place}, not at {outside.province}")
+            result = decided(sit, eng, outside.outcome, (outside.attacker_losses, outside.defender_losses),
+                             self.state)
+            return self._after(place, domain, forces, x, y, storm, storm_no, header, att, dfd, result,
+                               outside=True)
         try:
             roll, index = self.dice.next(count)
         except DiceExhausted:
             # What moderators explain at the table before the dice: both sides
             # itemised (R8-R10) and the exact odds over every roll.
-            self.awaiting = {**header, "attacker": att, "defender": dfd,
+            # Each stack's cards and commanders going into it, for a battle fought elsewhere (a table).
+            stacks = {role: {"before": {s.key: list(s.troops) for s in side.stacks},
+                             "commanders": {s.key: [c.to_dict() for c in s.commanders] for s in side.stacks}}
+                      for role, side in (("attacker", eng.attacker), ("defender", eng.defender))}
+            self.awaiting = {**header, "attacker": {**att, **stacks["attacker"]},
+                             "defender": {**dfd, **stacks["defender"]},
                              "dice_count": {"attacker": count, "defender": count},
                              "odds": battle_odds_of(sit, eng, self.state)}
             return False
@@ -137,10 +152,18 @@ class Turn:
                                 f"(R8: two when a side counts more than {sit.rules.two_dice_above_men} men), "
                                 f"got {len(values)}")
         result = fight(sit, eng, roll, self.state)
+        return self._after(place, domain, forces, x, y, storm, storm_no, header, att, dfd, result)
+
+    def _after(self, place: str, domain: Domain, forces: list[Force], x: Force, y: Force, storm: bool,
+               storm_no: int | None, header: dict, att: dict, dfd: dict, result, *, outside: bool = False) -> bool:
+        """What one fight (an autobattle, or a battle decided elsewhere) does to the stack (R6.5, R7, R11, R12)."""
+        world, sit = self.world, self.sit
         self.state = result.special_state
         entry = result.to_dict()
         entry["attacker"] = {**att, **entry["attacker"]}
         entry["defender"] = {**dfd, **entry["defender"]}
+        if outside:
+            entry["outside"] = True
         self.fought.append({**header, **entry})
 
         # Losses: re-made cards, destroyed stacks.

@@ -112,6 +112,7 @@ def validate(data: dict) -> list[Problem]:
             c.need(_is_int(t["supply"]) and t["supply"] >= 0, where, "supply must be a whole number >= 0")
     land_types = {k for k, t in troop_types.items() if t.get("domain") == "land"}
     naval_types = {k for k, t in troop_types.items() if t.get("domain") == "naval"}
+    _check_tables(c, rules.get("tables"), land_types)
 
     factions = _items_with_ids(c, _list(c, data, "factions"), "factions")
     provinces = _items_with_ids(c, _list(c, data, "provinces"), "provinces")
@@ -179,6 +180,77 @@ def validate(data: dict) -> list[Problem]:
         _check_armies(c, f, fid, owned, provinces, land, troop_types, land_types, max_men)
         _check_fleets(c, f, fid, owned, provinces, seas, neighbours, troop_types, naval_types)
     return c.problems
+
+
+TABLE_SYSTEMS = ("red-plains", "tactical", "orda")
+
+
+def _check_card_map(c: _Collector, mapping, where: str, land_types: set[str], check) -> None:
+    """A map from every land troop type of the scenario to what the system makes of it."""
+    if not c.need(isinstance(mapping, dict), where, "must map each land troop type to a unit"):
+        return
+    for tid in sorted(land_types):
+        c.need(tid in mapping, where, f"the land troop type {tid} has no unit")
+    for tid, unit in mapping.items():
+        if c.need(tid in land_types, where, f"{tid!r} is not a land troop type"):
+            check(unit, f"{where}.{tid}")
+
+
+def _check_tables(c: _Collector, tables, land_types: set[str]) -> None:
+    """rules.tables: how a battle of the war becomes a table of another system (docs/bridge.md)."""
+    if tables is None:
+        return
+    if not c.need(isinstance(tables, dict), "rules.tables", "must be a mapping of rule systems"):
+        return
+    for system, conv in tables.items():
+        where = f"rules.tables.{system}"
+        if not c.need(system in TABLE_SYSTEMS, where, f"unknown rule system; one of {', '.join(TABLE_SYSTEMS)}"):
+            continue
+        if not c.need(isinstance(conv, dict), where, "must be a mapping"):
+            continue
+        sides = conv.get("sides")
+        if c.need(isinstance(sides, dict) and all(isinstance(sides.get(k), str) and sides.get(k)
+                                                  for k in ("attacker", "defender")),
+                  f"{where}.sides", "needs the attacker's and the defender's side ids"):
+            c.need(sides["attacker"] != sides["defender"], f"{where}.sides", "the two sides need different ids")
+        size = conv.get("size")
+        if c.need(isinstance(size, dict), f"{where}.size", "needs per_power, min and max"):
+            c.need(_is_number(size.get("per_power")) and size.get("per_power", 0) > 0, f"{where}.size",
+                   "per_power must be a positive number")
+            c.need(_is_int(size.get("min")) and _is_int(size.get("max")) and 1 <= size["min"] <= size["max"],
+                   f"{where}.size", "min and max must be whole numbers, 1 <= min <= max")
+
+        def text(value, w):
+            c.need(isinstance(value, str) and bool(value), w, "must name a unit")
+
+        units = conv.get("units")
+        if system == "tactical":
+            profiles = conv.get("profiles")
+            ids = set()
+            if c.need(isinstance(profiles, list) and profiles, f"{where}.profiles", "must list the profiles"):
+                ids = {p.get("id") for p in profiles if isinstance(p, dict)}
+
+            def tactical(value, w):
+                if c.need(isinstance(value, dict), w, "needs a profile and a formation"):
+                    c.need(value.get("profile") in ids, w, f"profile {value.get('profile')!r} is not listed")
+                    c.need(isinstance(value.get("formation"), str), w, "needs a formation")
+
+            _check_card_map(c, units, f"{where}.units", land_types, tactical)
+        elif system == "orda":
+            if c.need(isinstance(units, dict), f"{where}.units", "needs the attacker's and the defender's tokens"):
+                for role in ("attacker", "defender"):
+                    _check_card_map(c, units.get(role), f"{where}.units.{role}", land_types, text)
+            walls = conv.get("walls")
+            if c.need(isinstance(walls, dict), f"{where}.walls", "needs the fortress's and the capital's city"):
+                for kind in ("fortress", "capital"):
+                    w = walls.get(kind)
+                    c.need(isinstance(w, dict) and w.get("kind") in ("city", "capital")
+                           and _is_int(w.get("durability")) and w["durability"] > 0,
+                           f"{where}.walls.{kind}", "needs kind (city or capital) and a positive durability")
+            c.need(_is_int(conv.get("board_radius")) and conv["board_radius"] >= 2, f"{where}.board_radius",
+                   "must be a whole number of at least 2")
+        else:
+            _check_card_map(c, units, f"{where}.units", land_types, text)
 
 
 def _check_loss_table(c: _Collector, rules: dict) -> None:

@@ -80,8 +80,23 @@ def _band_range(rules: Rules, band: int) -> str:
 
 # --- one battle ----------------------------------------------------------------
 
+def at_table(entry: dict | None) -> dict | None:
+    """A battle decided at a table (larp/bridge) as the paper says it: the table, its system, what was lost
+    there in the system's own measure, and the losses in power points entered into the turn."""
+    table = (entry or {}).get("table")
+    if not table:
+        return None
+    counted = table.get("lost") or {}
+    return {"title": table.get("title", ""), "system": table.get("system_name") or table.get("system", ""),
+            "table": table.get("id"),
+            "lost": " : ".join(f"{c.get('lost', 0)}/{c.get('start', 0)}"
+                               for c in (counted.get(role) or {} for role in ("attacker", "defender")))
+            if counted else "",
+            "losses": (entry.get("losses") or {})}
+
+
 def protocol(battle: dict, result: dict, case: dict, names: Names, *, number: int | None = None,
-             retreats: Iterable[dict] = (), header: dict | None = None) -> dict:
+             retreats: Iterable[dict] = (), header: dict | None = None, outside: dict | None = None) -> dict:
     """The data of one battle protocol (R8-R11), like the original's worked example.
 
     `battle` describes the fight (province, domain, storm, attacker/defender with
@@ -106,7 +121,8 @@ def protocol(battle: dict, result: dict, case: dict, names: Names, *, number: in
         sides.append(_side(role, spec.get("faction"), stack_ids, res, result, battle, province, rules, units,
                            retreats, names))
 
-    weaker = min(result["attacker"]["total"], result["defender"]["total"])
+    decided_elsewhere = bool(result.get("outside"))
+    weaker = None if decided_elsewhere else min(result["attacker"]["total"], result["defender"]["total"])
     outcome = result["outcome"]
     winner = result.get("winner")
     return {
@@ -120,10 +136,13 @@ def protocol(battle: dict, result: dict, case: dict, names: Names, *, number: in
         "rows": _rows(sides),
         "difference": result["difference"],
         "band": result["band"],
-        "band_range": _band_range(rules, result["band"]),
+        "band_range": None if decided_elsewhere else _band_range(rules, result["band"]),
         "weaker_total": weaker,
         "outcome": outcome,
         "winner": winner if winner in ("attacker", "defender") else None,
+        # Fought at a table of another rule system: no totals, no dice (docs/bridge.md).
+        "at_table": (at_table(outside) or {"title": "", "system": "", "table": None, "lost": "", "losses": {}})
+        if decided_elsewhere else None,
     }
 
 
@@ -252,10 +271,12 @@ def dice_note(how: dict | None) -> str:
 
 
 def protocols_from_turn(case: dict, turn_result: dict, names: Names, *, header: dict | None = None,
-                        only: int | None = None, dice: dict[int, dict] | None = None) -> list[dict]:
+                        only: int | None = None, dice: dict[int, dict] | None = None,
+                        outside: dict | None = None) -> list[dict]:
     """One protocol per battle fought in the turn, with each stack's cards as they went in.
 
-    `dice` (battle number -> {"source", "counters"}) says how each battle's dice were had."""
+    `dice` (battle number -> {"source", "counters"}) says how each battle's dice were had; `outside`
+    (battle number -> the table it was fought at) marks the battles decided at a table (larp/bridge)."""
     fought = list(turn_result.get("fought") or [])
     retreats = list(turn_result.get("retreats") or [])
     last_loss = _last_loss(fought)
@@ -263,8 +284,10 @@ def protocols_from_turn(case: dict, turn_result: dict, names: Names, *, header: 
     for entry in fought:
         mine = [r for r in retreats if last_loss.get((r["unit"], r.get("from"))) == entry["n"]]
         if only is None or entry["n"] == only:
-            out.append({**protocol(entry, entry, case, names, number=entry["n"], retreats=mine, header=header),
-                        "dice_note": dice_note((dice or {}).get(entry["n"]))})
+            table = (outside or {}).get(entry["n"], (outside or {}).get(str(entry["n"])))
+            out.append({**protocol(entry, entry, case, names, number=entry["n"], retreats=mine, header=header,
+                                   outside=table),
+                        "dice_note": "" if table else dice_note((dice or {}).get(entry["n"]))})
     return out
 
 
@@ -296,7 +319,8 @@ class _Units:
 
 def turn_results(case: dict, result: dict, names: Names, *, header: dict | None = None, news: str = "",
                  raised: Iterable[dict] = (), refusal_text: Callable[[dict], str] | None = None,
-                 orders: dict[str, dict] | None = None, dice: dict[int, dict] | None = None) -> dict:
+                 orders: dict[str, dict] | None = None, dice: dict[int, dict] | None = None,
+                 outside: dict | None = None) -> dict:
     """Everything a turn changed, for the printed turn results (R6-R12).
 
     `orders` (unit id -> the order as filed) makes each move read as on the tablet and the console."""
@@ -310,7 +334,8 @@ def turn_results(case: dict, result: dict, names: Names, *, header: dict | None 
         "refused": [{"faction": names.faction(units.faction(r["unit"])), "unit": units.label(r["unit"]),
                      "reason": refusal_text(r) if refusal_text else r.get("reason", "")}
                     for r in result.get("refused") or []],
-        "battles": [{**_battle_line(entry, units, names), "dice_note": dice_note((dice or {}).get(entry["n"]))}
+        "battles": [{**_battle_line(entry, units, names, (outside or {}).get(entry["n"])),
+                     "dice_note": dice_note((dice or {}).get(entry["n"]))}
                     for entry in result.get("fought") or []],
         "retreats": [{"faction": names.faction(units.faction(r["unit"])), "unit": units.label(r["unit"]),
                       "kind": units.kind(r["unit"]), "from": names.province(r.get("from")),
@@ -354,8 +379,8 @@ def _moves(result: dict, units: _Units, names: Names, orders: dict[str, dict]) -
     return moves, held
 
 
-def _battle_line(entry: dict, units: _Units, names: Names) -> dict:
-    """One fought battle as a line of the turn results."""
+def _battle_line(entry: dict, units: _Units, names: Names, outside: dict | None = None) -> dict:
+    """One fought battle as a line of the turn results (a battle fought at a table says so)."""
     sides = {}
     for role in ("attacker", "defender"):
         spec = entry[role]
@@ -372,4 +397,6 @@ def _battle_line(entry: dict, units: _Units, names: Names) -> dict:
             "kind": labels.battle_kind(entry.get("domain", "land"), bool(entry.get("storm")), entry.get("storm_no")),
             "attacker": sides["attacker"], "defender": sides["defender"],
             "difference": entry["difference"], "band": entry["band"], "outcome": outcome,
-            "outcome_text": labels.outcome(outcome)}
+            "outcome_text": labels.outcome(outcome),
+            "at_table": (at_table(outside) or {"title": "", "system": "", "table": None, "lost": "", "losses": {}})
+            if entry.get("outside") else None}

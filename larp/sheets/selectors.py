@@ -173,7 +173,7 @@ def _turn_case_and_result(game: Game, number: int) -> tuple[dict, dict, dict]:
 def turn_protocols(game: Game, number: int, battle: int | None = None) -> list[dict]:
     case, result, _stored = _turn_case_and_result(game, number)
     protocols = build.protocols_from_turn(case, result, game_names(game), header=header(game, number), only=battle,
-                                          dice=battle_dice(game, number))
+                                          dice=battle_dice(game, number), outside=_stored.get("outside"))
     if not protocols:
         if battle is not None:
             raise NoResults(_("Turn %(turn)s has no battle no. %(n)s.") % {"turn": number, "n": battle})
@@ -188,6 +188,7 @@ def turn_results(game: Game, number: int) -> dict:
     orders = {o.payload.get("unit"): o.payload for o in turn.orders.all()} if turn else {}
     return build.turn_results(case, result, names, header=header(game, number), news=stored.get("news", ""),
                               raised=_raised(game, number), orders=orders, dice=battle_dice(game, number),
+                              outside=stored.get("outside"),
                               refusal_text=lambda r: refusal_text(game.pk, r))
 
 

@@ -205,7 +205,7 @@ def faction_turn_result(faction: Faction) -> dict | None:
                 battles.append({"number": b["number"], "province": b["province"], "kind": b["kind"],
                                 "attacked": role == "attacker", "against": other["name"], "units": b[role]["units"],
                                 "outcome": labels.outcome_for(b["outcome"], role), "losses": b[role]["losses"],
-                                "their_losses": other["losses"]})
+                                "their_losses": other["losses"], "at_table": b.get("at_table")})
     own = {
         "turn": resolution.turn.number,
         "moves": [m for m in data["moves"] if m["faction"] == mine],

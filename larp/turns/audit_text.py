@@ -152,6 +152,19 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
         where = (": " + " → ".join(path)) if path else ""
         return _("A moderator wrote the order of %(unit)s: %(order)s.") % {"unit": u(d.get("unit")),
                                                                           "order": f"{kind}{where}"}
+    if a == "battle_sent_to_table":
+        return _("Battle %(n)s at %(province)s sent to the table «%(title)s».") % {
+            "n": d.get("battle"), "province": p(d.get("province")), "title": d.get("title", "")}
+    if a == "battle_table_cancelled":
+        return _("Battle %(n)s at %(province)s: the table «%(title)s» cancelled, back to the autobattle.") % {
+            "n": d.get("battle"), "province": p(d.get("province")), "title": d.get("title", "")}
+    if a == "outside_outcome_entered":
+        outcome = {"attacker": _("the attacker won"), "defender": _("the defender won"),
+                   "tie": _("a tie")}.get(d.get("winner"), d.get("winner") or "")
+        losses = d.get("losses") or {}
+        return _("Battle %(n)s at %(province)s fought at the table: %(outcome)s; losses %(a)s : %(d)s.") % {
+            "n": d.get("battle"), "province": p(d.get("province")), "outcome": outcome,
+            "a": losses.get("attacker", "?"), "d": losses.get("defender", "?")}
     if a.startswith("table_"):
         return _table_sentence(a, d)
     if a == "orda_data_created":

@@ -152,8 +152,10 @@ def test_awaiting_dice_without_a_seed():
     r = run_turn(siege([WIN]))
     assert len(r["fought"]) == 1 and "state" not in r
     assert {k: v for k, v in r["awaiting"].items() if k != "odds"} == {"n": 2, "province": "fort", "domain": "land", "storm": True, "storm_no": 2,
-                             "attacker": {"faction": "x", "units": ["x-1"], "garrison": False},
-                             "defender": {"faction": "d", "units": [], "garrison": True},
+                             "attacker": {"faction": "x", "units": ["x-1"], "garrison": False,
+                                          "before": {"x-1": ["small"]}, "commanders": {"x-1": []}},
+                             "defender": {"faction": "d", "units": [], "garrison": True,
+                                          "before": {"garrison": ["small", "small"]}, "commanders": {"garrison": []}},
                              "dice_count": {"attacker": 1, "defender": 1}}
 
 

@@ -44,6 +44,7 @@ FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdra
 NORTH_SECRET_TROOP = "Северная тайная гвардия"
 NORTH_SECRET_COMMANDER = "Ярополк Тайный"
 ACTIONS = {"battles:control": "pause", "battles:battle_action": "confirm", "battles:regroup_action": "apply",
+           "bridge:act": "send",
            "sheets:request_kind": "battle_sheet"}
 
 

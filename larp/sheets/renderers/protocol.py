@@ -38,13 +38,19 @@ class ProtocolRenderer(Renderer):
         return story
 
     def protocol(self, data: dict) -> list:
-        title = _("Autobattle no. %(n)s") % {"n": data["number"]} if data.get("number") else _("Autobattle")
+        if data.get("at_table"):
+            title = _("Battle no. %(n)s at the table") % {"n": data["number"]}
+        else:
+            title = _("Autobattle no. %(n)s") % {"n": data["number"]} if data.get("number") else _("Autobattle")
         where = f"{data['province']} — {data['kind']}"
         right = self.turn_and_date(data)
         out = self.heading(_("Battle protocol"), title, None, right, swatch=False)
         out.append(self.p(where, "h2"))
-        out.append(self.items_table(data))
-        out.append(Spacer(1, self.mm(4)))
+        if data.get("at_table"):
+            out.append(self.at_table(data))
+        else:
+            out.append(self.items_table(data))
+            out.append(Spacer(1, self.mm(4)))
         out.append(self.result_table(data))
         out += self.dice_lines(data)
         out.append(self.p(_("Losses"), "h2"))
@@ -98,6 +104,25 @@ class ProtocolRenderer(Renderer):
                  ("BACKGROUND", (0, -1), (-1, -1), SHADE)]
         return self.table(rows, self.item_columns_mm, extra_style=spans)
 
+    def at_table(self, data: dict):
+        """A battle fought at a table of another rule system: the stacks, the table and what it gave."""
+        a, d = data["sides"]
+        t = data["at_table"]
+        losses = t.get("losses") or {}
+        rows = [["", self.side_header(a), self.side_header(d)],
+                [self.p(_("Stacks"), "cell_bold"), self.p(self._stacks_before(a), "cell"),
+                 self.p(self._stacks_before(d), "cell")],
+                [self.p(_("Fought at the table"), "cell_bold"),
+                 self.p(_("«%(title)s» (%(system)s), table no. %(n)s") % {
+                     "title": t.get("title", ""), "system": t.get("system", ""), "n": t.get("table") or "—"}, "cell"),
+                 ""],
+                [self.p(_("Lost at the table"), "cell_bold"), self.p(t.get("lost") or "—", "cell"), ""],
+                [self.p(_("Losses, power points"), "cell_bold"), self.p(losses.get("attacker", "—"), "big_number"),
+                 self.p(losses.get("defender", "—"), "big_number")]]
+        spans = [("SPAN", (1, 2), (2, 2)), ("SPAN", (1, 3), (2, 3))]
+        return self.table(rows, [self.item_columns_mm[0], sum(self.item_columns_mm[1:3]),
+                                 sum(self.item_columns_mm[3:5])], extra_style=spans)
+
     @staticmethod
     def _stacks_before(side: dict) -> str:
         return "; ".join(f"{s['label']}: {s['before_text']}" for s in side["stacks"]) or "—"
@@ -108,6 +133,9 @@ class ProtocolRenderer(Renderer):
             verdict = _("%(name)s (%(role)s) wins") % {"name": winner["name"], "role": winner["role_label"]}
         else:
             verdict = _("A tie: the attack is repelled, both sides take losses")
+        if data.get("at_table"):
+            return self.table([[self.p(_("Result"), "cell_bold"), self.p(verdict, "cell_bold")]],
+                              self.result_columns_mm, header_rows=0)
         rows = [
             [self.p(_("Difference"), "cell_bold"), self.p(data["difference"], "cell_bold")],
             [self.p(_("Strength of the sides (by the weaker side, %(total)s)") % {"total": data["weaker_total"]},

@@ -66,7 +66,11 @@ class TurnResultsRenderer(Renderer):
             rows.append([
                 self.p(b["number"], "cell"),
                 [self.p(b["province"], "cell_bold"), self.p(b["kind"], "small")],
-                self.side(b["attacker"]), self.side(b["defender"]),
+                self.side(b["attacker"], b.get("at_table")), self.side(b["defender"], b.get("at_table")),
+                self.p(_("%(outcome)s; fought at the table «%(title)s» (%(system)s), lost there %(lost)s")
+                       % {"outcome": b["outcome_text"], "title": b["at_table"]["title"],
+                          "system": b["at_table"]["system"], "lost": b["at_table"]["lost"] or "—"}, "cell")
+                if b.get("at_table") else
                 [self.p(_("%(outcome)s; difference %(difference)s, band %(band)s")
                         % {"outcome": b["outcome_text"], "difference": b["difference"], "band": b["band"]}, "cell"),
                  *([self.p(b["dice_note"], "small")] if b.get("dice_note") else [])],
@@ -74,7 +78,10 @@ class TurnResultsRenderer(Renderer):
         out.append(self.table(rows, self.battle_columns_mm))
         return out
 
-    def side(self, s: dict) -> list:
+    def side(self, s: dict, at_table: dict | None = None) -> list:
+        if at_table:
+            return [self.p(s["name"], "cell_bold"), self.p(s["units"], "cell"),
+                    self.p(_("at the table, losses %(losses)s") % {"losses": s["losses"]}, "small")]
         return [self.p(s["name"], "cell_bold"), self.p(s["units"], "cell"),
                 self.p(_("total %(total)s (dice %(dice)s), losses %(losses)s")
                        % {"total": s["total"], "dice": s["dice"] or "—", "losses": s["losses"]}, "small")]
