@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-QUICK = ["engine.py", *sorted(p.name for p in HERE.glob("*_engine.py")), "printing.py", "order_cost.py",
+QUICK = ["engine.py", *sorted(p.name for p in HERE.glob("*_engine.py")), "table_step.py", "printing.py", "order_cost.py",
          "tablet_network.py", "deadline.py"]
 
 
