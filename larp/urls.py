@@ -25,6 +25,7 @@ urlpatterns = [
     path("g/<int:game_id>/", include("larp.battles.urls")),
     path("g/<int:game_id>/print/", include("larp.sheets.urls")),
     path("g/<int:game_id>/", include("larp.tables.urls")),
+    path("g/<int:game_id>/rp/", include("larp.redplains.urls")),
     path("", include("larp.tablet.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,333 @@
+"""The one adapter between a Red Plains table and its engine (docs/red-plains.md, "Table").
+
+`Table.setup` holds the engine's starting situation of the battle in its case
+format: `field`, `defender`, `sides` and `units` (cells null until the
+deployment turn) and `leaders`; `sides.<side>.messengers` gives the side's
+re-rolls (W8). The table's state is `replay(setup, steps)`: the engine run
+again over every live step, so a table can be replayed step by step from its
+log. Every die is in the steps as data; the engine never rolls.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterable
+
+from larp.redplains.engine.case import MAX_ID
+from larp.redplains.engine.data import load
+from larp.redplains.engine.errors import CaseError
+from larp.redplains.engine.modes import command_mode
+from larp.redplains.engine.turn import turn_mode
+from larp.redplains.engine.validate import validate_mode
+
+SIDES = ("north", "south")
+STAKES = ("low", "high")
+TYPES = ("cavalry", "samurai_spears", "samurai_bows", "ashigaru_spears", "ashigaru_arquebus")
+SHOOTERS = ("samurai_bows", "ashigaru_arquebus")
+ORDINARY_TYPES = ("move", "retreat", "reform", "shoot", "wait")
+SPECIAL_TYPES = ("decisive_attack", "hold", "massed_shoot", "regroup")
+TARGETED = ("shoot", "massed_shoot", "decisive_attack")
+DEPLOYMENT, COMMAND, EXECUTION, ENDED = "deployment", "command", "execution", "ended"
+
+
+class StepRefused(Exception):
+    """A step the rules do not allow now: `code` is a key of labels.REFUSALS (the page says why)."""
+
+    def __init__(self, code: str, **params: Any):
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+def other(side: str) -> str:
+    return "south" if side == "north" else "north"
+
+
+def cells() -> list[dict]:
+    """The field's cells (W2.3): label, column, row."""
+    return [{"id": c, "col": col, "row": row} for c, (col, row) in load().cells.items()]
+
+
+def zone(side: str) -> list[str]:
+    rows = set(load().deployment_rows[side])
+    return [c["id"] for c in cells() if c["row"] in rows]
+
+
+def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messengers: dict[str, int] | None = None,
+               hills: Iterable[str] = (), forests: Iterable[str] = ()) -> dict:
+    """A starting situation from the «new table» page: each army a list of {type, figures, shields}."""
+    units = []
+    for side in SIDES:
+        for i, u in enumerate(armies.get(side, []), start=1):
+            node = {"id": f"{side[0]}{i}", "side": side, "type": u["type"], "figures": int(u["figures"]),
+                    "cell": None, "facing": load().faces_at_deployment[side]}
+            if u.get("shields"):
+                node["shields"] = True
+            units.append(node)
+    messengers = messengers or {}
+    return {"field": {"extra_cells": [], "river": False, "bridge": None, "hills": list(hills),
+                      "forests": list(forests)},
+            "defender": defender,
+            "sides": {s: {"general_retreat": None, "messengers": int(messengers.get(s, 0))} for s in SIDES},
+            "units": units, "leaders": []}
+
+
+def initial_state(setup: dict) -> dict:
+    units = copy.deepcopy(setup.get("units") or [])
+    deployed = bool(units) and all(u.get("cell") for u in units)
+    state = {"phase": COMMAND if deployed else DEPLOYMENT, "turn": 1 if deployed else 0, "units": units,
+             "deploy": {s: {} for s in SIDES}, "deploy_check": {s: None for s in SIDES},
+             "confirmed": {s: False for s in SIDES},
+             "rerolls_left": {s: int(((setup.get("sides") or {}).get(s) or {}).get("messengers") or 0)
+                              for s in SIDES},
+             "general_retreat": {s: ((setup.get("sides") or {}).get(s) or {}).get("general_retreat") for s in SIDES},
+             "history": [], "turns": [], "end": None, "overrides": []}
+    state.update(fresh_turn())
+    return state
+
+
+def fresh_turn() -> dict:
+    return {"command": {s: {"stake": None, "rolls": [], "sources": [], "result": None} for s in SIDES},
+            "orders": {s: [] for s in SIDES}, "orders_check": {s: None for s in SIDES},
+            "dice": {}, "rolls": []}
+
+
+def unit_map(state: dict) -> dict[str, dict]:
+    return {u["id"]: u for u in state["units"]}
+
+
+def base_case(setup: dict, state: dict) -> dict:
+    return {"field": setup.get("field") or {}, "defender": setup.get("defender"), "units": state["units"],
+            "leaders": setup.get("leaders") or []}
+
+
+# ---------------------------------------------------------------------------- engine calls
+def check_deployment(setup: dict, state: dict, side: str, placed: dict[str, str]) -> dict:
+    units = []
+    for u in state["units"]:
+        u = dict(u)
+        if u["side"] == side:
+            u["cell"] = placed.get(u["id"])
+        units.append(u)
+    mine = [u for u in units if u["side"] == side]
+    if any(u["cell"] is None for u in mine):
+        return {"ok": False, "refused": [{"unit": u["id"], "slot": None, "rule": "W6.1", "reason": "not_placed"}
+                                         for u in mine if u["cell"] is None], "paid": {}}
+    case = {**base_case(setup, state), "units": [u for u in units if u["side"] == side],
+            "validate": {"phase": "deployment", "side": side, "turn": 0}}
+    return validate_mode(case)
+
+
+def command_result(state: dict, side: str) -> dict:
+    c = state["command"][side]
+    return command_mode({"command": {"side": side, "turn": state["turn"], "stake": c["stake"] or "low",
+                                     "rolls": c["rolls"], "rerolls_left": state["rerolls_left"][side]}})
+
+
+def check_orders(setup: dict, state: dict, side: str, orders: list[dict]) -> dict:
+    result = state["command"][side]["result"]
+    case = {**base_case(setup, state), "orders": orders,
+            "validate": {"phase": "orders", "side": side, "turn": state["turn"], "command": result["orders"],
+                         "extra": result["extra"], "general_retreat": False}}
+    return validate_mode(case)
+
+
+def turn_case(setup: dict, state: dict) -> dict:
+    return {"turn": state["turn"], "field": setup.get("field") or {}, "defender": setup.get("defender"),
+            "sides": {s: {"general_retreat": state["general_retreat"][s]} for s in SIDES},
+            "units": state["units"], "orders": state["orders"]["north"] + state["orders"]["south"],
+            "banners": [], "shinobi": {"panic": [], "sabotage": []}, "choices": {"no_joint": [], "stop": None},
+            "history": state["history"], "dice": state["dice"], "seed": None}
+
+
+def preview(setup: dict, state: dict) -> dict:
+    """The execution phase so far: finished (the engine's result) or awaiting one roll, with the events before it."""
+    try:
+        result = turn_mode(turn_case(setup, state))
+    except CaseError as error:
+        if error.field.startswith("dice.") and "awaits dice" in error.problem:
+            what = error.problem.split("runs out: ", 1)[-1].split(" awaits dice", 1)[0]
+            return {"complete": False, "awaiting": {"roller": error.field[5:], "what": what},
+                    "events": getattr(error, "partial_events", []), "result": None, "error": None}
+        return {"complete": False, "awaiting": None, "events": getattr(error, "partial_events", []),
+                "result": None, "error": str(error)}
+    return {"complete": True, "awaiting": None, "events": result["events"], "result": result, "error": None}
+
+
+def awaiting_kind(what: str) -> str:
+    """Which kind of roll the engine awaits (for the page's words): melee, shooting or a random choice."""
+    if what.startswith("the melee roll"):
+        return "melee"
+    if "shoot" in what or "volley" in what:
+        return "shooting"
+    return "random"
+
+
+# ---------------------------------------------------------------------------- the replay
+def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict:
+    """One step on the state (a new dict); raises StepRefused when the rules do not allow it now."""
+    state = copy.deepcopy(state)
+    phase = state["phase"]
+    if kind == "deploy":
+        need(phase == DEPLOYMENT, "not_deployment")
+        need(not state["confirmed"][side], "already_confirmed")
+        placed = dict(payload.get("cells") or {})
+        state["deploy"][side] = placed
+        state["deploy_check"][side] = check_deployment(setup, state, side, placed)
+    elif kind == "confirm":
+        need(phase in (DEPLOYMENT, COMMAND), "nothing_to_confirm")
+        need(not state["confirmed"][side], "already_confirmed")
+        if phase == DEPLOYMENT:
+            check = state["deploy_check"][side]
+            need(check is not None and check["ok"], "deployment_not_valid")
+        else:
+            check = state["orders_check"][side]
+            need(state["command"][side]["result"] is not None, "no_roll_yet")
+            need(check is None or check["ok"], "orders_not_valid")
+        state["confirmed"][side] = True
+        if all(state["confirmed"].values()):
+            if phase == DEPLOYMENT:
+                for u in state["units"]:
+                    u["cell"] = state["deploy"][u["side"]].get(u["id"])
+                state["phase"], state["turn"] = COMMAND, 1
+            else:
+                state["phase"] = EXECUTION
+            state["confirmed"] = {s: False for s in SIDES}
+    elif kind == "stake":
+        need(phase == COMMAND and not state["confirmed"][side], "not_command")
+        need(not state["command"][side]["rolls"], "stake_after_roll")
+        need(payload.get("stake") in STAKES, "bad_stake")
+        state["command"][side]["stake"] = payload["stake"]
+    elif kind == "roll":
+        need(phase == COMMAND and not state["confirmed"][side], "not_command")
+        c = state["command"][side]
+        if c["rolls"]:
+            need(len(c["rolls"]) - 1 < state["rerolls_left"][side], "no_reroll_left")
+        dice = payload.get("dice")
+        need(isinstance(dice, list) and len(dice) == 2 and all(isinstance(v, int) and 1 <= v <= 6 for v in dice),
+             "bad_dice")
+        c["rolls"].append(list(dice))
+        c["sources"].append(payload.get("source", "hand"))
+        c["result"] = command_result(state, side)
+        state["orders"][side], state["orders_check"][side] = [], None
+    elif kind == "orders":
+        need(phase == COMMAND and not state["confirmed"][side], "not_command")
+        need(state["command"][side]["result"] is not None, "no_roll_yet")
+        orders = list(payload.get("orders") or [])
+        check = check_orders(setup, state, side, orders)
+        state["orders"][side], state["orders_check"][side] = orders, check
+    elif kind == "dice":
+        need(phase == EXECUTION, "not_execution")
+        roller, values = payload.get("roller"), payload.get("values") or []
+        need(isinstance(roller, str) and 0 < len(roller) <= MAX_ID, "bad_dice")
+        need(values and all(isinstance(v, int) and 1 <= v <= 6 for v in values), "bad_dice")
+        state["dice"].setdefault(roller, []).extend(values)
+        state["rolls"].append({"roller": roller, "what": payload.get("what", ""), "values": list(values),
+                               "source": payload.get("source", "hand")})
+    elif kind == "execute":
+        need(phase == EXECUTION, "not_execution")
+        seen = preview(setup, state)
+        need(seen["complete"], "dice_missing")
+        execute(state, seen["result"])
+    elif kind == "override":
+        need(phase in (DEPLOYMENT, COMMAND) or (phase == EXECUTION and not state["rolls"]), "override_now")
+        u = unit_map(state).get(payload.get("unit"))
+        need(u is not None, "no_such_unit")
+        changes = payload.get("changes") or {}
+        for key in ("figures", "status", "cell", "facing"):
+            if key in changes:
+                u[key] = changes[key]
+        state["overrides"].append({"turn": state["turn"], "unit": u["id"], "changes": changes,
+                                   "reason": payload.get("reason", "")})
+    else:
+        raise StepRefused("unknown_step")
+    return state
+
+
+def execute(state: dict, result: dict) -> None:
+    """The executed turn on the board: units, the history (W39), the protocol's line; next turn or the end."""
+    for uid, line in result["units"].items():
+        unit_map(state)[uid].update(line)
+    state["history"].append(result["record"])
+    state["turns"].append({"turn": state["turn"], "command": copy.deepcopy(state["command"]),
+                           "orders": copy.deepcopy(state["orders"]), "rolls": state["rolls"],
+                           "events": result["events"], "refused": result["refused"],
+                           "cancelled": result["cancelled"], "end": result["end"]})
+    for side in SIDES:
+        used = len(state["command"][side]["rolls"]) - 1
+        state["rerolls_left"][side] = max(0, state["rerolls_left"][side] - max(0, used))
+    if result["end"]["ended"]:
+        state["phase"], state["end"] = ENDED, result["end"]
+    else:
+        state["phase"], state["turn"] = COMMAND, state["turn"] + 1
+    state.update(fresh_turn())
+
+
+def need(condition: bool, code: str) -> None:
+    if not condition:
+        raise StepRefused(code)
+
+
+def replay(setup: dict, steps: Iterable[dict]) -> dict:
+    """The table's state: the starting situation with every live step applied again through the engine."""
+    state = initial_state(setup)
+    for step in steps:
+        state = apply(setup, state, step["kind"], step.get("side") or "", step.get("payload") or {})
+    return state
+
+
+def result_of(setup: dict, state: dict) -> dict:
+    """The table's result (docs/tables.md): winner, the end condition, each side's figures at start and lost."""
+    end = state["end"] or {}
+    loser = end.get("loser")
+    start = {s: sum(int(u["figures"]) for u in setup.get("units", []) if u["side"] == s) for s in SIDES}
+    now = {s: sum(int(u["figures"]) for u in state["units"] if u["side"] == s
+                  and u.get("status", "ready") in ("ready", "fleeing")) for s in SIDES}
+    return {"winner": other(loser) if loser else None, "ended_by": end.get("condition"),
+            "outcome": end.get("outcome"),
+            "losses": {s: {"start": start[s], "lost": start[s] - now[s]} for s in SIDES}}
+
+
+# ---------------------------------------------------------------------------- what a player may give
+def order_options(setup: dict, state: dict, side: str) -> dict[str, list[dict]]:
+    """Per unit of the side, every order the rules allow it now (one engine check each), with refused ones' rule."""
+    out: dict[str, list[dict]] = {}
+    forests = set((setup.get("field") or {}).get("forests") or [])
+    enemies = [u for u in state["units"] if u["side"] != side and u.get("cell") and
+               u.get("status", "ready") in ("ready", "fleeing") and
+               (u["cell"] not in forests or u.get("revealed"))]                   # W38.2: unseen in a forest
+    result = state["command"][side]["result"]
+    for u in state["units"]:
+        if u["side"] != side or not u.get("cell") or u.get("status", "ready") not in ("ready", "fleeing"):
+            continue
+        options = []
+        for kind, types in (("ordinary", ORDINARY_TYPES), ("special", SPECIAL_TYPES)):
+            for otype in types:
+                variants: list[dict] = []
+                if otype in TARGETED:
+                    variants = [{"target": e["id"]} for e in enemies]
+                elif otype == "reform":
+                    variants = [{"dir": "left"}, {"dir": "right"}]
+                elif otype == "regroup":
+                    variants = [{"face": f} for f in ("N", "E", "S", "W") if f != u.get("facing")]
+                else:
+                    variants = [{}]
+                for extra in variants:
+                    order = {"unit": u["id"], "slot": 1, "kind": kind, "type": otype, **extra}
+                    refused = _single_refusal(setup, state, side, order, result)
+                    options.append({"order": order, "refused": refused})
+        out[u["id"]] = options
+    return out
+
+
+def _single_refusal(setup: dict, state: dict, side: str, order: dict, result: dict | None) -> dict | None:
+    if order["type"] == "wait":
+        return None
+    command = {"special": 9, "ordinary": 9}
+    case = {**base_case(setup, state), "orders": [order],
+            "validate": {"phase": "orders", "side": side, "turn": max(1, state["turn"]), "command": command,
+                         "extra": (result or {}).get("extra") or {}, "general_retreat": False}}
+    try:
+        check = validate_mode(case)
+    except CaseError:
+        return {"rule": "W41.9", "reason": "malformed"}
+    return check["refused"][0] if check["refused"] else None
