@@ -2,89 +2,89 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
-TYPES = {"cavalry": _l("Mounted samurai"), "samurai_spears": _l("Foot samurai with spears"),
-         "samurai_bows": _l("Foot samurai with bows"), "ashigaru_spears": _l("Ashigaru with spears"),
-         "ashigaru_arquebus": _l("Ashigaru with arquebuses")}
-TYPE_SHORT = {"cavalry": _l("cav."), "samurai_spears": _l("spears"), "samurai_bows": _l("bows"),
-              "ashigaru_spears": _l("ash. sp."), "ashigaru_arquebus": _l("arqueb.")}
-STAKES = {"low": _l("low stake"), "high": _l("high stake")}
-SOURCES = {"hand": _l("by hand"), "server": _l("by the server")}
-ORDERS = {"move": _l("Move"), "retreat": _l("Retreat"), "reform": _l("Reform"), "shoot": _l("Shooting"),
-          "wait": _l("Wait"), "massed_shoot": _l("Massed shooting!"), "hold": _l("Hold the position!"),
-          "decisive_attack": _l("Decisive attack!"), "regroup": _l("Regroup!"), "dragon": _l("Dragon move")}
-KINDS = {"ordinary": _l("ordinary"), "special": _l("special")}
-STATUSES = {"ready": _l("in order"), "fleeing": _l("fleeing"), "destroyed": _l("destroyed"),
-            "dispersed": _l("dispersed"), "withdrawn": _l("withdrawn")}
-FACINGS = {"N": _l("north"), "E": _l("east"), "S": _l("south"), "W": _l("west")}
-DIRS = {"left": _l("left"), "right": _l("right")}
-SIDE_WORDS = {"north": _l("north"), "south": _l("south")}
-PHASES = {"deployment": _l("Deployment turn"), "command": _l("Command phase"), "execution": _l("Execution phase"),
-          "ended": _l("The battle is over")}
-OUTCOMES = {"total_defeat": _l("total defeat"), "defeat": _l("ordinary defeat"), "draw": _l("draw")}
-CONDITIONS = {"W39.2": _l("every unit of a side fled or is out of the battle"),
-              "W39.3": _l("the winner stopped the battle"),
-              "W39.4": _l("defeat after a general retreat"),
-              "W39.5": _l("three turns of lull"),
-              "W39.6": _l("the late end of the battle"),
-              "W39.7": _l("no draw after a general retreat")}
-RESULTS = {"repelled": _l("the attack is repelled"), "pushed_back": _l("the defender is pushed back"),
-           "routed": _l("the defender is routed"), "destroyed": _l("the defender is destroyed"),
-           "routed_again": _l("the fleeing unit is routed again"), "retreats": _l("the loser retreats"),
-           "none": _l("no effect"), "stopped": _l("the unit is stopped"), None: _l("no winner")}
+TYPES = {"cavalry": gettext_lazy("Mounted samurai"), "samurai_spears": gettext_lazy("Foot samurai with spears"),
+         "samurai_bows": gettext_lazy("Foot samurai with bows"), "ashigaru_spears": gettext_lazy("Ashigaru with spears"),
+         "ashigaru_arquebus": gettext_lazy("Ashigaru with arquebuses")}
+TYPE_SHORT = {"cavalry": gettext_lazy("cav."), "samurai_spears": gettext_lazy("spears"), "samurai_bows": gettext_lazy("bows"),
+              "ashigaru_spears": gettext_lazy("ash. sp."), "ashigaru_arquebus": gettext_lazy("arqueb.")}
+STAKES = {"low": gettext_lazy("low stake"), "high": gettext_lazy("high stake")}
+SOURCES = {"hand": gettext_lazy("by hand"), "server": gettext_lazy("by the server")}
+ORDERS = {"move": gettext_lazy("Move"), "retreat": gettext_lazy("Retreat"), "reform": gettext_lazy("Reform"), "shoot": gettext_lazy("Shooting"),
+          "wait": gettext_lazy("Wait"), "massed_shoot": gettext_lazy("Massed shooting!"), "hold": gettext_lazy("Hold the position!"),
+          "decisive_attack": gettext_lazy("Decisive attack!"), "regroup": gettext_lazy("Regroup!"), "dragon": gettext_lazy("Dragon move")}
+KINDS = {"ordinary": gettext_lazy("ordinary (kind of order)"), "special": gettext_lazy("special (kind of order)")}
+STATUSES = {"ready": gettext_lazy("in order"), "fleeing": gettext_lazy("fleeing"), "destroyed": gettext_lazy("destroyed (unit)"),
+            "dispersed": gettext_lazy("dispersed"), "withdrawn": gettext_lazy("withdrawn")}
+FACINGS = {"N": gettext_lazy("north"), "E": gettext_lazy("east"), "S": gettext_lazy("south"), "W": gettext_lazy("west")}
+DIRS = {"left": gettext_lazy("to the left"), "right": gettext_lazy("to the right")}
+SIDE_WORDS = {"north": gettext_lazy("north"), "south": gettext_lazy("south")}
+PHASES = {"deployment": gettext_lazy("Deployment turn"), "command": gettext_lazy("Command phase"), "execution": gettext_lazy("Execution phase"),
+          "ended": gettext_lazy("The battle is over")}
+OUTCOMES = {"total_defeat": gettext_lazy("total defeat"), "defeat": gettext_lazy("ordinary defeat"), "draw": gettext_lazy("a draw")}
+CONDITIONS = {"W39.2": gettext_lazy("every unit of a side fled or is out of the battle"),
+              "W39.3": gettext_lazy("the winner stopped the battle"),
+              "W39.4": gettext_lazy("defeat after a general retreat"),
+              "W39.5": gettext_lazy("three turns of lull"),
+              "W39.6": gettext_lazy("the late end of the battle"),
+              "W39.7": gettext_lazy("no draw after a general retreat")}
+RESULTS = {"repelled": gettext_lazy("the attack is repelled"), "pushed_back": gettext_lazy("the defender is pushed back"),
+           "routed": gettext_lazy("the defender is routed"), "destroyed": gettext_lazy("the defender is destroyed"),
+           "routed_again": gettext_lazy("the fleeing unit is routed again"), "retreats": gettext_lazy("the loser retreats"),
+           "none": gettext_lazy("no effect"), "stopped": gettext_lazy("the unit is stopped"), None: gettext_lazy("no winner")}
 REASONS = {
-    "exposes_flank": _l("the unit would turn its flank or rear to an enemy's front"),
-    "not_a_shooter": _l("the unit does not shoot"),
-    "no_ammo": _l("no ammunition left"),
-    "no_enemy_in_front": _l("no enemy in front of the unit"),
-    "hold_with_move": _l("Hold cannot go with a move"),
-    "wait_not_first": _l("Wait is only the first of two orders"),
-    "too_many_orders": _l("at most two orders per unit"),
-    "fleeing_unit_order": _l("a fleeing unit takes no orders"),
-    "bad_cavalry_actions": _l("cavalry actions not allowed"),
-    "forest_turn": _l("no reform in a forest"),
-    "not_enough_special": _l("not enough special orders"),
-    "not_enough_ordinary": _l("not enough ordinary orders"),
-    "extra_order_misused": _l("an extra order given to a unit it is not for"),
-    "size_out_of_range": _l("a unit has 4 to 16 figures"),
-    "no_such_cell": _l("no such cell"),
-    "outside_deployment_zone": _l("outside your deployment zone"),
-    "cell_taken": _l("two units in one cell"),
-    "mandatory_cell_empty": _l("the two central cells of the first line must be held"),
-    "not_placed": _l("not placed yet"),
-    "target_gone": _l("the target is gone"),
-    "unit_gone": _l("the unit is gone"),
-    "stopped_by_shooting": _l("stopped by shooting"),
-    "cell_not_free": _l("the cell is not free"),
-    "cell_contested": _l("two units went for one cell"),
-    "attacked": _l("the unit was attacked"),
-    "routed": _l("the unit was routed"),
-    "malformed": _l("not possible"),
+    "exposes_flank": gettext_lazy("the unit would turn its flank or rear to an enemy's front"),
+    "not_a_shooter": gettext_lazy("the unit does not shoot"),
+    "no_ammo": gettext_lazy("no ammunition left"),
+    "no_enemy_in_front": gettext_lazy("no enemy in front of the unit"),
+    "hold_with_move": gettext_lazy("Hold cannot go with a move"),
+    "wait_not_first": gettext_lazy("Wait is only the first of two orders"),
+    "too_many_orders": gettext_lazy("at most two orders per unit"),
+    "fleeing_unit_order": gettext_lazy("a fleeing unit takes no orders"),
+    "bad_cavalry_actions": gettext_lazy("cavalry actions not allowed"),
+    "forest_turn": gettext_lazy("no reform in a forest"),
+    "not_enough_special": gettext_lazy("not enough special orders"),
+    "not_enough_ordinary": gettext_lazy("not enough ordinary orders"),
+    "extra_order_misused": gettext_lazy("an extra order given to a unit it is not for"),
+    "size_out_of_range": gettext_lazy("a unit has 4 to 16 figures"),
+    "no_such_cell": gettext_lazy("no such cell"),
+    "outside_deployment_zone": gettext_lazy("outside your deployment zone"),
+    "cell_taken": gettext_lazy("two units in one cell"),
+    "mandatory_cell_empty": gettext_lazy("the two central cells of the first line must be held"),
+    "not_placed": gettext_lazy("not placed yet"),
+    "target_gone": gettext_lazy("the target is gone"),
+    "unit_gone": gettext_lazy("the unit is gone"),
+    "stopped_by_shooting": gettext_lazy("stopped by shooting"),
+    "cell_not_free": gettext_lazy("the cell is not free"),
+    "cell_contested": gettext_lazy("two units went for one cell"),
+    "attacked": gettext_lazy("the unit was attacked"),
+    "routed": gettext_lazy("the unit was routed"),
+    "malformed": gettext_lazy("not possible"),
 }
 REFUSALS = {
-    "not_deployment": _l("The deployment turn is over."),
-    "already_confirmed": _l("Already confirmed: wait for the other side."),
-    "nothing_to_confirm": _l("Nothing to confirm now."),
-    "deployment_not_valid": _l("The deployment breaks the rules: see what is marked."),
-    "no_roll_yet": _l("Make the command roll first."),
-    "orders_not_valid": _l("The orders break the rules: see what is marked."),
-    "not_command": _l("This is not your command phase."),
-    "stake_after_roll": _l("The stake is chosen before the roll."),
-    "bad_stake": _l("Choose the low or the high stake."),
-    "no_reroll_left": _l("No re-roll left (each messenger gives one per battle)."),
-    "bad_dice": _l("A die shows 1 to 6."),
-    "not_execution": _l("The execution phase has not begun."),
-    "dice_missing": _l("A roll still awaits dice."),
-    "override_now": _l("Change units before the execution's dice or after the turn."),
-    "no_such_unit": _l("No such unit."),
-    "unknown_step": _l("Unknown action."),
-    "table_closed": _l("The battle is over."),
-    "no_roll_awaited": _l("No roll awaits dice."),
-    "too_many_dice": _l("Too many dice: this roll takes %(needed)s."),
-    "nothing_to_undo": _l("Nothing to undo."),
-    "bad_orders": _l("Those orders cannot be given."),
-    "bad_cells": _l("Place each unit in a cell of the field."),
+    "not_deployment": gettext_lazy("The deployment turn is over."),
+    "already_confirmed": gettext_lazy("Already confirmed: wait for the other side."),
+    "nothing_to_confirm": gettext_lazy("Nothing to confirm now."),
+    "deployment_not_valid": gettext_lazy("The deployment breaks the rules: see what is marked."),
+    "no_roll_yet": gettext_lazy("Make the command roll first."),
+    "orders_not_valid": gettext_lazy("The orders break the rules: see what is marked."),
+    "not_command": gettext_lazy("This is not your command phase."),
+    "stake_after_roll": gettext_lazy("The stake is chosen before the roll."),
+    "bad_stake": gettext_lazy("Choose the low or the high stake."),
+    "no_reroll_left": gettext_lazy("No re-roll left (each messenger gives one per battle)."),
+    "bad_dice": gettext_lazy("A die shows 1 to 6."),
+    "not_execution": gettext_lazy("The execution phase has not begun."),
+    "dice_missing": gettext_lazy("A roll still awaits dice."),
+    "override_now": gettext_lazy("Change units before the execution's dice or after the turn."),
+    "no_such_unit": gettext_lazy("No such unit."),
+    "unknown_step": gettext_lazy("Unknown action."),
+    "table_closed": gettext_lazy("The battle is over."),
+    "no_roll_awaited": gettext_lazy("No roll awaits dice."),
+    "too_many_dice": gettext_lazy("Too many dice: this roll takes %(needed)s."),
+    "nothing_to_undo": gettext_lazy("Nothing to undo."),
+    "bad_orders": gettext_lazy("Those orders cannot be given."),
+    "bad_cells": gettext_lazy("Place each unit in a cell of the field."),
 }
 
 
@@ -128,7 +128,7 @@ def event_text(state: dict, e: dict) -> str:
     if t == "hold":
         return _("%(unit)s holds the position.") % {"unit": name(e["unit"])}
     if t == "occupy":
-        return _("%(unit)s takes %(cell)s.") % {"unit": name(e["unit"]), "cell": e.get("cell")}
+        return _("%(unit)s takes %(cell)s.") % {"unit": name(e["unit"]), "cell": e.get("to")}
     if t == "flight":
         return _("%(unit)s flees: %(path)s, losses %(n)s.") % {"unit": name(e["unit"]),
                                                               "path": " → ".join(e.get("path") or []) or "—",
