@@ -28,6 +28,7 @@ def create(game, user, title: str, sides: list[tuple[str, str, object]], setup: 
     table = tables.create_table(game, SYSTEM, title, sides, user, setup=setup, origin=origin, seed=seed)
     with tables.locked(table.pk) as t:
         tables.set_state(t, sit.replay(t.setup, []))
+    table.refresh_from_db()
     return table
 
 
