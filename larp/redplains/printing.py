@@ -139,7 +139,7 @@ def unit_cards(table, seat) -> dict:
                      str(tt.steadiness), str(tt.impetus),
                      str(u.get("ammo") if u.get("ammo") is not None else
                          (int(u["figures"]) * tt.ammo_per_figure if tt.shooter else "—"))]]
-            blocks.append({"table": rows, "widths": [50, 18, 15, 18, 22, 18, 25]})
+            blocks.append({"table": rows, "widths": [42, 18, 20, 16, 22, 18, 26]})
         pages.append(blocks)
     return {"document": _("Unit cards"), "kicker": _("Battle of Red Plains · unit cards"), "title": table.title,
             "pages": pages}

@@ -132,6 +132,8 @@ def give_orders(table_id: int, user, side: str, orders: list[dict]) -> dict:
 def execution_dice(table_id: int, user, hand: list[int] | None = None) -> dict:
     """The dice of the roll the execution awaits: typed in (exactly as many as it takes) or by the server."""
     def before(table, state, seq, payload):
+        if state["phase"] != sit.EXECUTION:
+            raise sit.StepRefused("not_execution")
         seen = sit.preview(table.setup, state)
         if seen["awaiting"] is None:
             raise sit.StepRefused("no_roll_awaited")
