@@ -60,13 +60,23 @@ def board(state: dict, setup: dict, viewer: str | None) -> dict:
             continue
         x, y = pos[cell]
         dx, dy = ARROWS.get(u.get("facing", "N"), (0, -1))
-        cx, cy = x + CELL / 2, y + CELL / 2
+        cx, cy = x + CELL // 2, y + CELL // 2                         # whole numbers: no locale decimal comma in SVG
         counters.append({"id": u["id"], "x": x, "y": y, "cx": cx, "cy": cy, "side": u["side"],
                          "colour": COLOURS[u["side"]], "short": str(labels.TYPE_SHORT[u["type"]]),
                          "figures": u["figures"], "fleeing": u.get("status") == "fleeing",
                          "name": labels.unit_name(state, u["id"]),
-                         "ax": cx + dx * 26, "ay": cy + dy * 26, "orders": orders.get(u["id"], 0)})
+                         "arrow": arrow(x, y, u.get("facing", "N")), "orders": orders.get(u["id"], 0)})
     return {"width": 12 * CELL, "height": 6 * CELL, "cells": grid, "counters": counters, "size": CELL}
+
+
+def arrow(x: int, y: int, facing: str) -> str:
+    """The facing mark: a small triangle just outside the counter (x+6..x+54, y+14..y+48) on its front side."""
+    cx, cy = x + CELL // 2, y + 31
+    points = {"N": [(cx - 8, y + 14), (cx + 8, y + 14), (cx, y + 4)],
+              "S": [(cx - 8, y + 48), (cx + 8, y + 48), (cx, y + 58)],
+              "E": [(x + 54, cy - 8), (x + 54, cy + 8), (x + 60, cy)],
+              "W": [(x + 6, cy - 8), (x + 6, cy + 8), (x, cy)]}[facing if facing in ARROWS else "N"]
+    return " ".join(f"{a},{b}" for a, b in points)
 
 
 def unit_rows(state: dict, setup: dict, viewer: str | None, side: str | None = None) -> list[dict]:
