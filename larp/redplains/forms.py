@@ -170,6 +170,8 @@ class OrdersForm(SideForm):
                     order["dir"] = extra
                 elif otype == "regroup":
                     order["face"] = extra
+                elif otype == "move" and extra == "2":
+                    order["actions"] = ["move", "move"]
                 out.append(order)
         return out
 

@@ -83,6 +83,7 @@ REFUSALS = {
     "no_roll_awaited": gettext_lazy("No roll awaits dice."),
     "too_many_dice": gettext_lazy("Too many dice: this roll takes %(needed)s."),
     "nothing_to_undo": gettext_lazy("Nothing to undo."),
+    "cannot_stop": gettext_lazy("This side may not stop the battle now (W39.3)."),
     "bad_orders": gettext_lazy("Those orders cannot be given."),
     "bad_cells": gettext_lazy("Place each unit in a cell of the field."),
 }
@@ -110,6 +111,8 @@ def order_text(state: dict, order: dict) -> str:
         text += " → " + unit_name(state, order["target"])
     if order.get("dir"):
         text += " (" + str(DIRS[order["dir"]]) + ")"
+    if order.get("actions") and len(order["actions"]) > 1:
+        text += " ×" + str(len(order["actions"]))
     if order.get("face"):
         text += " (" + _("face %(dir)s") % {"dir": FACINGS[order["face"]]} + ")"
     return text

@@ -133,7 +133,8 @@ def order_pickers(table, state: dict, side: str) -> list[dict]:
 
 
 def option_key(order: dict) -> str:
-    extra = order.get("target") or order.get("dir") or order.get("face") or ""
+    extra = order.get("target") or order.get("dir") or order.get("face") or (
+        str(len(order["actions"])) if order.get("actions") else "")
     return f"{order['kind']}:{order['type']}:{extra}"
 
 
@@ -162,12 +163,23 @@ def execution(table, state: dict) -> dict | None:
         kind = sit.awaiting_kind(seen["awaiting"]["what"])
         awaiting = {"unit": labels.unit_name(state, roller) if roller != "random" else _("a random choice"),
                     "count": dice_wanted(table.setup, state, seen["awaiting"]),
+                    "odds": odds_view(sit.roll_odds(table.setup, state, seen["awaiting"])),
                     "kind": {"melee": _("melee roll"), "shooting": _("shooting roll"),
                              "random": _("a die for a random choice")}[kind]}
     rolls = [{"unit": labels.unit_name(state, r["roller"]) if r["roller"] != "random" else _("a random choice"),
               "values": r["values"], "source": labels.SOURCES.get(r["source"], "")} for r in state["rolls"]]
     return {"complete": seen["complete"], "awaiting": awaiting, "error": seen["error"], "rolls": rolls,
             "events": [labels.event_text(state, e) for e in seen["events"]]}
+
+
+def odds_view(odds: dict | None) -> dict | None:
+    if not odds:
+        return None
+    return {"text": _("%(n)s dice at %(needs)s+, re-rolls %(r)s, guaranteed damage %(gd)s; expected hits %(e)s") % {
+                "n": odds["dice"], "needs": odds["needs"], "r": odds["rerolls"], "gd": odds["guaranteed"],
+                "e": f"{odds['expected']:.2f}".replace(".", ",")},
+            "hits": [{"hits": h["hits"], "percent": f"{100 * h['p']:.1f}".replace(".", ",")}
+                     for h in odds["hits"] if h["p"] >= 0.0005]}
 
 
 def dice_wanted(setup: dict, state: dict, awaiting: dict) -> int:
@@ -202,6 +214,7 @@ def page(table, seat: Seat) -> dict:
             entry["deploy_refused"] = [labels.reason(r["reason"]) for r in (check or {}).get("refused", [])]
             entry["deploy_ok"] = bool(check and check["ok"])
         if state["phase"] == sit.COMMAND:
+            entry["may_stop"] = sit.may_stop(state) == key
             entry["command"] = command_view(state, key)
             entry["orders"] = orders_view(state, key)
             entry["orders_ok"] = (state["orders_check"][key] or {"ok": True})["ok"]

@@ -124,6 +124,12 @@ def roll(table_id: int, user, side: str, hand: list[int] | None = None) -> dict:
     return _act(table_id, user, "roll", side, {}, summary, before=before)
 
 
+def stop(table_id: int, user, side: str) -> dict:
+    """W39.3: the winner stops the battle; the other side suffers an ordinary defeat."""
+    return _act(table_id, user, "stop", side, {},
+                lambda t, p: _("%(side)s stopped the battle.") % {"side": side_name(t, side)})
+
+
 def give_orders(table_id: int, user, side: str, orders: list[dict]) -> dict:
     return _act(table_id, user, "orders", side, {"orders": orders},
                 lambda t, p: _("%(side)s gave %(n)s orders.") % {"side": side_name(t, side), "n": len(orders)})

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from larp.redplains.engine.case import MAX_ID
 from larp.redplains.engine.data import load
+from larp.redplains.engine.end import end_mode
 from larp.redplains.engine.errors import CaseError
 from larp.redplains.engine.modes import command_mode
 from larp.redplains.engine.turn import turn_mode
@@ -228,6 +229,14 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         seen = preview(setup, state)
         need(seen["complete"], "dice_missing")
         execute(state, seen["result"])
+    elif kind == "stop":
+        need(may_stop(state) == side, "cannot_stop")
+        end = end_mode({"end": {"turn": state["turn"] - 1, "stop": side,
+                                "sides": {s: {"general_retreat": state["general_retreat"][s]} for s in SIDES}},
+                        "field": setup.get("field") or {}, "units": state["units"], "history": state["history"]})
+        need(end["ended"], "cannot_stop")
+        state["phase"], state["end"] = ENDED, end
+        state["turns"][-1]["end"] = end
     elif kind == "override":
         need(phase in (DEPLOYMENT, COMMAND) or (phase == EXECUTION and not state["rolls"]), "override_now")
         u = unit_map(state).get(payload.get("unit"))
@@ -260,6 +269,13 @@ def execute(state: dict, result: dict) -> None:
     else:
         state["phase"], state["turn"] = COMMAND, state["turn"] + 1
     state.update(fresh_turn())
+
+
+def may_stop(state: dict) -> str | None:
+    """W39.3: the side that may stop the battle now (before the next turn's first roll), or None."""
+    if state["phase"] != COMMAND or not state["turns"] or any(state["command"][s]["rolls"] for s in SIDES):
+        return None
+    return state["turns"][-1]["end"].get("may_stop")
 
 
 def need(condition: bool, code: str) -> None:
@@ -309,6 +325,8 @@ def order_options(setup: dict, state: dict, side: str) -> dict[str, list[dict]]:
                     variants = [{"dir": "left"}, {"dir": "right"}]
                 elif otype == "regroup":
                     variants = [{"face": f} for f in ("N", "E", "S", "W") if f != u.get("facing")]
+                elif otype == "move" and kind == "ordinary" and u["type"] == "cavalry":
+                    variants = [{}, {"actions": ["move", "move"]}]                # W21: swift horses
                 else:
                     variants = [{}]
                 for extra in variants:
@@ -331,3 +349,51 @@ def _single_refusal(setup: dict, state: dict, side: str, order: dict, result: di
     except CaseError:
         return {"rule": "W41.9", "reason": "malformed"}
     return check["refused"][0] if check["refused"] else None
+
+
+# ---------------------------------------------------------------------------- odds before the dice
+def roll_odds(setup: dict, state: dict, awaiting: dict) -> dict | None:
+    """The exact odds of the awaited melee or shooting roll (W41.7 per dice group): hits 0…n before the dice.
+
+    The group's dice, score needed and re-roll rounds are the engine's: the phase is run on with sixes for
+    every roll still awaited until the melee or volley it belongs to appears (nothing of it is stored).
+    """
+    from fractions import Fraction
+    from math import comb
+
+    roller, what = awaiting["roller"], awaiting["what"]
+    if roller == "random":
+        return None
+    against = what.rsplit(" against ", 1)[-1] if " against " in what else None
+    trial = {**state, "dice": {k: list(v) for k, v in state["dice"].items()}}
+    known = len(preview(setup, trial)["events"])
+    seen = None
+    for _ in range(400):
+        seen = preview(setup, trial)
+        found = _group(seen["events"][known:], roller, against)
+        if found is not None:
+            break
+        if seen["awaiting"] is None:
+            return None
+        trial["dice"].setdefault(seen["awaiting"]["roller"], []).append(6)
+    else:
+        return None
+    dice, needs, rerolls, guaranteed = found
+    p = 1 - Fraction(needs - 1, 6) ** (rerolls + 1) if 1 <= needs <= 6 else Fraction(0)
+    dist = [(k, comb(dice, k) * p ** k * (1 - p) ** (dice - k)) for k in range(dice + 1)]
+    return {"dice": dice, "needs": needs, "rerolls": rerolls, "guaranteed": guaranteed,
+            "hits": [{"hits": k, "p": float(q)} for k, q in dist if q > 0],
+            "expected": float(dice * p)}
+
+
+def _group(events: list[dict], roller: str, against: str | None):
+    for e in events:
+        if e.get("type") == "melee":
+            for r in ((e.get("units") or {}).get(roller) or {}).get("rolls", []):
+                if against is None or r.get("against") == against:
+                    return r["dice"], r["needs"], r.get("rerolls", 0), r.get("guaranteed", 0)
+        if e.get("type") == "shoot":
+            for s in e.get("shots", []):
+                if s.get("shooter") == roller:
+                    return s["figures_shooting"], s["needs"], s.get("rerolls", 0), s.get("guaranteed", 0)
+    return None

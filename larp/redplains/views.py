@@ -95,7 +95,7 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
     t = s.table
     state = services.current(t)
     try:
-        if action in ("deploy", "confirm", "stake", "roll", "orders"):
+        if action in ("deploy", "confirm", "stake", "roll", "orders", "stop"):
             if action == "deploy":
                 side = s.side_key or request.POST.get("side")
                 mine = [u["id"] for u in state["units"] if u["side"] == side]
@@ -118,6 +118,8 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 services.deploy(t.pk, request.user, side, form.placed())
             elif action == "confirm":
                 services.confirm(t.pk, request.user, side)
+            elif action == "stop":
+                services.stop(t.pk, request.user, side)
             elif action == "stake":
                 services.stake(t.pk, request.user, side, form.cleaned_data["stake"])
             elif action == "roll":

@@ -1,0 +1,81 @@
+"""Rules the table adds around the engine: the winner's stop (W39.3), swift horses' two moves (W21), the odds
+the moderator sees before a roll."""
+import pytest
+from django.urls import reverse
+
+from larp.redplains import selectors, services
+from larp.redplains import situation as sit
+from larp.tables import services as tables
+from larp.tables.access import seat
+from larp.tables.models import Table
+
+from .conftest import deploy_both, give_turn_one
+
+
+@pytest.fixture
+def routed_south(tiny_game, moderator):
+    """A table the bridge made: both armies placed, every southern unit has fled once and stands far away."""
+    setup = sit.make_setup({"north": [{"type": "cavalry", "figures": 8}, {"type": "samurai_spears", "figures": 8}],
+                            "south": [{"type": "ashigaru_spears", "figures": 6},
+                                      {"type": "ashigaru_spears", "figures": 6}]})
+    for u, cell in zip(setup["units"], ("A11", "B11", "C36", "D36")):
+        u["cell"] = cell
+        if u["side"] == "south":
+            u["fled_ever"] = True
+    north = tiny_game.factions.get(code="north")
+    south = tiny_game.factions.get(code="south")
+    return tables.create_table(tiny_game, "red-plains", "Преследование", [("north", "Север", north),
+                                                                          ("south", "Юг", south)],
+                               moderator, setup=setup, origin={"battle": 7, "turn": 3})
+
+
+def quiet_turn(table, user):
+    for side in sit.SIDES:
+        services.roll(table.pk, user, side, hand=[3, 3])
+        services.confirm(table.pk, user, side)
+    services.execute(table.pk, user)
+
+
+def test_the_winner_may_stop_the_battle(routed_south, moderator, player, other_player, client_for):
+    table = routed_south
+    quiet_turn(table, moderator)
+    table.refresh_from_db()
+    assert table.state["turns"][0]["end"]["may_stop"] == "north" and table.status == Table.PLAYING
+    page = client_for(player).get(reverse("redplains:table", args=[table.game_id, table.pk])).content.decode()
+    assert "data-stop" in page
+    assert "data-stop" not in client_for(other_player).get(
+        reverse("redplains:table", args=[table.game_id, table.pk])).content.decode()
+    r = client_for(other_player).post(reverse("redplains:act", args=[table.game_id, table.pk, "stop"]))
+    assert r.status_code == 400 and "W39.3" in r.content.decode()
+    r = client_for(player).post(reverse("redplains:act", args=[table.game_id, table.pk, "stop"]))
+    assert r.status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.FINISHED
+    assert table.result["winner"] == "north" and table.result["ended_by"] == "W39.3"
+    assert table.state == sit.replay(table.setup, services.step_dicts(table))
+
+
+def test_cavalry_may_move_twice_on_one_ordinary_order(table, moderator, player):
+    deploy_both(table, moderator)
+    services.roll(table.pk, moderator, "north", hand=[6, 6])
+    table.refresh_from_db()
+    pickers = selectors.order_pickers(table, table.state, "north")
+    values = {c["value"]: c["refused"] for c in pickers[0]["choices"]}
+    assert values["ordinary:move:"] is None and "ordinary:move:2" in values
+    services.give_orders(table.pk, player, "north", [
+        {"unit": "n1", "slot": 1, "kind": "ordinary", "type": "move", "actions": ["move", "move"]}])
+    table.refresh_from_db()
+    assert table.state["orders_check"]["north"]["ok"]
+
+
+def test_the_moderator_sees_the_exact_odds_before_the_dice(table, moderator, player, other_player):
+    deploy_both(table, moderator)
+    give_turn_one(table, moderator, player, other_player)
+    table.refresh_from_db()
+    view = selectors.execution(table, table.state)
+    odds = view["awaiting"]["odds"]
+    assert view["awaiting"]["count"] == 4
+    # 4 dice at 5+ (Forest of spears takes the charge): P(0 hits) = (2/3)^4 = 19.8 %
+    assert odds["hits"][0] == {"hits": 0, "percent": "19,8"}
+    assert sum(float(h["percent"].replace(",", ".")) for h in odds["hits"]) == pytest.approx(100, abs=0.2)
+    assert seat(moderator, table.game_id, table.pk).moderator
