@@ -17,13 +17,16 @@ import pytest
 from django.conf import settings
 from django.contrib.admin.sites import site as admin_site
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
+from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from larp.campaign.models import Membership
 from larp.campaign.services.members import create_player
 from larp.forces.models import Commander, TroopCard, TroopType
 from larp.orders.models import Order, OrderEvent
 from larp.orders.services import file_order
+from larp.dice.models import Roll
+from larp.tables import services as tables
+from larp.tables.models import Step
 from larp.tablet import services as tablet
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns import services as turns
@@ -31,9 +34,11 @@ from larp.turns.models import AuditEntry
 
 PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:join"}
 AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
-MEMBER = {"tablet:map", "tablet:map_svg"}  # anyone with a role in the game (positions, no stack contents)
+MEMBER = {"tablet:map", "tablet:map_svg",   # anyone with a role in the game (positions, no stack contents)
+          "tables:list"}                     # ... the tables they sit at (a moderator: all)
 FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdraw", "orders:faction_orders"}
-# Everything else: the game's moderators only.
+# Everything else: the game's moderators only. A table's pages (a `table_id` in the URL) also let the
+# players of its sides in: the world's table is north against east, so the other faction (south) is refused.
 
 NORTH_SECRET_TROOP = "Северная тайная гвардия"
 NORTH_SECRET_COMMANDER = "Ярополк Тайный"
@@ -95,6 +100,9 @@ def world(tiny_game, moderator, player, other_player, stranger):
     assert revoked.get(reverse("tablet:faction", args=[game.pk, "north"])).status_code == 200
     tablet.revoke_code(moderator, code)
     own_code = tablet.issue_code(moderator, game, player)
+    table = tables.create_table(game, "red-plains", "Стол севера", [
+        ("north", "Север", game.factions.get(code="north")), ("east", "Восток", game.factions.get(code="east"))],
+        moderator)
 
     def signed_in(user):
         c = Client()
@@ -104,7 +112,8 @@ def world(tiny_game, moderator, player, other_player, stranger):
     return {
         "game": game, "code": own_code,
         "sample": {"game_id": game.pk, "faction": "north", "unit": "north-1", "user_id": player.pk,
-                   "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1},
+                   "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1,
+                   "table_id": table.pk},
         "clients": {"anonymous": Client(), "stranger": signed_in(stranger), "other_faction": signed_in(other_player),
                     "revoked_tablet": revoked},
         "moderator": signed_in(moderator),
@@ -112,14 +121,23 @@ def world(tiny_game, moderator, player, other_player, stranger):
 
 
 def url_for(name, kwargs, sample):
-    values = {k: ACTIONS.get(name, "x") if k in ("action", "kind") else sample[k] for k in kwargs}
-    return reverse(name, kwargs=values)
+    """The URL with the world's sample values; a parameter the world has no sample for gets 1, else "x"."""
+    known = {k: ACTIONS.get(name, "x") if k in ("action", "kind") else sample[k] for k in kwargs
+             if k in ("action", "kind") or k in sample}
+    unknown = [k for k in kwargs if k not in known]
+    for filler in (1, "x"):
+        try:
+            return reverse(name, kwargs={**known, **{k: filler for k in unknown}})
+        except NoReverseMatch:
+            if not unknown:
+                raise
+    raise NoReverseMatch(name)
 
 
 def state():
     return (Order.objects.count(), OrderEvent.objects.count(), AuditEntry.objects.count(),
             JoinToken.objects.filter(revoked_at__isnull=True).count(), Membership.objects.count(),
-            SpyReport.objects.count(), list(Order.objects.values_list("payload", flat=True).order_by("id")))
+            SpyReport.objects.count(), Step.objects.count(), Roll.objects.count(), list(Order.objects.values_list("payload", flat=True).order_by("id")))
 
 
 def test_every_url_is_covered():
