@@ -32,6 +32,13 @@ def create(game, user, title: str, sides: list[tuple[str, str, object]], setup: 
     return table
 
 
+def playable(table: Table) -> bool:
+    """Its sides are north and south and its setup holds both armies (docs/red-plains.md, "Table")."""
+    units = (table.setup or {}).get("units") or []
+    return sorted(table.sides.values_list("key", flat=True)) == ["north", "south"] and \
+        {u.get("side") for u in units if isinstance(u, dict)} == {"north", "south"}
+
+
 def step_dicts(table: Table) -> list[dict]:
     return [{"kind": s.kind, "side": s.side, "payload": s.payload} for s in tables.live_steps(table)]
 

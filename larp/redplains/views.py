@@ -20,7 +20,32 @@ SYSTEM = "red-plains"
 
 
 def _seat(request, game_id, table_id):
-    return seat(request.user, game_id, table_id, system=SYSTEM)
+    s = seat(request.user, game_id, table_id, system=SYSTEM)
+    if not services.playable(s.table):
+        raise NotReady(s)
+    return s
+
+
+class NotReady(Exception):
+    """A table of this system whose setup has no armies, or whose sides are not north and south."""
+
+    def __init__(self, s):
+        super().__init__("not ready")
+        self.seat = s
+
+
+def not_ready(view):
+    """A table that cannot be played (made elsewhere without armies): say so, in the user's language."""
+    def wrapped(request, game_id, table_id, *args, **kwargs):
+        try:
+            return view(request, game_id, table_id, *args, **kwargs)
+        except NotReady:
+            return render(request, "redplains/refused.html",
+                          {"message": labels.REFUSALS["not_ready"], "back": reverse("tables:list", args=[game_id])},
+                          status=409)
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
 
 
 def _back(game_id, table_id):
@@ -62,6 +87,7 @@ def _new_ctx(game, form) -> dict:
 
 @login_required
 @require_GET
+@not_ready
 def table(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     s = _seat(request, game_id, table_id)
     ctx = selectors.page(s.table, s)
@@ -71,8 +97,11 @@ def table(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@not_ready
 def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
+    if not services.playable(s.table):
+        raise NotReady(s)
     ctx = selectors.projector(s.table)
     ctx.update({"table": s.table, "game": s.table.game})
     return render(request, "redplains/projector.html", ctx)
@@ -90,6 +119,7 @@ def _side(request, s, form) -> str:
 
 @login_required
 @require_POST
+@not_ready
 def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpResponse:
     s = _seat(request, game_id, table_id)
     t = s.table
@@ -162,6 +192,7 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
 
 @login_required
 @require_GET
+@not_ready
 def sheet(request: HttpRequest, game_id: int, table_id: int, doc: str) -> HttpResponse:
     """The printed documents (W42.3): protocol and unit cards for the table's seats; reference and order sheets."""
     s = _seat(request, game_id, table_id)

@@ -199,3 +199,16 @@ def test_the_new_page_sets_up_a_battle(tiny_game, moderator, client_for):
     r = client_for(moderator).post(url("new", table), bad)
     assert r.status_code == 400 and "Нет такой клетки" in r.content.decode()
     assert tiny_game.tables.count() == 1
+
+
+def test_a_table_without_armies_says_so(tiny_game, moderator, player, client_for):
+    """A Red Plains table made elsewhere with no armies (or other side keys) is refused plainly, never a 500."""
+    from larp.tables import services as tables
+    table = tables.create_table(tiny_game, "red-plains", "Пустой", [
+        ("north", "Север", tiny_game.factions.get(code="north")), ("east", "Восток", None)], moderator)
+    for user in (moderator, player):
+        r = client_for(user).get(reverse("redplains:table", args=[tiny_game.pk, table.pk]))
+        assert r.status_code == 409 and "ещё нет армий" in r.content.decode()
+    r = client_for(player).post(reverse("redplains:act", args=[tiny_game.pk, table.pk, "confirm"]))
+    assert r.status_code == 409 and not Step.objects.filter(table=table).exists()
+    assert client_for(moderator).get(reverse("redplains:projector", args=[tiny_game.pk, table.pk])).status_code == 409
