@@ -5,4 +5,4 @@ from django.utils.translation import gettext_lazy as _
 class DiceConfig(AppConfig):
     name = "larp.dice"
     label = "dice"
-    verbose_name = _("Dice")
+    verbose_name = _("Dice record")

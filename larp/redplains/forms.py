@@ -146,6 +146,8 @@ class RollForm(SideForm):
 class OrdersForm(SideForm):
     """Two slots per unit, each one of the orders the page offered for it (or none)."""
 
+    general_retreat = forms.BooleanField(required=False)
+
     def __init__(self, *args, pickers=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.pickers = list(pickers)

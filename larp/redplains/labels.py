@@ -61,6 +61,7 @@ REASONS = {
     "attacked": gettext_lazy("the unit was attacked"),
     "routed": gettext_lazy("the unit was routed"),
     "malformed": gettext_lazy("not possible"),
+    "general_retreat_too_early": gettext_lazy("a general retreat is signalled from turn 2"),
 }
 REFUSALS = {
     "not_deployment": gettext_lazy("The deployment turn is over."),
@@ -124,10 +125,11 @@ def event_text(state: dict, e: dict) -> str:
     """One event of the execution (W41.10) as a sentence."""
     name = lambda uid: unit_name(state, uid)  # noqa: E731
     t = e.get("type")
-    if t in ("move", "retreat"):
-        word = _("moves") if t == "move" else _("retreats")
-        return _("%(unit)s %(word)s %(a)s → %(b)s.") % {"unit": name(e["unit"]), "word": word,
-                                                       "a": e.get("from"), "b": e.get("to")}
+    if t == "move":
+        return _("%(unit)s move %(a)s → %(b)s.") % {"unit": name(e["unit"]), "a": e.get("from"), "b": e.get("to")}
+    if t == "retreat":
+        return _("%(unit)s retreat %(a)s → %(b)s.") % {"unit": name(e["unit"]), "a": e.get("from"),
+                                                       "b": e.get("to")}
     if t in ("turn", "auto_turn"):
         return _("%(unit)s turns to face %(dir)s.") % {"unit": name(e["unit"]), "dir": FACINGS.get(e.get("to"), "")}
     if t == "hold":

@@ -218,6 +218,10 @@ def page(table, seat: Seat) -> dict:
             entry["command"] = command_view(state, key)
             entry["orders"] = orders_view(state, key)
             entry["orders_ok"] = (state["orders_check"][key] or {"ok": True})["ok"]
+            entry["retreat_signal"] = state["retreat_signal"][key]
+            entry["retreat_since"] = state["general_retreat"][key]
+            entry["orders_refused"] = [labels.reason(r["reason"]) for r in
+                                       (state["orders_check"][key] or {"refused": []})["refused"] if not r["unit"]]
             if state["command"][key]["result"] and not state["confirmed"][key]:
                 entry["pickers"] = order_pickers(table, state, key)
         ctx["my_sides"].append(entry)

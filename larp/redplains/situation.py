@@ -89,6 +89,7 @@ def initial_state(setup: dict) -> dict:
 def fresh_turn() -> dict:
     return {"command": {s: {"stake": None, "rolls": [], "sources": [], "result": None} for s in SIDES},
             "orders": {s: [] for s in SIDES}, "orders_check": {s: None for s in SIDES},
+            "retreat_signal": {s: False for s in SIDES},
             "dice": {}, "rolls": []}
 
 
@@ -124,17 +125,17 @@ def command_result(state: dict, side: str) -> dict:
                                      "rolls": c["rolls"], "rerolls_left": state["rerolls_left"][side]}})
 
 
-def check_orders(setup: dict, state: dict, side: str, orders: list[dict]) -> dict:
+def check_orders(setup: dict, state: dict, side: str, orders: list[dict], general_retreat: bool = False) -> dict:
     result = state["command"][side]["result"]
     case = {**base_case(setup, state), "orders": orders,
             "validate": {"phase": "orders", "side": side, "turn": state["turn"], "command": result["orders"],
-                         "extra": result["extra"], "general_retreat": False}}
+                         "extra": result["extra"], "general_retreat": general_retreat}}
     return validate_mode(case)
 
 
 def turn_case(setup: dict, state: dict) -> dict:
     return {"turn": state["turn"], "field": setup.get("field") or {}, "defender": setup.get("defender"),
-            "sides": {s: {"general_retreat": state["general_retreat"][s]} for s in SIDES},
+            "sides": {s: {"general_retreat": retreat_turn(state, s)} for s in SIDES},
             "units": state["units"], "orders": state["orders"]["north"] + state["orders"]["south"],
             "banners": [], "shinobi": {"panic": [], "sabotage": []}, "choices": {"no_joint": [], "stop": None},
             "history": state["history"], "dice": state["dice"], "seed": None}
@@ -214,8 +215,10 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         need(phase == COMMAND and not state["confirmed"][side], "not_command")
         need(state["command"][side]["result"] is not None, "no_roll_yet")
         orders = list(payload.get("orders") or [])
-        check = check_orders(setup, state, side, orders)
+        signal = bool(payload.get("general_retreat")) and state["general_retreat"][side] is None
+        check = check_orders(setup, state, side, orders, signal)
         state["orders"][side], state["orders_check"][side] = orders, check
+        state["retreat_signal"][side] = signal
     elif kind == "dice":
         need(phase == EXECUTION, "not_execution")
         roller, values = payload.get("roller"), payload.get("values") or []
@@ -262,6 +265,7 @@ def execute(state: dict, result: dict) -> None:
                            "events": result["events"], "refused": result["refused"],
                            "cancelled": result["cancelled"], "end": result["end"]})
     for side in SIDES:
+        state["general_retreat"][side] = retreat_turn(state, side)
         used = len(state["command"][side]["rolls"]) - 1
         state["rerolls_left"][side] = max(0, state["rerolls_left"][side] - max(0, used))
     if result["end"]["ended"]:
@@ -276,6 +280,13 @@ def may_stop(state: dict) -> str | None:
     if state["phase"] != COMMAND or not state["turns"] or any(state["command"][s]["rolls"] for s in SIDES):
         return None
     return state["turns"][-1]["end"].get("may_stop")
+
+
+def retreat_turn(state: dict, side: str) -> int | None:
+    """W13: the turn of the side's general retreat signal (this turn's, if its orders give it now)."""
+    if state["general_retreat"][side] is not None:
+        return state["general_retreat"][side]
+    return state["turn"] if state.get("retreat_signal", {}).get(side) else None
 
 
 def need(condition: bool, code: str) -> None:

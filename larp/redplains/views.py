@@ -158,7 +158,8 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                     raise PermissionDenied("Players roll by the server; the moderator types in dice rolled at the table.")
                 services.roll(t.pk, request.user, side, hand=hand)
             else:
-                services.give_orders(t.pk, request.user, side, form.orders())
+                services.give_orders(t.pk, request.user, side, form.orders(),
+                                     general_retreat=form.cleaned_data.get("general_retreat", False))
         else:
             if not s.moderator:
                 raise PermissionDenied("Only the game's moderators may do this.")

@@ -79,3 +79,37 @@ def test_the_moderator_sees_the_exact_odds_before_the_dice(table, moderator, pla
     assert odds["hits"][0] == {"hits": 0, "percent": "19,8"}
     assert sum(float(h["percent"].replace(",", ".")) for h in odds["hits"]) == pytest.approx(100, abs=0.2)
     assert seat(moderator, table.game_id, table.pk).moderator
+
+
+def test_the_general_retreat_is_signalled_from_turn_two_and_carried_out(tiny_game, moderator, other_player):
+    setup = sit.make_setup({"north": [{"type": "cavalry", "figures": 8}, {"type": "samurai_spears", "figures": 8}],
+                            "south": [{"type": "ashigaru_spears", "figures": 6},
+                                      {"type": "ashigaru_spears", "figures": 6}]})
+    for u, cell in zip(setup["units"], ("A31", "B31", "C11", "D11")):
+        u["cell"] = cell
+    south = tiny_game.factions.get(code="south")
+    table = tables.create_table(tiny_game, "red-plains", "Отход", [("north", "Север", None), ("south", "Юг", south)],
+                                moderator, setup=setup)
+    services.roll(table.pk, moderator, "south", hand=[3, 3])
+    services.give_orders(table.pk, other_player, "south", [], general_retreat=True)
+    table.refresh_from_db()
+    assert table.state["orders_check"]["south"]["refused"][0]["reason"] == "general_retreat_too_early"
+    with pytest.raises(sit.StepRefused):
+        services.confirm(table.pk, other_player, "south")
+    services.give_orders(table.pk, other_player, "south", [])
+    services.confirm(table.pk, other_player, "south")
+    services.roll(table.pk, moderator, "north", hand=[3, 3])
+    services.confirm(table.pk, moderator, "north")
+    services.execute(table.pk, moderator)
+    services.roll(table.pk, moderator, "south", hand=[3, 3])
+    services.give_orders(table.pk, other_player, "south", [], general_retreat=True)
+    services.confirm(table.pk, other_player, "south")
+    services.roll(table.pk, moderator, "north", hand=[3, 3])
+    services.confirm(table.pk, moderator, "north")
+    services.execute(table.pk, moderator)
+    table.refresh_from_db()
+    assert table.state["general_retreat"] == {"north": None, "south": 2}
+    retreats = [e for e in table.state["turns"][-1]["events"] if e["type"] == "retreat"]
+    assert {e["unit"] for e in retreats} == {"s1", "s2"}
+    assert {u["id"]: u["cell"] for u in table.state["units"]}["s1"] == "C21"
+    assert table.state == sit.replay(table.setup, services.step_dicts(table))
