@@ -21,7 +21,8 @@ DEFAULT_ARMIES = {"north_type_1": "samurai_spears", "north_figures_1": 8, "north
                   "north_figures_2": 6, "north_type_3": "samurai_bows", "north_figures_3": 8,
                   "south_type_1": "ashigaru_spears", "south_figures_1": 8, "south_type_2": "samurai_spears",
                   "south_figures_2": 8, "south_type_3": "ashigaru_arquebus", "south_figures_3": 8,
-                  "north_messengers": 1, "south_messengers": 1, "defender": "south"}
+                  "north_messengers": 1, "south_messengers": 1, "defender": "south", "north_shinobi": 0,
+                  "south_shinobi": 0}
 
 
 def type_choices():
@@ -41,6 +42,10 @@ class NewTableForm(forms.Form):
                                  error_messages=PICK)
     north_messengers = forms.IntegerField(label=_("Messengers of the north"), min_value=0, max_value=5, initial=1)
     south_messengers = forms.IntegerField(label=_("Messengers of the south"), min_value=0, max_value=5, initial=1)
+    north_shinobi = forms.IntegerField(label=_("Shinobi of the north"), min_value=0, max_value=10, initial=0,
+                                       required=False)
+    south_shinobi = forms.IntegerField(label=_("Shinobi of the south"), min_value=0, max_value=10, initial=0,
+                                       required=False)
     hills = forms.CharField(label=_("Hills (cells, e.g. C23 D25)"), max_length=40, required=False)
     forests = forms.CharField(label=_("Forests (cells)"), max_length=40, required=False)
 
@@ -98,7 +103,8 @@ class NewTableForm(forms.Form):
         d = self.cleaned_data
         return sit.make_setup(d["armies"], defender=d["defender"],
                               messengers={"north": d["north_messengers"], "south": d["south_messengers"]},
-                              hills=d["hills"], forests=d["forests"])
+                              hills=d["hills"], forests=d["forests"],
+                              shinobi={"north": d["north_shinobi"] or 0, "south": d["south_shinobi"] or 0})
 
 
 class SideForm(forms.Form):
@@ -107,6 +113,8 @@ class SideForm(forms.Form):
 
 
 class DeployForm(SideForm):
+    infiltrate = forms.IntegerField(min_value=0, max_value=20, required=False)
+
     def __init__(self, *args, units=(), zone=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.unit_ids = list(units)

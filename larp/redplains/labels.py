@@ -86,6 +86,7 @@ REFUSALS = {
     "nothing_to_undo": gettext_lazy("Nothing to undo."),
     "not_ready": gettext_lazy("This battle has no armies yet, or its sides are not north and south: "
                               "set it up again from the list of tables."),
+    "bad_shinobi": gettext_lazy("No more shinobi can go in than the side has."),
     "cannot_stop": gettext_lazy("This side may not stop the battle now (W39.3)."),
     "bad_orders": gettext_lazy("Those orders cannot be given."),
     "bad_cells": gettext_lazy("Place each unit in a cell of the field."),

@@ -213,6 +213,10 @@ def page(table, seat: Seat) -> dict:
             entry["placed"] = state["deploy"][key]
             entry["deploy_refused"] = [labels.reason(r["reason"]) for r in (check or {}).get("refused", [])]
             entry["deploy_ok"] = bool(check and check["ok"])
+            entry["shinobi"] = state["shinobi"][key]
+            entry["infiltrate"] = state["infiltrate"][key]
+        if state.get("infiltration") and state["turn"] == 1:
+            entry["infiltration"] = state["infiltration"][key]
         if state["phase"] == sit.COMMAND:
             entry["may_stop"] = sit.may_stop(state) == key
             entry["command"] = command_view(state, key)

@@ -97,14 +97,29 @@ def _sync(table: Table, state: dict) -> None:
         Side.objects.filter(table=table, key=key).exclude(confirmed=value).update(confirmed=value)
 
 
-def deploy(table_id: int, user, side: str, placed: dict[str, str]) -> dict:
-    return _act(table_id, user, "deploy", side, {"cells": placed},
+def deploy(table_id: int, user, side: str, placed: dict[str, str], infiltrate: int = 0) -> dict:
+    payload = {"cells": placed, **({"infiltrate": infiltrate} if infiltrate else {})}
+    return _act(table_id, user, "deploy", side, payload,
                 lambda t, p: _("%(side)s placed its units.") % {"side": side_name(t, side)})
 
 
 def confirm(table_id: int, user, side: str) -> dict:
+    """A side confirms; the last deployment's confirmation rolls the guards' kill dice by the server (W6.4)."""
+    def before(table, state, seq, payload):
+        needed = sit.guard_rolls_needed(state) if sit.deployment_completes(state, side) else {}
+        sit.apply(table.setup, state, "confirm", side,                  # refused before any die is taken
+                  {"shinobi_dice": {k: [1] * n for k, n in needed.items() if n}})
+        if not needed:
+            return {}
+        rolls = {}
+        for key, count in sit.guard_rolls_needed(state).items():
+            if count:
+                rolls[key] = tables.take_dice(table, seq, count=count, user=user,
+                                              purpose=_("shinobi guards' kill rolls (W6.4)"))
+        return {"shinobi_dice": rolls} if rolls else {}
+
     return _act(table_id, user, "confirm", side, {},
-                lambda t, p: _("%(side)s confirmed.") % {"side": side_name(t, side)})
+                lambda t, p: _("%(side)s confirmed.") % {"side": side_name(t, side)}, before=before)
 
 
 def stake(table_id: int, user, side: str, value: str) -> dict:

@@ -16,7 +16,7 @@ from larp.redplains.engine.case import MAX_ID
 from larp.redplains.engine.data import load
 from larp.redplains.engine.end import end_mode
 from larp.redplains.engine.errors import CaseError
-from larp.redplains.engine.modes import command_mode
+from larp.redplains.engine.modes import command_mode, shinobi_mode
 from larp.redplains.engine.turn import turn_mode
 from larp.redplains.engine.validate import validate_mode
 
@@ -54,7 +54,7 @@ def zone(side: str) -> list[str]:
 
 
 def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messengers: dict[str, int] | None = None,
-               hills: Iterable[str] = (), forests: Iterable[str] = ()) -> dict:
+               hills: Iterable[str] = (), forests: Iterable[str] = (), shinobi: dict[str, int] | None = None) -> dict:
     """A starting situation from the «new table» page: each army a list of {type, figures, shields}."""
     units = []
     for side in SIDES:
@@ -64,11 +64,12 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
             if u.get("shields"):
                 node["shields"] = True
             units.append(node)
-    messengers = messengers or {}
+    messengers, shinobi = messengers or {}, shinobi or {}
     return {"field": {"extra_cells": [], "river": False, "bridge": None, "hills": list(hills),
                       "forests": list(forests)},
             "defender": defender,
-            "sides": {s: {"general_retreat": None, "messengers": int(messengers.get(s, 0))} for s in SIDES},
+            "sides": {s: {"general_retreat": None, "messengers": int(messengers.get(s, 0)),
+                          "shinobi": int(shinobi.get(s, 0))} for s in SIDES},
             "units": units, "leaders": []}
 
 
@@ -81,9 +82,31 @@ def initial_state(setup: dict) -> dict:
              "rerolls_left": {s: int(((setup.get("sides") or {}).get(s) or {}).get("messengers") or 0)
                               for s in SIDES},
              "general_retreat": {s: ((setup.get("sides") or {}).get(s) or {}).get("general_retreat") for s in SIDES},
-             "history": [], "turns": [], "end": None, "overrides": []}
+             "history": [], "turns": [], "end": None, "overrides": [],
+             "shinobi": {s: shinobi_of(setup, s) for s in SIDES}, "infiltrate": {s: 0 for s in SIDES},
+             "infiltration": None}
     state.update(fresh_turn())
     return state
+
+
+def shinobi_of(setup: dict, side: str) -> int:
+    return int(((setup.get("sides") or {}).get(side) or {}).get("shinobi") or 0)
+
+
+def infiltration_case(state: dict) -> dict:
+    """W6.4: each side's shinobi that try to get in; the rest guard."""
+    return {s: {"infiltrate": state["infiltrate"][s], "guard": state["shinobi"][s] - state["infiltrate"][s]}
+            for s in SIDES}
+
+
+def guard_rolls_needed(state: dict) -> dict[str, int]:
+    """How many kill rolls each side's guards make (one per enemy infiltrator they block, W6.4)."""
+    case = infiltration_case(state)
+    return {s: min(case[other(s)]["infiltrate"], case[s]["guard"]) for s in SIDES}
+
+
+def deployment_completes(state: dict, side: str) -> bool:
+    return state["phase"] == DEPLOYMENT and all(state["confirmed"][s] or s == side for s in SIDES)
 
 
 def fresh_turn() -> dict:
@@ -174,6 +197,9 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         need(not state["confirmed"][side], "already_confirmed")
         placed = dict(payload.get("cells") or {})
         state["deploy"][side] = placed
+        infiltrate = payload.get("infiltrate", 0)
+        need(isinstance(infiltrate, int) and 0 <= infiltrate <= state["shinobi"][side], "bad_shinobi")
+        state["infiltrate"][side] = infiltrate
         state["deploy_check"][side] = check_deployment(setup, state, side, placed)
     elif kind == "confirm":
         need(phase in (DEPLOYMENT, COMMAND), "nothing_to_confirm")
@@ -191,6 +217,9 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
                 for u in state["units"]:
                     u["cell"] = state["deploy"][u["side"]].get(u["id"])
                 state["phase"], state["turn"] = COMMAND, 1
+                if any(state["shinobi"].values()):                         # W6.4, the guards' kill rolls
+                    state["infiltration"] = shinobi_mode({"shinobi": {"infiltration": infiltration_case(state)},
+                                                          "dice": payload.get("shinobi_dice") or {}})["infiltration"]
             else:
                 state["phase"] = EXECUTION
             state["confirmed"] = {s: False for s in SIDES}

@@ -80,8 +80,8 @@ def new(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _new_ctx(game, form) -> dict:
-    sides = [(side, form[f"{side}_name"], form[f"{side}_faction"], form[f"{side}_messengers"], form.army_rows(side))
-             for side in sit.SIDES]
+    sides = [(side, form[f"{side}_name"], form[f"{side}_faction"], form[f"{side}_messengers"], form[f"{side}_shinobi"],
+              form.army_rows(side)) for side in sit.SIDES]
     return {"game": game, "form": form, "sides": sides}
 
 
@@ -145,7 +145,7 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 return _refused(request, f.errors_text(form), game_id, table_id)
             side = _side(request, s, form)
             if action == "deploy":
-                services.deploy(t.pk, request.user, side, form.placed())
+                services.deploy(t.pk, request.user, side, form.placed(), form.cleaned_data.get("infiltrate") or 0)
             elif action == "confirm":
                 services.confirm(t.pk, request.user, side)
             elif action == "stop":

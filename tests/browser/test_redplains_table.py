@@ -70,6 +70,8 @@ def test_a_whole_battle_through_the_pages(hall, new_page, artifacts):
     sign_in(south, "rp-south", "rp-south-password-1")
     south.goto(table_url)
     assert south.locator('[data-unit="n1"]').count() == 0              # north's deployment is hidden
+    (artifacts / "redplains").mkdir(exist_ok=True)
+    south.screenshot(path=str(artifacts / "redplains" / "phone.png"), full_page=True)
     south.select_option('select[name="cell_s1"]', "C11")
     south.select_option('select[name="cell_s2"]', "D11")
     south.click("form.rp-deploy button[type=submit]")

@@ -113,3 +113,36 @@ def test_the_general_retreat_is_signalled_from_turn_two_and_carried_out(tiny_gam
     assert {e["unit"] for e in retreats} == {"s1", "s2"}
     assert {u["id"]: u["cell"] for u in table.state["units"]}["s1"] == "C21"
     assert table.state == sit.replay(table.setup, services.step_dicts(table))
+
+
+def test_shinobi_infiltration_at_deployment(tiny_game, moderator, player, other_player, client_for):
+    from larp.dice.models import Roll
+    from larp.redplains.engine.modes import shinobi_mode
+
+    from .conftest import ARMIES, PLACES
+    north = tiny_game.factions.get(code="north")
+    south = tiny_game.factions.get(code="south")
+    table = services.create(tiny_game, moderator, "Синоби", [("north", "Север", north), ("south", "Юг", south)],
+                            sit.make_setup(ARMIES, shinobi={"north": 3, "south": 2}), seed=11)
+    act = reverse("redplains:act", args=[tiny_game.pk, table.pk, "deploy"])
+    cells = {f"cell_{u}": c for u, c in PLACES["north"].items()}
+    r = client_for(player).post(act, {**cells, "infiltrate": 4})
+    assert r.status_code == 400 and "Синоби не может проникнуть больше" in r.content.decode()
+    assert client_for(player).post(act, {**cells, "infiltrate": 2}).status_code == 302
+    services.confirm(table.pk, player, "north")
+    services.deploy(table.pk, other_player, "south", PLACES["south"], infiltrate=1)
+    services.confirm(table.pk, other_player, "south")
+    table.refresh_from_db()
+    confirm = table.steps.filter(kind="confirm").last()
+    rolled = confirm.payload["shinobi_dice"]
+    assert {k: len(v) for k, v in rolled.items()} == {"north": 1, "south": 1}
+    assert Roll.objects.filter(ref=confirm.ref, source=Roll.SERVER).count() == 2
+    expected = shinobi_mode({"shinobi": {"infiltration": {"north": {"infiltrate": 2, "guard": 1},
+                                                          "south": {"infiltrate": 1, "guard": 1}}},
+                             "dice": rolled})["infiltration"]
+    assert table.state["infiltration"] == expected and expected["north"]["through"] == 1
+    assert table.state == sit.replay(table.setup, services.step_dicts(table))
+    mine = client_for(player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
+    theirs = client_for(other_player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
+    assert "проникли — 1" in mine and "проникли — 0" in theirs
+    assert "проникли — 1" not in theirs and "проникли — 0" not in mine
