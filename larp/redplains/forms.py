@@ -61,6 +61,15 @@ class NewTableForm(forms.Form):
                 self.fields[f"{side}_figures_{i}"] = forms.IntegerField(label=_("Figures"), min_value=4,
                                                                         max_value=16, required=False)
                 self.fields[f"{side}_shields_{i}"] = forms.BooleanField(label=_("Shields"), required=False)
+            for j in (1, 2):
+                self.fields[f"{side}_general_{j}"] = forms.CharField(label=_("General"), max_length=60,
+                                                                     required=False)
+                self.fields[f"{side}_general_unit_{j}"] = forms.TypedChoiceField(
+                    label=_("rides in unit"), coerce=int, required=False, empty_value=None, error_messages=PICK,
+                    choices=[("", "—")] + [(i, str(i)) for i in range(1, ARMY_ROWS + 1)])
+
+    def general_rows(self, side):
+        return [(self[f"{side}_general_{j}"], self[f"{side}_general_unit_{j}"]) for j in (1, 2)]
 
     def army_rows(self, side):
         return [(self[f"{side}_type_{i}"], self[f"{side}_figures_{i}"], self[f"{side}_shields_{i}"])
@@ -83,7 +92,7 @@ class NewTableForm(forms.Form):
         data = super().clean()
         armies = {}
         for side in sit.SIDES:
-            army = []
+            army, number_of_row = [], {}
             for i in range(1, ARMY_ROWS + 1):
                 t, f = data.get(f"{side}_type_{i}"), data.get(f"{side}_figures_{i}")
                 if t and not f:
@@ -91,6 +100,15 @@ class NewTableForm(forms.Form):
                 elif t:
                     army.append({"type": t, "figures": f, "shields": bool(data.get(f"{side}_shields_{i}"))
                                  and t != "cavalry"})
+                    number_of_row[i] = len(army)
+            gens = []
+            for j in (1, 2):
+                name, number = (data.get(f"{side}_general_{j}") or "").strip(), data.get(f"{side}_general_unit_{j}")
+                if name and number not in number_of_row:
+                    self.add_error(f"{side}_general_unit_{j}", _("Choose the unit the general rides in."))
+                elif name:
+                    gens.append((name, number_of_row[number]))
+            data.setdefault("generals", {})[side] = gens
             if len(army) < 2:
                 self.add_error(None, _("Each army needs at least two units (the two central cells must be held)."))
             armies[side] = army
@@ -104,7 +122,8 @@ class NewTableForm(forms.Form):
         return sit.make_setup(d["armies"], defender=d["defender"],
                               messengers={"north": d["north_messengers"], "south": d["south_messengers"]},
                               hills=d["hills"], forests=d["forests"],
-                              shinobi={"north": d["north_shinobi"] or 0, "south": d["south_shinobi"] or 0})
+                              shinobi={"north": d["north_shinobi"] or 0, "south": d["south_shinobi"] or 0},
+                              generals=d.get("generals"))
 
 
 class SideForm(forms.Form):

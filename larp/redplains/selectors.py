@@ -81,12 +81,18 @@ def arrow(x: int, y: int, facing: str) -> str:
 
 def unit_rows(state: dict, setup: dict, viewer: str | None, side: str | None = None) -> list[dict]:
     rows = []
+    riders = {}
+    for g in setup.get("leaders") or []:
+        riders.setdefault(g.get("unit"), []).append(g.get("name"))
     for u in state["units"]:
         if side and u["side"] != side:
             continue
         if not viewer_sees(state, setup, viewer, u):
             continue
-        rows.append({"id": u["id"], "side": u["side"], "name": labels.unit_name(state, u["id"]),
+        name = labels.unit_name(state, u["id"])
+        if u["id"] in riders:
+            name += " — " + _("general %(names)s") % {"names": ", ".join(riders[u["id"]])}
+        rows.append({"id": u["id"], "side": u["side"], "name": name,
                      "type": labels.TYPES[u["type"]], "figures": u["figures"], "cell": u.get("cell") or "—",
                      "facing": labels.FACINGS.get(u.get("facing"), ""),
                      "status": labels.STATUSES.get(u.get("status", "ready"), ""), "ammo": u.get("ammo"),

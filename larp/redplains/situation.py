@@ -54,7 +54,9 @@ def zone(side: str) -> list[str]:
 
 
 def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messengers: dict[str, int] | None = None,
-               hills: Iterable[str] = (), forests: Iterable[str] = (), shinobi: dict[str, int] | None = None) -> dict:
+               hills: Iterable[str] = (), forests: Iterable[str] = (), shinobi: dict[str, int] | None = None,
+               generals: dict[str, list[tuple[str, int]]] | None = None) -> dict:
+    """`generals`: per side, (name, the number of the unit he rides in, 1-based in that side's army) (W6.3)."""
     """A starting situation from the «new table» page: each army a list of {type, figures, shields}."""
     units = []
     for side in SIDES:
@@ -70,7 +72,9 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
             "defender": defender,
             "sides": {s: {"general_retreat": None, "messengers": int(messengers.get(s, 0)),
                           "shinobi": int(shinobi.get(s, 0))} for s in SIDES},
-            "units": units, "leaders": []}
+            "units": units,
+            "leaders": [{"name": name, "kind": "general", "unit": f"{side[0]}{number}"}
+                        for side, gens in (generals or {}).items() for name, number in gens]}
 
 
 def initial_state(setup: dict) -> dict:
@@ -137,15 +141,25 @@ def check_deployment(setup: dict, state: dict, side: str, placed: dict[str, str]
     if any(u["cell"] is None for u in mine):
         return {"ok": False, "refused": [{"unit": u["id"], "slot": None, "rule": "W6.1", "reason": "not_placed"}
                                          for u in mine if u["cell"] is None], "paid": {}}
-    case = {**base_case(setup, state), "units": [u for u in units if u["side"] == side],
+    ids = {u["id"] for u in mine}
+    case = {**base_case(setup, state), "units": mine,
+            "leaders": [g for g in setup.get("leaders") or [] if g.get("unit") in ids],
             "validate": {"phase": "deployment", "side": side, "turn": 0}}
     return validate_mode(case)
 
 
-def command_result(state: dict, side: str) -> dict:
+def generals(setup: dict, state: dict, side: str) -> list[dict]:
+    """W9.2: the side's generals riding in a unit still in the battle (each gives one extra special order)."""
+    alive = {u["id"] for u in state["units"] if u["side"] == side and u.get("status", "ready") in ("ready", "fleeing")}
+    return [{"name": g["name"]} for g in setup.get("leaders") or []
+            if g.get("kind") == "general" and g.get("unit") in alive]
+
+
+def command_result(state: dict, side: str, setup: dict | None = None) -> dict:
     c = state["command"][side]
     return command_mode({"command": {"side": side, "turn": state["turn"], "stake": c["stake"] or "low",
-                                     "rolls": c["rolls"], "rerolls_left": state["rerolls_left"][side]}})
+                                     "rolls": c["rolls"], "rerolls_left": state["rerolls_left"][side],
+                                     "generals": generals(setup or {}, state, side)}})
 
 
 def check_orders(setup: dict, state: dict, side: str, orders: list[dict], general_retreat: bool = False) -> dict:
@@ -238,7 +252,7 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
              "bad_dice")
         c["rolls"].append(list(dice))
         c["sources"].append(payload.get("source", "hand"))
-        c["result"] = command_result(state, side)
+        c["result"] = command_result(state, side, setup)
         state["orders"][side], state["orders_check"][side] = [], None
     elif kind == "orders":
         need(phase == COMMAND and not state["confirmed"][side], "not_command")

@@ -81,7 +81,7 @@ def new(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _new_ctx(game, form) -> dict:
     sides = [(side, form[f"{side}_name"], form[f"{side}_faction"], form[f"{side}_messengers"], form[f"{side}_shinobi"],
-              form.army_rows(side)) for side in sit.SIDES]
+              form.army_rows(side), form.general_rows(side)) for side in sit.SIDES]
     return {"game": game, "form": form, "sides": sides}
 
 

@@ -146,3 +146,34 @@ def test_shinobi_infiltration_at_deployment(tiny_game, moderator, player, other_
     theirs = client_for(other_player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
     assert "проникли — 1" in mine and "проникли — 0" in theirs
     assert "проникли — 1" not in theirs and "проникли — 0" not in mine
+
+
+def test_a_general_gives_an_extra_special_order_near_him(tiny_game, moderator, player, client_for):
+    from .conftest import PLACES
+    north = tiny_game.factions.get(code="north")
+    data = {"title": "С генералом", "north_name": "Журавли", "north_faction": north.pk, "south_name": "Скорпионы",
+            "defender": "south", "north_messengers": 0, "south_messengers": 0,
+            "north_type_1": "cavalry", "north_figures_1": 16, "north_type_3": "cavalry", "north_figures_3": 16,
+            "north_general_1": "Акодо", "north_general_unit_1": 3,
+            "south_type_1": "ashigaru_spears", "south_figures_1": 4, "south_type_2": "ashigaru_spears",
+            "south_figures_2": 4}
+    r = client_for(moderator).post(reverse("redplains:new", args=[tiny_game.pk]), data)
+    assert r.status_code == 302
+    table = tiny_game.tables.get()
+    assert table.setup["leaders"] == [{"name": "Акодо", "kind": "general", "unit": "n2"}]
+    for side in sit.SIDES:
+        services.deploy(table.pk, moderator, side, PLACES[side])
+        services.confirm(table.pk, moderator, side)
+    services.roll(table.pk, moderator, "north", hand=[1, 2])          # failed low stake: no special of its own
+    table.refresh_from_db()
+    assert table.state["command"]["north"]["result"]["extra"]["special"] == [{"general": "Акодо", "count": 1}]
+    attack = {"slot": 1, "kind": "special", "type": "decisive_attack"}
+    services.give_orders(table.pk, player, "north", [{**attack, "unit": "n2", "target": "s2"}])
+    table.refresh_from_db()
+    assert table.state["orders_check"]["north"]["ok"]
+    services.give_orders(table.pk, player, "north", [{**attack, "unit": "n2", "target": "s2"},
+                                                     {**attack, "unit": "n1", "target": "s1"}])
+    table.refresh_from_db()
+    assert [r["reason"] for r in table.state["orders_check"]["north"]["refused"]] == ["not_enough_special"]
+    page = client_for(player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
+    assert "генерал Акодо" in page
