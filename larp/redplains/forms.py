@@ -55,6 +55,9 @@ class NewTableForm(forms.Form):
         self.fields["north_faction"].queryset = factions
         self.fields["south_faction"].queryset = factions
         for side in sit.SIDES:
+            for banner in sit.BANNERS:
+                self.fields[f"{side}_banner_{banner}"] = forms.BooleanField(label=labels.BANNERS[banner],
+                                                                            required=False)
             for i in range(1, ARMY_ROWS + 1):
                 self.fields[f"{side}_type_{i}"] = forms.ChoiceField(label=_("Troop type"), choices=type_choices(),
                                                                     required=False, error_messages=PICK)
@@ -67,6 +70,9 @@ class NewTableForm(forms.Form):
                 self.fields[f"{side}_general_unit_{j}"] = forms.TypedChoiceField(
                     label=_("rides in unit"), coerce=int, required=False, empty_value=None, error_messages=PICK,
                     choices=[("", "—")] + [(i, str(i)) for i in range(1, ARMY_ROWS + 1)])
+
+    def banner_boxes(self, side):
+        return [self[f"{side}_banner_{banner}"] for banner in sit.BANNERS]
 
     def general_rows(self, side):
         return [(self[f"{side}_general_{j}"], self[f"{side}_general_unit_{j}"]) for j in (1, 2)]
@@ -123,7 +129,9 @@ class NewTableForm(forms.Form):
                               messengers={"north": d["north_messengers"], "south": d["south_messengers"]},
                               hills=d["hills"], forests=d["forests"],
                               shinobi={"north": d["north_shinobi"] or 0, "south": d["south_shinobi"] or 0},
-                              generals=d.get("generals"))
+                              generals=d.get("generals"),
+                              banners={side: {b: 1 for b in sit.BANNERS if d.get(f"{side}_banner_{b}")}
+                                       for side in sit.SIDES})
 
 
 class SideForm(forms.Form):
@@ -183,6 +191,12 @@ class OrdersForm(SideForm):
             for slot in (1, 2):
                 self.fields[f"o_{p['unit']}_{slot}"] = forms.ChoiceField(choices=allowed, required=False,
                                                                          error_messages=PICK)
+            self.fields[f"b_{p['unit']}"] = forms.ChoiceField(choices=[("", "—")] + [(b, b) for b in p["banners"]],
+                                                              required=False, error_messages=PICK)
+
+    def banners(self) -> list[dict]:
+        return [{"unit": p["unit"], "banner": self.cleaned_data[f"b_{p['unit']}"]} for p in self.pickers
+                if self.cleaned_data.get(f"b_{p['unit']}")]
 
     def orders(self) -> list[dict]:
         out = []

@@ -14,6 +14,8 @@ SOURCES = {"hand": gettext_lazy("by hand"), "server": gettext_lazy("by the serve
 ORDERS = {"move": gettext_lazy("Move"), "retreat": gettext_lazy("Retreat"), "reform": gettext_lazy("Reform"), "shoot": gettext_lazy("Shooting"),
           "wait": gettext_lazy("Wait"), "massed_shoot": gettext_lazy("Massed shooting!"), "hold": gettext_lazy("Hold the position!"),
           "decisive_attack": gettext_lazy("Decisive attack!"), "regroup": gettext_lazy("Regroup!"), "dragon": gettext_lazy("Dragon move")}
+BANNERS = {"phoenix": gettext_lazy("Phoenix banner"), "tiger": gettext_lazy("Tiger banner"),
+           "crab": gettext_lazy("Crab banner"), "dragon": gettext_lazy("Dragon banner")}
 KINDS = {"ordinary": gettext_lazy("ordinary (kind of order)"), "special": gettext_lazy("special (kind of order)")}
 STATUSES = {"ready": gettext_lazy("in order"), "fleeing": gettext_lazy("fleeing"), "destroyed": gettext_lazy("destroyed (unit)"),
             "dispersed": gettext_lazy("dispersed"), "withdrawn": gettext_lazy("withdrawn")}
@@ -61,6 +63,13 @@ REASONS = {
     "attacked": gettext_lazy("the unit was attacked"),
     "routed": gettext_lazy("the unit was routed"),
     "malformed": gettext_lazy("not possible"),
+    "banner_not_owned": gettext_lazy("the army has no such banner"),
+    "banner_used_up": gettext_lazy("the banner has been raised already"),
+    "banner_in_minor_clan": gettext_lazy("no banner in a minor clan's unit"),
+    "phoenix_needs_fleeing": gettext_lazy("the Phoenix banner is raised only in a fleeing unit"),
+    "banner_on_fleeing_unit": gettext_lazy("only the Phoenix banner is raised in a fleeing unit"),
+    "crab_in_ashigaru": gettext_lazy("the Crab banner is not raised in ashigaru"),
+    "one_banner_per_unit": gettext_lazy("one banner per unit"),
     "general_retreat_too_early": gettext_lazy("a general retreat is signalled from turn 2"),
 }
 REFUSALS = {

@@ -134,7 +134,11 @@ def order_pickers(table, state: dict, side: str) -> list[dict]:
         for slot in (1, 2):
             g = given.get((uid, slot))
             slots.append({"slot": slot, "current": option_key(g) if g else ""})
-        out.append({"unit": uid, "name": labels.unit_name(state, uid), "choices": choices, "slots": slots})
+        raised = {x["unit"]: x["banner"] for x in state["banners"][side]}
+        left = [b for b in sit.BANNERS if state["banners_left"][side].get(b, 0) > 0]
+        out.append({"unit": uid, "name": labels.unit_name(state, uid), "choices": choices, "slots": slots,
+                    "banners": left, "banner_choices": [(b, labels.BANNERS[b]) for b in left],
+                    "banner": raised.get(uid, "")})
     return out
 
 
@@ -229,9 +233,13 @@ def page(table, seat: Seat) -> dict:
             entry["orders"] = orders_view(state, key)
             entry["orders_ok"] = (state["orders_check"][key] or {"ok": True})["ok"]
             entry["retreat_signal"] = state["retreat_signal"][key]
+            entry["raised"] = [_("%(banner)s in %(unit)s") % {"banner": labels.BANNERS[x["banner"]],
+                                                            "unit": labels.unit_name(state, x["unit"])}
+                               for x in state["banners"][key]]
             entry["retreat_since"] = state["general_retreat"][key]
             entry["orders_refused"] = [labels.reason(r["reason"]) for r in
-                                       (state["orders_check"][key] or {"refused": []})["refused"] if not r["unit"]]
+                                       (state["orders_check"][key] or {"refused": []})["refused"]
+                                       if not r["unit"] or r.get("slot") is None]
             if state["command"][key]["result"] and not state["confirmed"][key]:
                 entry["pickers"] = order_pickers(table, state, key)
         ctx["my_sides"].append(entry)

@@ -152,8 +152,10 @@ def stop(table_id: int, user, side: str) -> dict:
                 lambda t, p: _("%(side)s stopped the battle.") % {"side": side_name(t, side)})
 
 
-def give_orders(table_id: int, user, side: str, orders: list[dict], general_retreat: bool = False) -> dict:
-    payload = {"orders": orders, **({"general_retreat": True} if general_retreat else {})}
+def give_orders(table_id: int, user, side: str, orders: list[dict], general_retreat: bool = False,
+                banners: list[dict] | None = None) -> dict:
+    payload = {"orders": orders, **({"general_retreat": True} if general_retreat else {}),
+               **({"banners": banners} if banners else {})}
     return _act(table_id, user, "orders", side, payload,
                 lambda t, p: _("%(side)s gave %(n)s orders.") % {"side": side_name(t, side), "n": len(orders)})
 

@@ -21,6 +21,7 @@ from larp.redplains.engine.turn import turn_mode
 from larp.redplains.engine.validate import validate_mode
 
 SIDES = ("north", "south")
+BANNERS = ("phoenix", "tiger", "crab")          # raised from the tablet (the Dragon's move order is not offered)
 STAKES = ("low", "high")
 TYPES = ("cavalry", "samurai_spears", "samurai_bows", "ashigaru_spears", "ashigaru_arquebus")
 SHOOTERS = ("samurai_bows", "ashigaru_arquebus")
@@ -55,7 +56,8 @@ def zone(side: str) -> list[str]:
 
 def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messengers: dict[str, int] | None = None,
                hills: Iterable[str] = (), forests: Iterable[str] = (), shinobi: dict[str, int] | None = None,
-               generals: dict[str, list[tuple[str, int]]] | None = None) -> dict:
+               generals: dict[str, list[tuple[str, int]]] | None = None,
+               banners: dict[str, dict[str, int]] | None = None) -> dict:
     """`generals`: per side, (name, the number of the unit he rides in, 1-based in that side's army) (W6.3)."""
     """A starting situation from the «new table» page: each army a list of {type, figures, shields}."""
     units = []
@@ -71,7 +73,8 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
                       "forests": list(forests)},
             "defender": defender,
             "sides": {s: {"general_retreat": None, "messengers": int(messengers.get(s, 0)),
-                          "shinobi": int(shinobi.get(s, 0))} for s in SIDES},
+                          "shinobi": int(shinobi.get(s, 0)), "banners": dict((banners or {}).get(s) or {})}
+                      for s in SIDES},
             "units": units,
             "leaders": [{"name": name, "kind": "general", "unit": f"{side[0]}{number}"}
                         for side, gens in (generals or {}).items() for name, number in gens]}
@@ -88,7 +91,8 @@ def initial_state(setup: dict) -> dict:
              "general_retreat": {s: ((setup.get("sides") or {}).get(s) or {}).get("general_retreat") for s in SIDES},
              "history": [], "turns": [], "end": None, "overrides": [],
              "shinobi": {s: shinobi_of(setup, s) for s in SIDES}, "infiltrate": {s: 0 for s in SIDES},
-             "infiltration": None}
+             "infiltration": None,
+             "banners_left": {s: dict(((setup.get("sides") or {}).get(s) or {}).get("banners") or {}) for s in SIDES}}
     state.update(fresh_turn())
     return state
 
@@ -116,7 +120,7 @@ def deployment_completes(state: dict, side: str) -> bool:
 def fresh_turn() -> dict:
     return {"command": {s: {"stake": None, "rolls": [], "sources": [], "result": None} for s in SIDES},
             "orders": {s: [] for s in SIDES}, "orders_check": {s: None for s in SIDES},
-            "retreat_signal": {s: False for s in SIDES},
+            "retreat_signal": {s: False for s in SIDES}, "banners": {s: [] for s in SIDES},
             "dice": {}, "rolls": []}
 
 
@@ -162,11 +166,13 @@ def command_result(state: dict, side: str, setup: dict | None = None) -> dict:
                                      "generals": generals(setup or {}, state, side)}})
 
 
-def check_orders(setup: dict, state: dict, side: str, orders: list[dict], general_retreat: bool = False) -> dict:
+def check_orders(setup: dict, state: dict, side: str, orders: list[dict], general_retreat: bool = False,
+                 banners: list[dict] | None = None) -> dict:
     result = state["command"][side]["result"]
-    case = {**base_case(setup, state), "orders": orders,
+    case = {**base_case(setup, state), "orders": orders, "banners": banners or [],
             "validate": {"phase": "orders", "side": side, "turn": state["turn"], "command": result["orders"],
-                         "extra": result["extra"], "general_retreat": general_retreat}}
+                         "extra": result["extra"], "general_retreat": general_retreat,
+                         "banners_owned": state["banners_left"][side]}}
     return validate_mode(case)
 
 
@@ -174,7 +180,8 @@ def turn_case(setup: dict, state: dict) -> dict:
     return {"turn": state["turn"], "field": setup.get("field") or {}, "defender": setup.get("defender"),
             "sides": {s: {"general_retreat": retreat_turn(state, s)} for s in SIDES},
             "units": state["units"], "orders": state["orders"]["north"] + state["orders"]["south"],
-            "banners": [], "shinobi": {"panic": [], "sabotage": []}, "choices": {"no_joint": [], "stop": None},
+            "banners": state["banners"]["north"] + state["banners"]["south"],
+            "shinobi": {"panic": [], "sabotage": []}, "choices": {"no_joint": [], "stop": None},
             "history": state["history"], "dice": state["dice"], "seed": None}
 
 
@@ -259,8 +266,10 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         need(state["command"][side]["result"] is not None, "no_roll_yet")
         orders = list(payload.get("orders") or [])
         signal = bool(payload.get("general_retreat")) and state["general_retreat"][side] is None
-        check = check_orders(setup, state, side, orders, signal)
+        banners = list(payload.get("banners") or [])
+        check = check_orders(setup, state, side, orders, signal, banners)
         state["orders"][side], state["orders_check"][side] = orders, check
+        state["banners"][side] = banners
         state["retreat_signal"][side] = signal
     elif kind == "dice":
         need(phase == EXECUTION, "not_execution")
@@ -308,6 +317,9 @@ def execute(state: dict, result: dict) -> None:
                            "events": result["events"], "refused": result["refused"],
                            "cancelled": result["cancelled"], "end": result["end"]})
     for side in SIDES:
+        for raised in state["banners"][side]:                                   # W12.1: one use per raising
+            left = state["banners_left"][side]
+            left[raised["banner"]] = max(0, left.get(raised["banner"], 0) - 1)
         state["general_retreat"][side] = retreat_turn(state, side)
         used = len(state["command"][side]["rolls"]) - 1
         state["rerolls_left"][side] = max(0, state["rerolls_left"][side] - max(0, used))

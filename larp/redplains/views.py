@@ -81,7 +81,7 @@ def new(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _new_ctx(game, form) -> dict:
     sides = [(side, form[f"{side}_name"], form[f"{side}_faction"], form[f"{side}_messengers"], form[f"{side}_shinobi"],
-              form.army_rows(side), form.general_rows(side)) for side in sit.SIDES]
+              form.army_rows(side), form.general_rows(side), form.banner_boxes(side)) for side in sit.SIDES]
     return {"game": game, "form": form, "sides": sides}
 
 
@@ -159,7 +159,8 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 services.roll(t.pk, request.user, side, hand=hand)
             else:
                 services.give_orders(t.pk, request.user, side, form.orders(),
-                                     general_retreat=form.cleaned_data.get("general_retreat", False))
+                                     general_retreat=form.cleaned_data.get("general_retreat", False),
+                                     banners=form.banners())
         else:
             if not s.moderator:
                 raise PermissionDenied("Only the game's moderators may do this.")

@@ -177,3 +177,38 @@ def test_a_general_gives_an_extra_special_order_near_him(tiny_game, moderator, p
     assert [r["reason"] for r in table.state["orders_check"]["north"]["refused"]] == ["not_enough_special"]
     page = client_for(player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
     assert "генерал Акодо" in page
+
+
+def test_a_banner_is_raised_once_a_battle_and_hidden_until_the_turn(tiny_game, moderator, player, other_player,
+                                                                      client_for):
+    setup = sit.make_setup({"north": [{"type": "cavalry", "figures": 8}, {"type": "samurai_spears", "figures": 8}],
+                            "south": [{"type": "ashigaru_spears", "figures": 6},
+                                      {"type": "ashigaru_spears", "figures": 6}]},
+                           banners={"north": {"crab": 1}})
+    for u, cell in zip(setup["units"], ("A31", "B31", "C36", "D36")):
+        u["cell"] = cell
+    north = tiny_game.factions.get(code="north")
+    south = tiny_game.factions.get(code="south")
+    table = tables.create_table(tiny_game, "red-plains", "Знамя", [("north", "Север", north), ("south", "Юг", south)],
+                                moderator, setup=setup)
+    services.roll(table.pk, moderator, "north", hand=[3, 3])
+    page = client_for(player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
+    assert 'name="b_n1"' in page and "Знамя Краба" in page
+    r = client_for(player).post(reverse("redplains:act", args=[tiny_game.pk, table.pk, "orders"]), {"b_n1": "crab"})
+    assert r.status_code == 302
+    table.refresh_from_db()
+    assert table.state["banners"]["north"] == [{"unit": "n1", "banner": "crab"}]
+    assert "Знамя Краба" not in client_for(other_player).get(
+        reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
+    services.confirm(table.pk, player, "north")
+    services.roll(table.pk, moderator, "south", hand=[3, 3])
+    services.confirm(table.pk, other_player, "south")
+    services.execute(table.pk, moderator)
+    table.refresh_from_db()
+    assert table.state["banners_left"]["north"] == {"crab": 0}
+    assert sit.unit_map(table.state)["n1"]["crab_carry"] is True          # neither fought nor shot at: it carries
+    services.roll(table.pk, moderator, "north", hand=[3, 3])
+    services.give_orders(table.pk, player, "north", [], banners=[{"unit": "n2", "banner": "crab"}])
+    table.refresh_from_db()
+    assert [r["reason"] for r in table.state["orders_check"]["north"]["refused"]] == ["banner_used_up"]
+    assert table.state == sit.replay(table.setup, services.step_dicts(table))
