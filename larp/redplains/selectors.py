@@ -267,8 +267,8 @@ def end_view(table, state: dict) -> dict | None:
 def projector(table) -> dict:
     state = services.current(table)
     sides = {s.key: s for s in table.sides.all()}
-    return {"state": state, "phase_label": labels.PHASES[state["phase"]], "turn": state["turn"],
-            "board": board(state, table.setup, "hall"),
+    return {"state": state, "phase": state["phase"], "phase_label": labels.PHASES[state["phase"]],
+            "turn": state["turn"], "board": board(state, table.setup, "hall"),
             "sides": [{"key": k, "name": sides[k].name if k in sides else k, "confirmed": state["confirmed"][k],
                        "colour": COLOURS[k]} for k in sit.SIDES],
             "last": turn_log(state)[-1:] if state["turns"] else [], "end": end_view(table, state)}
