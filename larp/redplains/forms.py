@@ -64,6 +64,8 @@ class NewTableForm(forms.Form):
                 self.fields[f"{side}_figures_{i}"] = forms.IntegerField(label=_("Figures"), min_value=4,
                                                                         max_value=16, required=False)
                 self.fields[f"{side}_shields_{i}"] = forms.BooleanField(label=_("Shields"), required=False)
+                self.fields[f"{side}_clan_{i}"] = forms.CharField(label=_("Minor clan"), max_length=60,
+                                                                  required=False)
             for j in (1, 2):
                 self.fields[f"{side}_general_{j}"] = forms.CharField(label=_("General"), max_length=60,
                                                                      required=False)
@@ -78,8 +80,8 @@ class NewTableForm(forms.Form):
         return [(self[f"{side}_general_{j}"], self[f"{side}_general_unit_{j}"]) for j in (1, 2)]
 
     def army_rows(self, side):
-        return [(self[f"{side}_type_{i}"], self[f"{side}_figures_{i}"], self[f"{side}_shields_{i}"])
-                for i in range(1, ARMY_ROWS + 1)]
+        return [(self[f"{side}_type_{i}"], self[f"{side}_figures_{i}"], self[f"{side}_shields_{i}"],
+                 self[f"{side}_clan_{i}"]) for i in range(1, ARMY_ROWS + 1)]
 
     def _cells(self, name):
         raw = (self.cleaned_data.get(name) or "").upper().replace(",", " ").split()
@@ -105,7 +107,7 @@ class NewTableForm(forms.Form):
                     self.add_error(f"{side}_figures_{i}", _("A unit has 4 to 16 figures."))
                 elif t:
                     army.append({"type": t, "figures": f, "shields": bool(data.get(f"{side}_shields_{i}"))
-                                 and t != "cavalry"})
+                                 and t != "cavalry", "minor_clan": (data.get(f"{side}_clan_{i}") or "").strip()})
                     number_of_row[i] = len(army)
             gens = []
             for j in (1, 2):

@@ -90,6 +90,8 @@ def unit_rows(state: dict, setup: dict, viewer: str | None, side: str | None = N
         if not viewer_sees(state, setup, viewer, u):
             continue
         name = labels.unit_name(state, u["id"])
+        if u.get("minor_clan"):
+            name += " — " + _("clan %(clan)s") % {"clan": u["minor_clan"]}
         if u["id"] in riders:
             name += " — " + _("general %(names)s") % {"names": ", ".join(riders[u["id"]])}
         rows.append({"id": u["id"], "side": u["side"], "name": name,
@@ -105,7 +107,12 @@ def command_view(state: dict, side: str) -> dict:
     result = c["result"]
     rolls = [{"values": r, "total": sum(r), "source": labels.SOURCES.get(s, s)}
              for r, s in zip(c["rolls"], c["sources"])]
-    return {"stake": c["stake"], "stake_label": labels.STAKES.get(c["stake"] or "low"), "rolls": rolls,
+    extra = (result or {}).get("extra") or {}
+    extras = [_("%(n)s ordinary for the units of clan %(clan)s") % {"n": x["count"], "clan": x["minor_clan"]}
+              for x in extra.get("ordinary", [])]
+    extras += [_("%(n)s special from general %(name)s, for his unit or one next to it") % {
+        "n": x["count"], "name": x["general"]} for x in extra.get("special", [])]
+    return {"extras": extras, "stake": c["stake"], "stake_label": labels.STAKES.get(c["stake"] or "low"), "rolls": rolls,
             "result": result, "rerolls_left": state["rerolls_left"][side] - max(0, len(c["rolls"]) - 1),
             "special": result["orders"]["special"] if result else None,
             "ordinary": result["orders"]["ordinary"] if result else None}

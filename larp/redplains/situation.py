@@ -67,6 +67,8 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
                     "cell": None, "facing": load().faces_at_deployment[side]}
             if u.get("shields"):
                 node["shields"] = True
+            if u.get("minor_clan"):
+                node["minor_clan"] = u["minor_clan"]
             units.append(node)
     messengers, shinobi = messengers or {}, shinobi or {}
     return {"field": {"extra_cells": [], "river": False, "bridge": None, "hills": list(hills),
@@ -159,11 +161,18 @@ def generals(setup: dict, state: dict, side: str) -> list[dict]:
             if g.get("kind") == "general" and g.get("unit") in alive]
 
 
+def minor_clans(state: dict, side: str) -> list[str]:
+    """W9.1: the minor clans still fighting on the side (each gives one extra ordinary order to its own units)."""
+    return sorted({u["minor_clan"] for u in state["units"] if u["side"] == side and u.get("minor_clan")
+                   and u.get("status", "ready") in ("ready", "fleeing")})
+
+
 def command_result(state: dict, side: str, setup: dict | None = None) -> dict:
     c = state["command"][side]
     return command_mode({"command": {"side": side, "turn": state["turn"], "stake": c["stake"] or "low",
                                      "rolls": c["rolls"], "rerolls_left": state["rerolls_left"][side],
-                                     "generals": generals(setup or {}, state, side)}})
+                                     "generals": generals(setup or {}, state, side),
+                                     "minor_clans": minor_clans(state, side)}})
 
 
 def check_orders(setup: dict, state: dict, side: str, orders: list[dict], general_retreat: bool = False,

@@ -212,3 +212,30 @@ def test_a_banner_is_raised_once_a_battle_and_hidden_until_the_turn(tiny_game, m
     table.refresh_from_db()
     assert [r["reason"] for r in table.state["orders_check"]["north"]["refused"]] == ["banner_used_up"]
     assert table.state == sit.replay(table.setup, services.step_dicts(table))
+
+
+def test_a_minor_clan_gives_an_extra_ordinary_order_to_its_units(tiny_game, moderator, player, client_for):
+    armies = {"north": [{"type": "samurai_spears", "figures": 8}, {"type": "ashigaru_spears", "figures": 8,
+                                                                     "minor_clan": "Икома"},
+                        {"type": "samurai_bows", "figures": 8}],
+              "south": [{"type": "ashigaru_spears", "figures": 6}, {"type": "ashigaru_spears", "figures": 6}]}
+    setup = sit.make_setup(armies)
+    for u, cell in zip(setup["units"], ("A11", "B11", "A21", "C36", "D36")):
+        u["cell"] = cell
+    north = tiny_game.factions.get(code="north")
+    table = tables.create_table(tiny_game, "red-plains", "Икома", [("north", "Север", north), ("south", "Юг", None)],
+                                moderator, setup=setup)
+    services.roll(table.pk, moderator, "north", hand=[1, 2])              # failed low stake: 3 ordinary
+    table.refresh_from_db()
+    assert table.state["command"]["north"]["result"]["extra"]["ordinary"] == [{"minor_clan": "Икома", "count": 1}]
+    wait_move = [{"slot": 1, "kind": "ordinary", "type": "wait"}, {"slot": 2, "kind": "ordinary", "type": "move"}]
+    services.give_orders(table.pk, player, "north", [{**o, "unit": "n2"} for o in wait_move] +
+                         [{**o, "unit": "n1"} for o in wait_move])
+    table.refresh_from_db()
+    assert table.state["orders_check"]["north"]["ok"]
+    services.give_orders(table.pk, player, "north", [{**o, "unit": "n3"} for o in wait_move] +
+                         [{**o, "unit": "n1"} for o in wait_move])
+    table.refresh_from_db()
+    assert [r["reason"] for r in table.state["orders_check"]["north"]["refused"]] == ["extra_order_misused"]
+    page = client_for(player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
+    assert "клан Икома" in page and "Дополнительно: обычных 1 — отрядам клана Икома" in page
