@@ -193,8 +193,13 @@ class OrdersForm(SideForm):
             for slot in (1, 2):
                 self.fields[f"o_{p['unit']}_{slot}"] = forms.ChoiceField(choices=allowed, required=False,
                                                                          error_messages=PICK)
+            if p["may_withdraw"]:
+                self.fields[f"w_{p['unit']}"] = forms.BooleanField(required=False)
             self.fields[f"b_{p['unit']}"] = forms.ChoiceField(choices=[("", "—")] + [(b, b) for b in p["banners"]],
                                                               required=False, error_messages=PICK)
+
+    def withdraw(self) -> list[str]:
+        return [p["unit"] for p in self.pickers if self.cleaned_data.get(f"w_{p['unit']}")]
 
     def banners(self) -> list[dict]:
         return [{"unit": p["unit"], "banner": self.cleaned_data[f"b_{p['unit']}"]} for p in self.pickers

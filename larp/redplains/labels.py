@@ -70,6 +70,7 @@ REASONS = {
     "banner_on_fleeing_unit": gettext_lazy("only the Phoenix banner is raised in a fleeing unit"),
     "crab_in_ashigaru": gettext_lazy("the Crab banner is not raised in ashigaru"),
     "one_banner_per_unit": gettext_lazy("one banner per unit"),
+    "withdraw_not_allowed": gettext_lazy("only a unit of fewer than 4 figures is withdrawn to the rear"),
     "general_retreat_too_early": gettext_lazy("a general retreat is signalled from turn 2"),
 }
 REFUSALS = {

@@ -145,7 +145,8 @@ def order_pickers(table, state: dict, side: str) -> list[dict]:
         left = [b for b in sit.BANNERS if state["banners_left"][side].get(b, 0) > 0]
         out.append({"unit": uid, "name": labels.unit_name(state, uid), "choices": choices, "slots": slots,
                     "banners": left, "banner_choices": [(b, labels.BANNERS[b]) for b in left],
-                    "banner": raised.get(uid, "")})
+                    "banner": raised.get(uid, ""), "withdrawn": uid in state["withdraw"][side],
+                    "may_withdraw": int(sit.unit_map(state)[uid]["figures"]) < 4})
     return out
 
 

@@ -153,9 +153,9 @@ def stop(table_id: int, user, side: str) -> dict:
 
 
 def give_orders(table_id: int, user, side: str, orders: list[dict], general_retreat: bool = False,
-                banners: list[dict] | None = None) -> dict:
+                banners: list[dict] | None = None, withdraw: list[str] | None = None) -> dict:
     payload = {"orders": orders, **({"general_retreat": True} if general_retreat else {}),
-               **({"banners": banners} if banners else {})}
+               **({"banners": banners} if banners else {}), **({"withdraw": withdraw} if withdraw else {})}
     return _act(table_id, user, "orders", side, payload,
                 lambda t, p: _("%(side)s gave %(n)s orders.") % {"side": side_name(t, side), "n": len(orders)})
 

@@ -123,6 +123,7 @@ def fresh_turn() -> dict:
     return {"command": {s: {"stake": None, "rolls": [], "sources": [], "result": None} for s in SIDES},
             "orders": {s: [] for s in SIDES}, "orders_check": {s: None for s in SIDES},
             "retreat_signal": {s: False for s in SIDES}, "banners": {s: [] for s in SIDES},
+            "withdraw": {s: [] for s in SIDES},
             "dice": {}, "rolls": []}
 
 
@@ -176,19 +177,23 @@ def command_result(state: dict, side: str, setup: dict | None = None) -> dict:
 
 
 def check_orders(setup: dict, state: dict, side: str, orders: list[dict], general_retreat: bool = False,
-                 banners: list[dict] | None = None) -> dict:
+                 banners: list[dict] | None = None, withdraw: list[str] | None = None) -> dict:
     result = state["command"][side]["result"]
     case = {**base_case(setup, state), "orders": orders, "banners": banners or [],
             "validate": {"phase": "orders", "side": side, "turn": state["turn"], "command": result["orders"],
                          "extra": result["extra"], "general_retreat": general_retreat,
-                         "banners_owned": state["banners_left"][side]}}
+                         "banners_owned": state["banners_left"][side], "withdraw": withdraw or []}}
     return validate_mode(case)
 
 
 def turn_case(setup: dict, state: dict) -> dict:
+    """The execution phase's case; units withdrawn this turn (W14.1) leave before it, with their orders."""
+    gone = set(state["withdraw"]["north"] + state["withdraw"]["south"])
+    units = [{**u, "status": "withdrawn", "cell": None} if u["id"] in gone else u for u in state["units"]]
+    orders = [o for o in state["orders"]["north"] + state["orders"]["south"] if o["unit"] not in gone]
     return {"turn": state["turn"], "field": setup.get("field") or {}, "defender": setup.get("defender"),
             "sides": {s: {"general_retreat": retreat_turn(state, s)} for s in SIDES},
-            "units": state["units"], "orders": state["orders"]["north"] + state["orders"]["south"],
+            "units": units, "orders": orders,
             "banners": state["banners"]["north"] + state["banners"]["south"],
             "shinobi": {"panic": [], "sabotage": []}, "choices": {"no_joint": [], "stop": None},
             "history": state["history"], "dice": state["dice"], "seed": None}
@@ -276,9 +281,10 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         orders = list(payload.get("orders") or [])
         signal = bool(payload.get("general_retreat")) and state["general_retreat"][side] is None
         banners = list(payload.get("banners") or [])
-        check = check_orders(setup, state, side, orders, signal, banners)
+        withdraw = [w for w in payload.get("withdraw") or [] if isinstance(w, str)]
+        check = check_orders(setup, state, side, orders, signal, banners, withdraw)
         state["orders"][side], state["orders_check"][side] = orders, check
-        state["banners"][side] = banners
+        state["banners"][side], state["withdraw"][side] = banners, withdraw
         state["retreat_signal"][side] = signal
     elif kind == "dice":
         need(phase == EXECUTION, "not_execution")
@@ -372,7 +378,7 @@ def result_of(setup: dict, state: dict) -> dict:
     loser = end.get("loser")
     start = {s: sum(int(u["figures"]) for u in setup.get("units", []) if u["side"] == s) for s in SIDES}
     now = {s: sum(int(u["figures"]) for u in state["units"] if u["side"] == s
-                  and u.get("status", "ready") in ("ready", "fleeing")) for s in SIDES}
+                  and u.get("status", "ready") in ("ready", "fleeing", "withdrawn")) for s in SIDES}
     return {"winner": other(loser) if loser else None, "ended_by": end.get("condition"),
             "outcome": end.get("outcome"),
             "losses": {s: {"start": start[s], "lost": start[s] - now[s]} for s in SIDES}}

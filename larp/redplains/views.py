@@ -160,7 +160,7 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
             else:
                 services.give_orders(t.pk, request.user, side, form.orders(),
                                      general_retreat=form.cleaned_data.get("general_retreat", False),
-                                     banners=form.banners())
+                                     banners=form.banners(), withdraw=form.withdraw())
         else:
             if not s.moderator:
                 raise PermissionDenied("Only the game's moderators may do this.")

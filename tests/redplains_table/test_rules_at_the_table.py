@@ -239,3 +239,34 @@ def test_a_minor_clan_gives_an_extra_ordinary_order_to_its_units(tiny_game, mode
     assert [r["reason"] for r in table.state["orders_check"]["north"]["refused"]] == ["extra_order_misused"]
     page = client_for(player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
     assert "клан Икома" in page and "Дополнительно: обычных 1 — отрядам клана Икома" in page
+
+
+def test_a_small_unit_is_withdrawn_to_the_rear(tiny_game, moderator, player, client_for):
+    setup = sit.make_setup({"north": [{"type": "samurai_spears", "figures": 8}, {"type": "samurai_spears",
+                                                                                 "figures": 8}],
+                            "south": [{"type": "ashigaru_spears", "figures": 6},
+                                      {"type": "ashigaru_spears", "figures": 6}]})
+    for u, cell in zip(setup["units"], ("A11", "B11", "C36", "D36")):
+        u["cell"] = cell
+    setup["units"][1]["figures"] = 3                                     # n2 has lost most of its men
+    north = tiny_game.factions.get(code="north")
+    table = tables.create_table(tiny_game, "red-plains", "Отвод", [("north", "Север", north), ("south", "Юг", None)],
+                                moderator, setup=setup)
+    services.roll(table.pk, moderator, "north", hand=[3, 3])
+    page = client_for(player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
+    assert 'name="w_n2"' in page and 'name="w_n1"' not in page
+    r = client_for(player).post(reverse("redplains:act", args=[tiny_game.pk, table.pk, "orders"]),
+                                {"w_n2": "on", "w_n1": "on"})
+    assert r.status_code == 302
+    table.refresh_from_db()
+    assert table.state["withdraw"]["north"] == ["n2"]                  # n1's box was never offered
+    services.give_orders(table.pk, player, "north", [], withdraw=["n1"])
+    table.refresh_from_db()
+    assert [r["reason"] for r in table.state["orders_check"]["north"]["refused"]] == ["withdraw_not_allowed"]
+    services.give_orders(table.pk, player, "north", [], withdraw=["n2"])
+    services.confirm(table.pk, player, "north")
+    services.roll(table.pk, moderator, "south", hand=[3, 3])
+    services.confirm(table.pk, moderator, "south")
+    services.execute(table.pk, moderator)
+    table.refresh_from_db()
+    assert sit.unit_map(table.state)["n2"]["status"] == "withdrawn" and sit.unit_map(table.state)["n2"]["cell"] is None
