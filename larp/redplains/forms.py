@@ -155,6 +155,17 @@ class DeployForm(SideForm):
         return {uid: self.cleaned_data[f"cell_{uid}"] for uid in self.unit_ids if self.cleaned_data.get(f"cell_{uid}")}
 
 
+class ScoutForm(SideForm):
+    cells = forms.CharField(max_length=100)
+
+    def clean_cells(self):
+        raw = self.cleaned_data["cells"].upper().replace(",", " ").split()
+        known = {c["id"] for c in sit.cells()}
+        if not raw or any(c not in known for c in raw):
+            raise forms.ValidationError(_("No such cell: cells are named A11…D36."))
+        return raw
+
+
 class StakeForm(SideForm):
     stake = forms.ChoiceField(choices=[(k, v) for k, v in labels.STAKES.items()], error_messages=PICK)
 

@@ -22,7 +22,7 @@ STATUSES = {"ready": gettext_lazy("in order"), "fleeing": gettext_lazy("fleeing"
 FACINGS = {"N": gettext_lazy("north"), "E": gettext_lazy("east"), "S": gettext_lazy("south"), "W": gettext_lazy("west")}
 DIRS = {"left": gettext_lazy("to the left"), "right": gettext_lazy("to the right")}
 SIDE_WORDS = {"north": gettext_lazy("north"), "south": gettext_lazy("south")}
-PHASES = {"deployment": gettext_lazy("Deployment turn"), "command": gettext_lazy("Command phase"), "execution": gettext_lazy("Execution phase"),
+PHASES = {"deployment": gettext_lazy("Deployment turn"), "plan_change": gettext_lazy("Plan-change phase"), "command": gettext_lazy("Command phase"), "execution": gettext_lazy("Execution phase"),
           "ended": gettext_lazy("The battle is over")}
 OUTCOMES = {"total_defeat": gettext_lazy("total defeat"), "defeat": gettext_lazy("ordinary defeat"), "draw": gettext_lazy("a draw")}
 CONDITIONS = {"W39.2": gettext_lazy("every unit of a side fled or is out of the battle"),
@@ -97,6 +97,8 @@ REFUSALS = {
     "not_ready": gettext_lazy("This battle has no armies yet, or its sides are not north and south: "
                               "set it up again from the list of tables."),
     "bad_shinobi": gettext_lazy("No more shinobi can go in than the side has."),
+    "no_scouting": gettext_lazy("No shinobi of this side can scout now."),
+    "bad_scouting": gettext_lazy("Name distinct cells of the field, at most two for each shinobi that got through."),
     "cannot_stop": gettext_lazy("This side may not stop the battle now (W39.3)."),
     "bad_orders": gettext_lazy("Those orders cannot be given."),
     "bad_cells": gettext_lazy("Place each unit in a cell of the field."),

@@ -25,7 +25,7 @@ def viewer_sees(state: dict, setup: dict, viewer: str | None, u: dict) -> bool:
         return True
     if viewer == u["side"]:
         return True
-    if state["phase"] == sit.DEPLOYMENT:
+    if state["phase"] in (sit.DEPLOYMENT, sit.PLAN_CHANGE):
         return False
     forests = set(((setup.get("field") or {}).get("forests")) or [])
     return not (u.get("cell") in forests and not u.get("revealed"))
@@ -50,7 +50,7 @@ def board(state: dict, setup: dict, viewer: str | None) -> dict:
                     orders[o["unit"]] = orders.get(o["unit"], 0) + 1
     for u in state["units"]:
         cell = u.get("cell")
-        if state["phase"] == sit.DEPLOYMENT:
+        if state["phase"] in (sit.DEPLOYMENT, sit.PLAN_CHANGE):
             if viewer not in ("moderator", u["side"]):
                 continue
             cell = state["deploy"][u["side"]].get(u["id"]) or cell
@@ -225,7 +225,7 @@ def page(table, seat: Seat) -> dict:
     for key in mine:
         entry = {"key": key, "name": sides[key].name if key in sides else key, "confirmed": state["confirmed"][key],
                  "units": unit_rows(state, table.setup, viewer, key)}
-        if state["phase"] == sit.DEPLOYMENT:
+        if state["phase"] in (sit.DEPLOYMENT, sit.PLAN_CHANGE):
             check = state["deploy_check"][key]
             entry["zone"] = sit.zone(key)
             entry["placed"] = state["deploy"][key]
@@ -233,7 +233,18 @@ def page(table, seat: Seat) -> dict:
             entry["deploy_ok"] = bool(check and check["ok"])
             entry["shinobi"] = state["shinobi"][key]
             entry["infiltrate"] = state["infiltrate"][key]
-        if state.get("infiltration") and state["turn"] == 1:
+        if state["phase"] == sit.PLAN_CHANGE:
+            through = state["infiltration"][key]["through"]
+            scouted = state["scouted"][key]
+            entry["through"] = through
+            entry["scout_cells"] = through * sit.SCOUTING_CELLS
+            entry["may_scout"] = through > 0 and scouted is None and not state["confirmed"][key]
+            entry["scouted"] = scouted is not None
+            entry["seen"] = [_("%(cell)s: %(type)s, %(n)s figures") % {"cell": x["cell"], "type": labels.TYPES[x["type"]],
+                                                                       "n": x["figures"]}
+                             for x in (scouted or {}).get("seen", [])]
+            entry["looked"] = ", ".join((scouted or {}).get("cells", []))
+        if state.get("infiltration") and state["turn"] in (0, 1) and state["phase"] != sit.DEPLOYMENT:
             entry["infiltration"] = state["infiltration"][key]
         if state["phase"] == sit.COMMAND:
             entry["may_stop"] = sit.may_stop(state) == key
@@ -257,7 +268,7 @@ def page(table, seat: Seat) -> dict:
         ctx["cell_ids"] = [c["id"] for c in sit.cells()]
     else:
         ctx["enemy_units"] = unit_rows(state, table.setup, viewer, sit.other(seat.side_key)) \
-            if state["phase"] != sit.DEPLOYMENT else []
+            if state["phase"] not in (sit.DEPLOYMENT, sit.PLAN_CHANGE) else []
     return ctx
 
 

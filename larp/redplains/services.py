@@ -146,6 +146,12 @@ def roll(table_id: int, user, side: str, hand: list[int] | None = None) -> dict:
     return _act(table_id, user, "roll", side, {}, summary, before=before)
 
 
+def scout(table_id: int, user, side: str, cells: list[str]) -> dict:
+    """W6.5: the side's shinobi that got through look at enemy cells (two each); what stands there, it learns."""
+    return _act(table_id, user, "scout", side, {"cells": cells},
+                lambda t, p: _("%(side)s scouted %(n)s cells.") % {"side": side_name(t, side), "n": len(cells)})
+
+
 def stop(table_id: int, user, side: str) -> dict:
     """W39.3: the winner stops the battle; the other side suffers an ordinary defeat."""
     return _act(table_id, user, "stop", side, {},

@@ -29,6 +29,8 @@ ORDINARY_TYPES = ("move", "retreat", "reform", "shoot", "wait")
 SPECIAL_TYPES = ("decisive_attack", "hold", "massed_shoot", "regroup")
 TARGETED = ("shoot", "massed_shoot", "decisive_attack")
 DEPLOYMENT, COMMAND, EXECUTION, ENDED = "deployment", "command", "execution", "ended"
+PLAN_CHANGE = "plan_change"                     # W6.5: after the deployment, for a side whose shinobi got through
+SCOUTING_CELLS = 2                              # red-plains.yaml shinobi.scouting_cells: cells per shinobi
 
 
 class StepRefused(Exception):
@@ -93,7 +95,7 @@ def initial_state(setup: dict) -> dict:
              "general_retreat": {s: ((setup.get("sides") or {}).get(s) or {}).get("general_retreat") for s in SIDES},
              "history": [], "turns": [], "end": None, "overrides": [],
              "shinobi": {s: shinobi_of(setup, s) for s in SIDES}, "infiltrate": {s: 0 for s in SIDES},
-             "infiltration": None,
+             "infiltration": None, "scouted": {s: None for s in SIDES},
              "banners_left": {s: dict(((setup.get("sides") or {}).get(s) or {}).get("banners") or {}) for s in SIDES}}
     state.update(fresh_turn())
     return state
@@ -228,18 +230,29 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
     state = copy.deepcopy(state)
     phase = state["phase"]
     if kind == "deploy":
-        need(phase == DEPLOYMENT, "not_deployment")
+        need(phase == DEPLOYMENT or (phase == PLAN_CHANGE and state["scouted"][side] is not None), "not_deployment")
         need(not state["confirmed"][side], "already_confirmed")
         placed = dict(payload.get("cells") or {})
         state["deploy"][side] = placed
-        infiltrate = payload.get("infiltrate", 0)
-        need(isinstance(infiltrate, int) and 0 <= infiltrate <= state["shinobi"][side], "bad_shinobi")
-        state["infiltrate"][side] = infiltrate
-        state["deploy_check"][side] = check_deployment(setup, state, side, placed)
-    elif kind == "confirm":
-        need(phase in (DEPLOYMENT, COMMAND), "nothing_to_confirm")
-        need(not state["confirmed"][side], "already_confirmed")
         if phase == DEPLOYMENT:
+            infiltrate = payload.get("infiltrate", 0)
+            need(isinstance(infiltrate, int) and 0 <= infiltrate <= state["shinobi"][side], "bad_shinobi")
+            state["infiltrate"][side] = infiltrate
+        state["deploy_check"][side] = check_deployment(setup, state, side, placed)
+    elif kind == "scout":                                                   # W6.5
+        need(phase == PLAN_CHANGE and not state["confirmed"][side] and state["scouted"][side] is None, "no_scouting")
+        through = (state["infiltration"] or {}).get(side, {}).get("through", 0)
+        asked = payload.get("cells") or []
+        known = {c["id"] for c in cells()}
+        need(isinstance(asked, list) and 0 < len(asked) <= SCOUTING_CELLS * through and
+             all(c in known for c in asked) and len(set(asked)) == len(asked), "bad_scouting")
+        seen = [{"cell": u["cell"], "unit": u["id"], "type": u["type"], "figures": u["figures"]}
+                for u in state["units"] if u["side"] != side and u.get("cell") in asked]
+        state["scouted"][side] = {"cells": list(asked), "seen": seen}
+    elif kind == "confirm":
+        need(phase in (DEPLOYMENT, PLAN_CHANGE, COMMAND), "nothing_to_confirm")
+        need(not state["confirmed"][side], "already_confirmed")
+        if phase in (DEPLOYMENT, PLAN_CHANGE):
             check = state["deploy_check"][side]
             need(check is not None and check["ok"], "deployment_not_valid")
         else:
@@ -248,16 +261,20 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
             need(check is None or check["ok"], "orders_not_valid")
         state["confirmed"][side] = True
         if all(state["confirmed"].values()):
-            if phase == DEPLOYMENT:
+            state["confirmed"] = {s: False for s in SIDES}
+            if phase in (DEPLOYMENT, PLAN_CHANGE):
                 for u in state["units"]:
                     u["cell"] = state["deploy"][u["side"]].get(u["id"])
                 state["phase"], state["turn"] = COMMAND, 1
-                if any(state["shinobi"].values()):                         # W6.4, the guards' kill rolls
-                    state["infiltration"] = shinobi_mode({"shinobi": {"infiltration": infiltration_case(state)},
-                                                          "dice": payload.get("shinobi_dice") or {}})["infiltration"]
             else:
                 state["phase"] = EXECUTION
-            state["confirmed"] = {s: False for s in SIDES}
+            if phase == DEPLOYMENT and any(state["shinobi"].values()):       # W6.4, the guards' kill rolls
+                state["infiltration"] = shinobi_mode({"shinobi": {"infiltration": infiltration_case(state)},
+                                                      "dice": payload.get("shinobi_dice") or {}})["infiltration"]
+                through = {s: state["infiltration"][s]["through"] for s in SIDES}
+                if any(through.values()):                                     # W6.5: the plan-change phase
+                    state["phase"], state["turn"] = PLAN_CHANGE, 0
+                    state["confirmed"] = {s: through[s] == 0 for s in SIDES}
     elif kind == "stake":
         need(phase == COMMAND and not state["confirmed"][side], "not_command")
         need(not state["command"][side]["rolls"], "stake_after_roll")

@@ -125,13 +125,15 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
     t = s.table
     state = services.current(t)
     try:
-        if action in ("deploy", "confirm", "stake", "roll", "orders", "stop"):
+        if action in ("deploy", "confirm", "stake", "roll", "orders", "stop", "scout"):
             if action == "deploy":
                 side = s.side_key or request.POST.get("side")
                 mine = [u["id"] for u in state["units"] if u["side"] == side]
                 form = f.DeployForm(request.POST, units=mine, zone=sit.zone(side) if side in sit.SIDES else [])
             elif action == "stake":
                 form = f.StakeForm(request.POST)
+            elif action == "scout":
+                form = f.ScoutForm(request.POST)
             elif action == "roll":
                 form = f.RollForm(request.POST)
             elif action == "orders":
@@ -150,6 +152,8 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 services.confirm(t.pk, request.user, side)
             elif action == "stop":
                 services.stop(t.pk, request.user, side)
+            elif action == "scout":
+                services.scout(t.pk, request.user, side, form.cleaned_data["cells"])
             elif action == "stake":
                 services.stake(t.pk, request.user, side, form.cleaned_data["stake"])
             elif action == "roll":

@@ -141,6 +141,25 @@ def test_shinobi_infiltration_at_deployment(tiny_game, moderator, player, other_
                                                           "south": {"infiltrate": 1, "guard": 1}}},
                              "dice": rolled})["infiltration"]
     assert table.state["infiltration"] == expected and expected["north"]["through"] == 1
+    # W6.5: north's shinobi got through, so the plan-change phase; south has nothing to change
+    assert table.state["phase"] == sit.PLAN_CHANGE and table.state["confirmed"] == {"north": False, "south": True}
+    scout = reverse("redplains:act", args=[tiny_game.pk, table.pk, "scout"])
+    r = client_for(player).post(scout, {"cells": "C11 D11 C12"})
+    assert r.status_code == 400 and "не больше двух" in r.content.decode()
+    with pytest.raises(sit.StepRefused):
+        services.scout(table.pk, other_player, "south", ["A11"])
+    assert client_for(player).post(scout, {"cells": "c11, C21"}).status_code == 302
+    table.refresh_from_db()
+    assert [x["unit"] for x in table.state["scouted"]["north"]["seen"]] == ["s1"]
+    mine = client_for(player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
+    assert "C11: Асигару с копьями, фигурок 4" in mine
+    theirs = client_for(other_player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
+    assert "C11: Асигару с копьями" not in theirs and 'data-unit="n1"' not in theirs
+    services.deploy(table.pk, player, "north", {"n1": "B11", "n2": "A11"})              # the cavalry swap places
+    services.confirm(table.pk, player, "north")
+    table.refresh_from_db()
+    assert table.state["phase"] == sit.COMMAND and table.state["turn"] == 1
+    assert sit.unit_map(table.state)["n1"]["cell"] == "B11"
     assert table.state == sit.replay(table.setup, services.step_dicts(table))
     mine = client_for(player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
     theirs = client_for(other_player).get(reverse("redplains:table", args=[tiny_game.pk, table.pk])).content.decode()
