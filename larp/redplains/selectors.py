@@ -118,6 +118,13 @@ def command_view(state: dict, side: str) -> dict:
             "ordinary": result["orders"]["ordinary"] if result else None}
 
 
+def stake_odds(rerolls_left: int) -> dict[str, str]:
+    """W41.7 for the command roll: each stake's chance of success with the messengers' re-rolls left."""
+    from larp.redplains.engine.modes import odds_mode
+    odds = odds_mode({"command": {"rerolls_left": max(0, rerolls_left)}})
+    return {k: f"{100 * odds[k]['success']['value']:.0f}" for k in ("low", "high")}
+
+
 def orders_view(state: dict, side: str) -> list[dict]:
     check = state["orders_check"][side] or {"refused": []}
     bad = {(r["unit"], r["slot"]): labels.reason(r["reason"]) for r in check["refused"]}
@@ -249,6 +256,7 @@ def page(table, seat: Seat) -> dict:
         if state["phase"] == sit.COMMAND:
             entry["may_stop"] = sit.may_stop(state) == key
             entry["command"] = command_view(state, key)
+            entry["odds"] = stake_odds(state["rerolls_left"][key])
             entry["orders"] = orders_view(state, key)
             entry["orders_ok"] = (state["orders_check"][key] or {"ok": True})["ok"]
             entry["retreat_signal"] = state["retreat_signal"][key]

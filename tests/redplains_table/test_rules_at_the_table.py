@@ -289,3 +289,10 @@ def test_a_small_unit_is_withdrawn_to_the_rear(tiny_game, moderator, player, cli
     services.execute(table.pk, moderator)
     table.refresh_from_db()
     assert sit.unit_map(table.state)["n2"]["status"] == "withdrawn" and sit.unit_map(table.state)["n2"]["cell"] is None
+
+
+def test_the_tablet_shows_each_stakes_odds_before_the_roll(table, moderator, player, client_for):
+    deploy_both(table, moderator)
+    page = client_for(player).get(reverse("redplains:table", args=[table.game_id, table.pk])).content.decode()
+    # one messenger: P(5+ within two rolls) = 35/36, P(8+ within two rolls) = 95/144
+    assert "малая ставка — 97 %, большая — 66 %" in page
