@@ -270,5 +270,35 @@ class OverrideForm(ReasonForm):
         return out
 
 
+class RosterForm(forms.Form):
+    """One unit of an army before play: a unit to change or remove, or a new one for a side."""
+    unit = forms.CharField(max_length=20, required=False)
+    side = forms.ChoiceField(choices=[("", "—")] + [(s, s) for s in sit.SIDES], required=False, error_messages=PICK)
+    type = forms.ChoiceField(choices=type_choices(), required=False, error_messages=PICK)
+    figures = forms.IntegerField(min_value=4, max_value=16, required=False)
+    shields = forms.BooleanField(required=False)
+    remove = forms.BooleanField(required=False)
+    cell = forms.ChoiceField(choices=[("", "—")] + [(c["id"], c["id"]) for c in sit.cells()], required=False,
+                             error_messages=PICK)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("remove") and (not data.get("type") or not data.get("figures")):
+            raise forms.ValidationError(_("Choose the troop type and 4 to 16 figures."))
+        if not data.get("unit") and not data.get("side"):
+            raise forms.ValidationError(_("Choose a unit to change, or the side of a new one."))
+        return data
+
+    def payload(self) -> dict:
+        d = self.cleaned_data
+        out = {"unit": d.get("unit") or None, "side": d.get("side") or None}
+        if d.get("remove"):
+            return {**out, "remove": True}
+        out.update({"type": d["type"], "figures": d["figures"], "shields": bool(d.get("shields"))})
+        if d.get("cell"):
+            out["cell"] = d["cell"]
+        return out
+
+
 def errors_text(form) -> str:
     return " ".join(str(m) for errors in form.errors.values() for m in errors)

@@ -274,6 +274,9 @@ def page(table, seat: Seat) -> dict:
         ctx["execution"] = execution(table, state)
         ctx["all_units"] = unit_rows(state, table.setup, "moderator")
         ctx["cell_ids"] = [c["id"] for c in sit.cells()]
+        ctx["before_play"] = sit.before_play(state)
+        ctx["placed"] = state["phase"] == sit.COMMAND
+        ctx["type_choices"] = list(labels.TYPES.items())
     else:
         ctx["enemy_units"] = unit_rows(state, table.setup, viewer, sit.other(seat.side_key)) \
             if state["phase"] not in (sit.DEPLOYMENT, sit.PLAN_CHANGE) else []

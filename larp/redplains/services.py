@@ -226,6 +226,16 @@ def override(table_id: int, user, unit: str, changes: dict, reason: str) -> dict
                 reason=reason.strip())
 
 
+def edit_roster(table_id: int, user, payload: dict) -> dict:
+    """The moderator edits the armies before play (e.g. a table the bridge made from a battle of the war)."""
+    def summary(t, p):
+        if p.get("remove"):
+            return _("The moderator removed %(unit)s.") % {"unit": labels.unit_name(current(t), p.get("unit"))}
+        return _("The moderator set a unit: %(type)s, %(n)s figures.") % {"type": labels.TYPES.get(p.get("type"), ""),
+                                                                         "n": p.get("figures")}
+    return _act(table_id, user, "roster", "", payload, summary)
+
+
 def undo(table_id: int, user, reason: str) -> dict:
     """The last live step undone (never deleted; its server dice discarded) and the state replayed."""
     with tables.locked(table_id) as table:

@@ -94,6 +94,7 @@ def initial_state(setup: dict) -> dict:
                               for s in SIDES},
              "general_retreat": {s: ((setup.get("sides") or {}).get(s) or {}).get("general_retreat") for s in SIDES},
              "history": [], "turns": [], "end": None, "overrides": [],
+             "start": {s: sum(int(u["figures"]) for u in units if u["side"] == s) for s in SIDES},
              "shinobi": {s: shinobi_of(setup, s) for s in SIDES}, "infiltrate": {s: 0 for s in SIDES},
              "infiltration": None, "scouted": {s: None for s in SIDES},
              "banners_left": {s: dict(((setup.get("sides") or {}).get(s) or {}).get("banners") or {}) for s in SIDES}}
@@ -324,6 +325,10 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         need(end["ended"], "cannot_stop")
         state["phase"], state["end"] = ENDED, end
         state["turns"][-1]["end"] = end
+    elif kind == "roster":                                                 # the armies, edited before play
+        need(before_play(state), "roster_after_start")
+        roster(setup, state, payload)
+        state["start"] = {s: sum(int(u["figures"]) for u in state["units"] if u["side"] == s) for s in SIDES}
     elif kind == "override":
         need(phase in (DEPLOYMENT, COMMAND) or (phase == EXECUTION and not state["rolls"]), "override_now")
         u = unit_map(state).get(payload.get("unit"))
@@ -376,6 +381,49 @@ def retreat_turn(state: dict, side: str) -> int | None:
     return state["turn"] if state.get("retreat_signal", {}).get(side) else None
 
 
+def before_play(state: dict) -> bool:
+    """Nothing played yet: the deployment, or turn 1's command phase before any roll (a table set up placed)."""
+    if state["phase"] == DEPLOYMENT:
+        return not any(state["deploy"].values()) and not any(state["confirmed"].values())
+    return state["phase"] == COMMAND and state["turn"] == 1 and not state["turns"] and \
+        not any(state["command"][s]["rolls"] or state["command"][s]["stake"] for s in SIDES)
+
+
+def roster(setup: dict, state: dict, payload: dict) -> None:
+    """Add, change or remove one unit (W3.2 sizes, the data's troop types; a new unit's cell when already placed)."""
+    uid, side = payload.get("unit"), payload.get("side")
+    units = state["units"]
+    if payload.get("remove"):
+        need(uid in unit_map(state), "no_such_unit")
+        need(not any(g.get("unit") == uid for g in setup.get("leaders") or []), "general_rides_there")
+        state["units"] = [u for u in units if u["id"] != uid]
+        return
+    need(payload.get("type") in TYPES, "bad_roster")
+    figures = payload.get("figures")
+    need(isinstance(figures, int) and 4 <= figures <= 16, "bad_roster")
+    if uid:
+        u = unit_map(state).get(uid)
+        need(u is not None, "no_such_unit")
+    else:
+        need(side in SIDES, "bad_roster")
+        taken = {u["id"] for u in units}
+        n = 1
+        while f"{side[0]}{n}" in taken:
+            n += 1
+        u = {"id": f"{side[0]}{n}", "side": side, "cell": None, "facing": load().faces_at_deployment[side]}
+        if state["phase"] == COMMAND:
+            cell = payload.get("cell")
+            need(cell in zone(side) and all(x.get("cell") != cell for x in units), "bad_roster")
+            u["cell"] = cell
+        units.append(u)
+    u.update({"type": payload["type"], "figures": figures})
+    u.pop("ammo", None)
+    if payload.get("shields") and payload["type"] != "cavalry":
+        u["shields"] = True
+    else:
+        u.pop("shields", None)
+
+
 def need(condition: bool, code: str) -> None:
     if not condition:
         raise StepRefused(code)
@@ -393,7 +441,8 @@ def result_of(setup: dict, state: dict) -> dict:
     """The table's result (docs/tables.md): winner, the end condition, each side's figures at start and lost."""
     end = state["end"] or {}
     loser = end.get("loser")
-    start = {s: sum(int(u["figures"]) for u in setup.get("units", []) if u["side"] == s) for s in SIDES}
+    start = state.get("start") or {s: sum(int(u["figures"]) for u in setup.get("units", []) if u["side"] == s)
+                                    for s in SIDES}
     now = {s: sum(int(u["figures"]) for u in state["units"] if u["side"] == s
                   and u.get("status", "ready") in ("ready", "fleeing", "withdrawn")) for s in SIDES}
     return {"winner": other(loser) if loser else None, "ended_by": end.get("condition"),

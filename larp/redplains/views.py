@@ -181,6 +181,11 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 if not form.is_valid():
                     return _refused(request, f.errors_text(form), game_id, table_id)
                 services.undo(t.pk, request.user, form.cleaned_data["reason"])
+            elif action == "roster":
+                form = f.RosterForm(request.POST)
+                if not form.is_valid():
+                    return _refused(request, f.errors_text(form), game_id, table_id)
+                services.edit_roster(t.pk, request.user, form.payload())
             elif action == "override":
                 form = f.OverrideForm(request.POST)
                 if not form.is_valid():

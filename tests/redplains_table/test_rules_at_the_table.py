@@ -296,3 +296,25 @@ def test_the_tablet_shows_each_stakes_odds_before_the_roll(table, moderator, pla
     page = client_for(player).get(reverse("redplains:table", args=[table.game_id, table.pk])).content.decode()
     # one messenger: P(5+ within two rolls) = 35/36, P(8+ within two rolls) = 95/144
     assert "малая ставка — 97 %, большая — 66 %" in page
+
+
+def test_the_moderator_edits_a_bridge_tables_armies_before_play(routed_south, moderator, player, client_for):
+    table = routed_south
+    url = reverse("redplains:act", args=[table.game_id, table.pk, "roster"])
+    assert client_for(player).post(url, {"unit": "s1", "type": "cavalry", "figures": 8}).status_code == 403
+    assert client_for(moderator).post(url, {"unit": "s1", "type": "samurai_spears", "figures": 10}).status_code == 302
+    r = client_for(moderator).post(url, {"side": "south", "type": "samurai_bows", "figures": 6, "cell": "A11"})
+    assert r.status_code == 400 and "свободную клетку" in r.content.decode()
+    assert client_for(moderator).post(url, {"side": "south", "type": "samurai_bows", "figures": 6,
+                                            "cell": "C12"}).status_code == 302
+    assert client_for(moderator).post(url, {"unit": "s2", "remove": "on"}).status_code == 302
+    table.refresh_from_db()
+    units = sit.unit_map(table.state)
+    assert units["s1"]["type"] == "samurai_spears" and units["s1"]["figures"] == 10
+    assert units["s3"]["cell"] == "C12" and "s2" not in units
+    assert table.state["start"] == {"north": 16, "south": 16} and table.status == Table.SETUP
+    services.roll(table.pk, moderator, "north", hand=[3, 3])
+    r = client_for(moderator).post(url, {"unit": "s1", "type": "cavalry", "figures": 8})
+    assert r.status_code == 400 and "только до начала боя" in r.content.decode()
+    table.refresh_from_db()
+    assert table.state == sit.replay(table.setup, services.step_dicts(table))
