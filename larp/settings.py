@@ -61,6 +61,9 @@ INSTALLED_APPS = [
     "larp.tablet",
     "larp.tables",
     "larp.redplains",
+    "larp.orda",
+    "larp.tactical",
+    "larp.ordonnance",
     "axes",
 ]
 

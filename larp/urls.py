@@ -26,6 +26,10 @@ urlpatterns = [
     path("g/<int:game_id>/print/", include("larp.sheets.urls")),
     path("g/<int:game_id>/", include("larp.tables.urls")),
     path("g/<int:game_id>/rp/", include("larp.redplains.urls")),
+    path("g/<int:game_id>/", include("larp.dice.urls")),
+    path("g/<int:game_id>/orda/", include("larp.orda.urls")),
+    path("g/<int:game_id>/tr/", include("larp.tactical.urls")),
+    path("g/<int:game_id>/ord/", include("larp.ordonnance.urls")),
     path("", include("larp.tablet.urls")),
     path("admin/", admin.site.urls),
 ]

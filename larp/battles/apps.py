@@ -8,7 +8,10 @@ class BattlesConfig(AppConfig):
     verbose_name = _("Battles")
 
     def ready(self):
+        from larp.battles.selectors import war_battles
         from larp.battles.services import unfinished_work
+        from larp.dice.registry import register_war
         from larp.turns.services import register_phase_work
 
         register_phase_work(unfinished_work)
+        register_war(war_battles)

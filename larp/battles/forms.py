@@ -66,6 +66,13 @@ class DiceField(forms.Field):
 class RollForm(forms.Form):
     battle = battle_field()
     replaces = roll_field()
+    reason = reason_field()
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors and data.get("replaces") is not None and not data.get("reason"):
+            raise forms.ValidationError(_("Write why the dice are rolled again: the dice record keeps it."))
+        return data
 
 
 class ConfirmForm(forms.Form):

@@ -39,6 +39,15 @@ class DiceRoll(models.Model):
                            related_name="+")
     at = models.DateTimeField(default=timezone.now)
     undone = models.BooleanField(_("undone"), default=False)
+    counter = models.PositiveIntegerField(null=True, blank=True, help_text=_(
+        "Server dice: the turn's counter of the first die (the attacker's dice, then the defender's)."))
 
     class Meta:
         ordering = ["resolution", "at", "id"]
+
+    @property
+    def counters(self) -> tuple[int, int] | None:
+        """The first and last counter of a server roll's dice on the turn's stream."""
+        if self.counter is None:
+            return None
+        return self.counter, self.counter + len(self.attacker) + len(self.defender) - 1

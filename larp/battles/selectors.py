@@ -5,9 +5,10 @@ import logging
 
 from django.core.cache import cache
 
-from larp.battles.models import TurnResolution
+from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign import labels
 from larp.campaign.models import Game
+from larp.dice.verify import BattleRecord
 
 logger = logging.getLogger(__name__)
 
@@ -143,3 +144,37 @@ def battle_queue(result: dict) -> list[dict]:
         queue.append({"n": i, "province": b["province"], "state": state, "fought": here,
                       "awaiting": awaiting if state == "current" else None})
     return queue
+
+
+# --- the war's dice on the record (docs/dice.md) ---------------------------------------------------
+
+def applied_rolls(resolution: TurnResolution) -> dict[int, DiceRoll]:
+    """Battle number -> the roll its confirmation used: the battle's last roll not undone."""
+    confirmed = len(resolution.dice or [])
+    out = {}
+    for roll in DiceRoll.objects.filter(resolution=resolution, undone=False, battle_no__lte=confirmed).order_by(
+            "at", "id"):
+        out[roll.battle_no] = roll
+    return out
+
+
+def war_battles(game: Game) -> list[BattleRecord]:
+    """Every confirmed battle of the war as the dice check reads it: the dice the turn used, and their source."""
+    out = []
+    for resolution in TurnResolution.objects.filter(turn__game=game).select_related("turn").order_by("turn__number"):
+        applied = applied_rolls(resolution)
+        for n, used in enumerate(resolution.dice or [], 1):
+            roll = applied.get(n)
+            server = roll is not None and roll.source == "server"
+            out.append(BattleRecord(resolution.turn.number, n, "server" if server else "hand",
+                                    list(used.get("attacker") or []), list(used.get("defender") or []),
+                                    roll.counter if server else None))
+    return out
+
+
+def battle_dice(game: Game, number: int) -> dict[int, dict]:
+    """Battle number -> how its dice were had, for pages and paper: {"source": "server"|"hand", "counters": (a, b)}."""
+    resolution = TurnResolution.objects.filter(turn__game=game, turn__number=number).first()
+    if resolution is None:
+        return {}
+    return {n: {"source": roll.source, "counters": roll.counters} for n, roll in applied_rolls(resolution).items()}

@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign.access import require_moderator
 from larp.campaign.models import Faction, Game, Province
+from larp.dice import services as dice_record
+from larp.dice.models import Roll
 from larp.engine import CaseError, run_turn
-from larp.engine.dice import roll as roll_dice, turn_seed
 from larp.forces.models import Army
 from larp.orders import services as order_services
 from larp.orders.models import Order
@@ -129,12 +130,27 @@ def pending_roll(resolution: TurnResolution, battle_no: int) -> DiceRoll | None:
                                    undone=False).order_by("-at", "-id").first()
 
 
-def server_roll(game: Game, by, battle_no: int, replaces: int | None = None) -> DiceRoll:
-    """Dice rolled by the server from the game's recorded seed, stored before anyone sees them.
+def battle_ref(turn: Turn, battle_no: int) -> str:
+    """What a war die is for, on the dice record."""
+    return f"turn-{turn.number}:battle-{battle_no}"
+
+
+def _discard_server_roll(turn: Turn, roll: DiceRoll, reason: str) -> None:
+    """A server roll not used (re-rolled, replaced by hand dice, or its battle undone): discarded on the record."""
+    if roll.counter is None:
+        return
+    first, last = roll.counters
+    dice_record.discard(Roll.objects.filter(stream__game_id=turn.game_id, stream__label=dice_record.turn_label(
+        turn.number), counter__gte=first, counter__lte=last), reason=reason)
+
+
+def server_roll(game: Game, by, battle_no: int, replaces: int | None = None, reason: str = "") -> DiceRoll:
+    """Dice rolled by the server from the game's committed seed, stored before anyone sees them.
 
     `replaces` names the roll on the moderator's screen (None: none yet). If another roll has been made for
     this battle since, the request is stale (a double click, a second moderator) and refused, so one press
-    stores one roll.
+    stores one roll. A re-roll needs the moderator's reason: the replaced dice stay on the dice record,
+    discarded with it. Every die takes the turn stream's next counter, so a re-roll never reuses one.
     """
     require_moderator(by, game)
     with transaction.atomic():
@@ -145,15 +161,25 @@ def server_roll(game: Game, by, battle_no: int, replaces: int | None = None) -> 
         if (shown.pk if shown else None) != replaces:
             raise StaleBattle(_("The dice of battle %(n)s have just been rolled (by another moderator, or by a "
                                 "second click): look at them before rolling again.") % {"n": battle_no})
-        # One die counter per turn and battle, so a re-roll gives new dice and a replay gives the same.
-        # Die k of the turn counts every die rolled or entered before, re-rolls included (engine/dice.py).
-        k = sum(len(a) + len(d) for a, d in
-                DiceRoll.objects.filter(resolution=resolution).values_list("attacker", "defender"))
-        dice = roll_dice(turn_seed(game.seed, turn.number), k, awaiting["dice_count"]["attacker"])
-        attacker, defender = list(dice.attacker), list(dice.defender)
+        reason = (reason or "").strip()
+        if shown is not None and not reason:
+            raise ConsoleError(_("Write why the dice are rolled again: the dice record keeps it."))
+        # Die k of the turn is die(turn_seed(seed, turn), k), k the turn stream's next counter: every
+        # server die rolled before in this turn, re-rolls included (docs/dice.md).
+        count = awaiting["dice_count"]["attacker"]
+        stream = dice_record.turn_stream(game, turn.number)
+        rolled = dice_record.roll(stream, 2 * count, purpose=f"battle {battle_no}",
+                                  ref=battle_ref(turn, battle_no), user=by)
+        values = [r.value for r in rolled]
+        attacker, defender = values[:count], values[count:]
         roll = DiceRoll.objects.create(resolution=resolution, battle_no=battle_no, attacker=attacker,
-                                       defender=defender, source="server", by=by)
-        audit(game, by, "dice_rolled", {"turn": turn.number, "battle": battle_no, "attacker": attacker, "defender": defender})
+                                       defender=defender, source="server", by=by, counter=rolled[0].counter)
+        detail = {"turn": turn.number, "battle": battle_no, "attacker": attacker, "defender": defender,
+                  "counters": list(roll.counters)}
+        if shown is not None:
+            _discard_server_roll(turn, shown, _("rolled again: %(reason)s") % {"reason": reason})
+            detail["replaces"] = list(shown.counters) if shown.counters else None
+        audit(game, by, "dice_rolled", detail, reason)
     return roll
 
 
@@ -190,8 +216,13 @@ def confirm_battle(game: Game, by, battle_no: int, attacker, defender, *, roll_i
         attacker = _valid_dice(attacker, awaiting["dice_count"]["attacker"], "attacker")
         defender = _valid_dice(defender, awaiting["dice_count"]["defender"], "defender")
         source = "hand"
+        shown = pending_roll(resolution, battle_no)
+        if shown is not None:
+            _discard_server_roll(turn, shown, _("dice entered by hand instead"))
         DiceRoll.objects.create(resolution=resolution, battle_no=battle_no, attacker=attacker, defender=defender,
                                 source="hand", by=by)
+        dice_record.record_hand(dice_record.turn_stream(game, turn.number), [*attacker, *defender],
+                                purpose=f"battle {battle_no}", ref=battle_ref(turn, battle_no), user=by)
     resolution.dice = [*resolution.dice, {"attacker": attacker, "defender": defender}]
     result = _recompute(turn, resolution)
     fought = result["fought"][battle_no - 1]
@@ -225,6 +256,8 @@ def undo_last_battle(game: Game, by, reason: str, battle_no: int | None = None) 
     province = fought[battle_no - 1].get("province") if len(fought) >= battle_no else None
     resolution.dice = resolution.dice[:-1]
     DiceRoll.objects.filter(resolution=resolution, battle_no=battle_no, undone=False).update(undone=True)
+    dice_record.discard(stream=dice_record.turn_stream(game, turn.number), ref=battle_ref(turn, battle_no),
+                        reason=_("battle undone: %(reason)s") % {"reason": reason.strip()})
     _recompute(turn, resolution)
     audit(game, by, "battle_undone", {"turn": turn.number, "battle": battle_no, "province": province},
           reason.strip())

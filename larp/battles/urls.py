@@ -4,6 +4,8 @@ from larp.battles import views
 
 app_name = "battles"
 urlpatterns = [
+    path("console/", views.console, name="console"),
+    path("control/<slug:action>", views.control, name="control"),
     path("console/order", views.moderator_order, name="moderator_order"),
     path("console/movement/", views.movement, name="movement"),
     path("console/movement/apply", views.movement_action, name="movement_apply"),

@@ -1,4 +1,6 @@
-"""The moderators' console for a turn: movement, battles, regroup, history. Thin: check, service, render."""
+"""The moderators' console for a turn: its home and controls, movement, battles, regroup, history. Thin: check,
+service, render."""
+import json
 from functools import wraps
 
 from django.contrib import messages
@@ -10,22 +12,140 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from larp.battles import forms, selectors, services
+from larp.battles import console as home, forms, selectors, services
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign import labels
 from larp.campaign.access import moderator_game
 from larp.campaign.models import Faction, Game, Province
+from larp.dice import selectors as dice_selectors
 from larp.forces import services as forces_services
 from larp.forces.models import Army, TroopType
 from larp.maps import view as maps
 from larp.orders import services as order_services
 from larp.orders.forms import PaperOrderForm
 from larp.orders.messages import refusal_text
-from larp.turns import situation
-from larp.turns.models import Snapshot, Turn
+from larp.turns import clock, forms as turn_forms, services as turn_services, situation
+from larp.turns.audit_text import sentence
+from larp.turns.models import AuditEntry, Phase, Snapshot, Turn
 from larp.turns.selectors import names as names_of
 from larp.turns.services import current_phase
-from larp.turns.views import console_page, form_messages, refused, status_of
+
+
+# --- the console home: the one next thing to do, the clock's controls, the paper order --------------
+
+
+def form_messages(form) -> list[str]:
+    """A refused form's messages, one per problem, in the user's language."""
+    return [str(m) for errors in form.errors.values() for m in errors]
+
+
+def refused(request: HttpRequest, page, game: Game, problems: list[str], status: int) -> HttpResponse:
+    """The page the act was pressed on, shown again with what went wrong and a 4xx status; nothing changed."""
+    for problem in problems:
+        messages.error(request, problem)
+    response = page(request, game)
+    response.status_code = status
+    return response
+
+
+def status_of(exc: ValidationError) -> int:
+    """A refusal by the state of the game is a conflict (409); a refusal of what was typed is a bad request."""
+    return 400 if getattr(exc, "code", None) == "invalid" else 409
+
+
+def console_page(request: HttpRequest, game: Game, picks: dict | None = None) -> HttpResponse:
+    phase = current_phase(game)
+    payload = clock.payload(game.pk)
+    game_names = names_of(game)
+    unit_code = (picks or {}).get("unit") or request.GET.get("unit", "")
+    paper = home.paper_order(game, phase, unit_code, picks) if phase and unit_code else None
+    context = {
+        "paper_units": home.paper_order_units(phase, game_names) if phase else [],
+        "paper": paper, "paper_unit": unit_code,
+    }
+    if request.htmx and request.GET.get("unit") is not None:
+        return render(request, "battles/console.html#paper-order", {"game": game, "phase": phase, **context})
+    return render(request, "battles/console.html", {**context,
+        "game": game, "phase": phase, "settings": turn_services.turn_settings(game), "names": game_names,
+        "clock": payload, "face": clock.clock_face(payload),
+        "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
+        "step": home.next_step(game, phase),
+        "dice_fingerprint": dice_selectors.game_fingerprint(game),
+        "unfinished": turn_services.unfinished_work(phase) if phase else [],
+        "grid": home.filing_grid(phase) if phase else None,
+        "orders": home.orders_table(phase, game_names) if phase else None,
+        "audit": [(e, sentence(e, game_names)) for e in AuditEntry.objects.filter(game=game).select_related("user")[:30]],
+    })
+
+
+@login_required
+def console(request: HttpRequest, game_id: int) -> HttpResponse:
+    return console_page(request, moderator_game(request.user, game_id))
+
+
+CONSOLE_ACTS = {
+    "start": lambda game, user, data: turn_services.start_game(game, user),
+    "pause": lambda game, user, data: turn_services.pause(game, user, data["reason"], phase_id=data["phase"]),
+    "resume": lambda game, user, data: turn_services.resume(game, user, data["reason"], phase_id=data["phase"]),
+    "extend": lambda game, user, data: turn_services.extend(game, user, data["minutes"], data["reason"],
+                                                            phase_id=data["phase"]),
+    "end": lambda game, user, data: turn_services.end_now(game, user, data["reason"], phase_id=data["phase"],
+                                                          skip=data["skip"]),
+    "next": lambda game, user, data: turn_services.next_phase(game, user, data["reason"], phase_id=data["phase"],
+                                                              skip=data["skip"]),
+    "draw": lambda game, user, data: turn_services.make_draw(game, user),
+    "draw_manual": lambda game, user, data: turn_services.enter_draw(game, user, data["order"]),
+}
+
+
+def _minutes(seconds) -> str:
+    minutes = max(0, round((seconds or 0) / 60, 1))
+    return f"{minutes:g}"
+
+
+def _phase_text(phase) -> str:
+    return _("turn %(turn)s, phase «%(phase)s»") % {"turn": phase.turn.number, "phase": phase.get_kind_display()}
+
+
+def _draw_text(game: Game, order) -> str:
+    factions = names_of(game).get("factions", {})
+    return ", ".join(str(factions.get(code, code)) for code in order or [])
+
+
+# What each act of the console did, in one sentence (never a bare «Done.»).
+CONSOLE_DONE = {
+    "start": lambda game, phase, data: _("The game started: %(phase)s, %(minutes)s min.") % {
+        "phase": _phase_text(phase), "minutes": _minutes(phase.remaining())},
+    "pause": lambda game, phase, data: _("Phase «%(phase)s» paused.") % {"phase": phase.get_kind_display()},
+    "resume": lambda game, phase, data: _("Phase «%(phase)s» goes on: %(minutes)s min. left.") % {
+        "phase": phase.get_kind_display(), "minutes": _minutes(phase.remaining())},
+    "extend": lambda game, phase, data: _("Phase extended by %(minutes)s min.") % {"minutes": f"{data['minutes']:g}"},
+    "end": lambda game, phase, data: _("Phase «%(phase)s» ended.") % {"phase": phase.get_kind_display()},
+    "next": lambda game, phase, data: _("Now: %(phase)s.") % {"phase": _phase_text(phase)},
+    "draw": lambda game, order, data: _("Draw made by lot: %(order)s.") % {"order": _draw_text(game, order)},
+    "draw_manual": lambda game, order, data: _("Draw written: %(order)s.") % {"order": _draw_text(game, order)},
+}
+
+
+@login_required
+@require_POST
+def control(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
+    game = moderator_game(request.user, game_id)
+    act = CONSOLE_ACTS.get(action)
+    if act is None:
+        raise Http404(action)
+    form = turn_forms.FORMS[action](request.POST)
+    if not form.is_valid():
+        return refused(request, console_page, game, form_messages(form), 400)
+    try:
+        done = act(game, request.user, form.cleaned_data)
+    except ValidationError as exc:
+        return refused(request, console_page, game, exc.messages, status_of(exc))
+    messages.success(request, CONSOLE_DONE[action](game, done, form.cleaned_data))
+    return redirect("battles:console", game_id=game.pk)
+
+
+# --- movement, battles, regroup ----------------------------------------------------------------------
 
 
 def moderator_page(view):
@@ -117,7 +237,7 @@ def battles(request: HttpRequest, game: Game) -> HttpResponse:
     modifiers = (resolution.choices.get("modifiers", []) if resolution else [])
     return render(request, "battles/battles.html", _context(
         game, turn=turn, result=result, resolution=resolution, pending_roll=pending_roll,
-        queue=selectors.battle_queue(result or {}),
+        queue=selectors.battle_queue(result or {}), dice_revealed=dice_selectors.war_revealed(game),
         # A modifier belongs to its own battle only (R9).
         modifiers=[{**m, "index": i} for i, m in enumerate(modifiers) if awaiting and m.get("battle") == awaiting["n"]]))
 
@@ -203,7 +323,8 @@ REGROUP_DONE = {
 }
 
 BATTLE_ACTS = {
-    "roll": (forms.RollForm, lambda game, user, d: services.server_roll(game, user, d["battle"], d["replaces"])),
+    "roll": (forms.RollForm, lambda game, user, d: services.server_roll(game, user, d["battle"], d["replaces"],
+                                                                                   d["reason"])),
     "confirm": (forms.ConfirmForm, lambda game, user, d: services.confirm_battle(
         game, user, d["battle"], d["attacker"], d["defender"], roll_id=d["roll"])),
     "undo": (forms.UndoForm, lambda game, user, d: services.undo_last_battle(game, user, d["reason"], d["battle"])),
@@ -279,7 +400,7 @@ def moderator_order(request: HttpRequest, game: Game) -> HttpResponse:
         response.status_code = ORDER_STATUS.get(exc.code, 422)
         return response
     messages.success(request, _("Order saved."))
-    return redirect("turns:console", game_id=game.pk)
+    return redirect("battles:console", game_id=game.pk)
 
 
 @moderator_page
@@ -354,7 +475,8 @@ def projector(request: HttpRequest, game: Game) -> HttpResponse:
     context = {"game": game, "clock": payload, "face": clock.clock_face(payload),
                "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
-               "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names)}
+               "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names),
+               "dice_fingerprint": dice_selectors.game_fingerprint(game)}
     if request.htmx:
         return render(request, "battles/projector.html#stage", context)
     return render(request, "battles/projector.html", context)

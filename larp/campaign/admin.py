@@ -21,6 +21,7 @@ class GameAdmin(GameScopedAdmin):
     list_display = ["title", "scenario", "created_at"]
     search_fields = ["title"]
     readonly_fields = ["created_at"]
+    exclude = ["seed"]  # the dice seed stays secret until a moderator reveals it (docs/dice.md)
 
     def get_queryset(self, request):
         qs = admin.ModelAdmin.get_queryset(self, request)

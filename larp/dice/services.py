@@ -8,13 +8,26 @@ from __future__ import annotations
 import secrets
 from typing import Iterable
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from larp.campaign.audit import audit
 from larp.campaign.models import Game
 from larp.dice.models import Roll, Stream, fingerprint
+from larp.dice.verify import turn_seed
 from larp.rules import dice as generator
+
+GAME = "game"
+
+
+class Revealed(ValidationError):
+    """The stream's seed is public: its dice could be foretold, so the server rolls no more of them."""
+
+
+def turn_label(number: int) -> str:
+    return f"turn-{int(number)}"
 
 
 def commit(game: Game, label: str, seed: int | None = None) -> Stream:
@@ -25,8 +38,20 @@ def commit(game: Game, label: str, seed: int | None = None) -> Stream:
 
 def game_stream(game: Game) -> Stream:
     """The war's own stream, committed to the game's recorded seed."""
-    stream, _ = Stream.objects.get_or_create(
-        game=game, label="game", defaults={"seed": game.seed, "fingerprint": fingerprint(game.seed)})
+    stream, _created = Stream.objects.get_or_create(
+        game=game, label=GAME, defaults={"seed": game.seed, "fingerprint": fingerprint(game.seed)})
+    return stream
+
+
+def turn_stream(game: Game, number: int) -> Stream:
+    """The stream of the war's turn `number`: its seed is derived from the game's committed seed
+    (`turn_seed`), so the game's one fingerprint commits to every turn's dice (docs/dice.md)."""
+    parent = game_stream(game)
+    seed = turn_seed(parent.seed, number)
+    stream, _created = Stream.objects.get_or_create(
+        game=game, label=turn_label(number),
+        defaults={"seed": seed, "fingerprint": fingerprint(seed), "revealed_at": parent.revealed_at,
+                  "revealed_by": parent.revealed_by})
     return stream
 
 
@@ -36,6 +61,9 @@ def roll(stream: Stream, count: int, *, sides: int = 6, purpose: str = "", ref: 
     if not 0 < count <= 200:
         raise ValueError("count out of range")
     locked = Stream.objects.select_for_update().get(pk=stream.pk)
+    if locked.revealed:
+        raise Revealed(_("The dice seed has been revealed: the server rolls no more dice from it. "
+                         "Enter the dice rolled at the table."))
     start = locked.next_counter
     rolls = [Roll(stream=locked, counter=k, sides=sides, value=generator.die(locked.seed, k, sides),
                   source=Roll.SERVER, purpose=purpose[:200], ref=ref[:60],
@@ -69,7 +97,25 @@ def discard(rolls: Iterable[Roll] | None = None, *, stream: Stream | None = None
 
 
 @transaction.atomic
+def reveal_game(game: Game, user) -> Stream:
+    """Reveal the war's seed: the game's stream and every turn's stream derived from it, audited once."""
+    stream = game_stream(game)
+    locked = Stream.objects.select_for_update().get(pk=stream.pk)
+    if locked.revealed_at is None:
+        locked.revealed_at = timezone.now()
+        locked.revealed_by = user if user and user.is_authenticated else None
+        locked.save(update_fields=["revealed_at", "revealed_by"])
+        audit(game, user, "dice_revealed", {"stream": GAME, "fingerprint": locked.fingerprint})
+    Stream.objects.filter(game=game, label__startswith="turn-", revealed_at__isnull=True).update(
+        revealed_at=locked.revealed_at, revealed_by=locked.revealed_by)
+    return locked
+
+
+@transaction.atomic
 def reveal(stream: Stream, user) -> Stream:
+    """Reveal one stream's seed (a table's; the war's reveals its turns too), audited."""
+    if stream.label == GAME:
+        return reveal_game(stream.game, user)
     locked = Stream.objects.select_for_update().get(pk=stream.pk)
     if locked.revealed_at is None:
         locked.revealed_at = timezone.now()

@@ -12,7 +12,8 @@ can be replayed on any machine and any Python version.
 A game records one seed; the seed of its turn number t is `turn_seed(seed, t)`
 (the first 8 bytes of sha256(f"{seed}:turn:{t}"), as a non-negative 63-bit
 integer). The server's dice are `roll(turn_seed(seed, t), k, count)` with k the
-dice already rolled in that turn, so a turn whose every battle took the
+turn's counter on the dice record (every server die rolled before in that
+turn, re-rolls included; docs/dice.md), so a turn whose every battle took the
 server's first roll is exactly `adjudicate turn` of its case with that seed.
 """
 from __future__ import annotations

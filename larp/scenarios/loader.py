@@ -6,6 +6,7 @@ import secrets
 from django.db import transaction
 
 from larp.campaign.models import Adjacency, Faction, Game, Province, SpecialState
+from larp.dice import services as dice_services
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
 from larp.scenarios import Problem, ScenarioError, load, validate
 
@@ -38,6 +39,7 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
     provinces = _create_map(game, data, factions)
     _create_forces(game, data, types, factions, provinces)
     _create_special_state(game, data)
+    dice_services.game_stream(game)  # the war's dice commitment, fixed with the game (docs/dice.md)
     return game
 
 

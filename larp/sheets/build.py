@@ -1,53 +1,24 @@
 """Plain data for the protocol and turn-results documents, made from the engine's own results.
 
-No database here: a `Names` (ids -> the names people read) and the engine's
-case and result documents (docs/adjudication.md) go in, dicts ready for a
-renderer come out. The selectors build `Names` from a game; tests may build
-it by hand.
+No database here: the game's names (the one lookup, `larp.turns.selectors.names`, read
+through its `faction`, `colour`, `province` and `troop`) and the engine's case and result
+documents (docs/adjudication.md) go in, dicts ready for a renderer come out.
 """
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from larp.engine.model import Fate, Rules
-from larp.engine.rules import DEFAULT_TROOP_TYPES, parse_rules
-from larp.forces.models import roman
 from larp.campaign import labels
+from larp.engine.model import Fate, Rules
+from larp.engine.rules import parse_rules
+from larp.forces.models import roman
 
-
-@dataclass
-class Names:
-    """Ids of one game (or case) -> what a person reads, in the active language."""
-
-    factions: dict[str, dict] = field(default_factory=dict)      # code -> {"name", "colour"}
-    provinces: dict[str, str] = field(default_factory=dict)      # code -> name
-    troop_types: dict[str, dict] = field(default_factory=dict)   # code -> {"name", "power", "men"}
-
-    def faction(self, code: str | None) -> str:
-        if code is None:
-            return _("neutral")
-        return self.factions.get(code, {}).get("name", code)
-
-    def colour(self, code: str | None) -> str | None:
-        return self.factions.get(code, {}).get("colour") if code else None
-
-    def province(self, code: str | None) -> str:
-        if code is None:
-            return "—"
-        return self.provinces.get(code, code)
-
-    def troop(self, code: str) -> dict:
-        known = self.troop_types.get(code)
-        if known:
-            return known
-        for t in DEFAULT_TROOP_TYPES:
-            if t.id == code:
-                return {"name": code, "power": t.power, "men": t.men}
-        return {"name": code, "power": 0, "men": 0}
+if TYPE_CHECKING:
+    from larp.turns.selectors import Names
 
 
 def cards(codes: Iterable[str], names: Names) -> list[dict]:
@@ -267,9 +238,24 @@ def _rows(sides: list[dict]) -> list[dict]:
 
 # --- a whole turn --------------------------------------------------------------
 
+def dice_note(how: dict | None) -> str:
+    """How a battle's dice were had, for paper: by hand, or the server's with their counters on the turn's record."""
+    if not how:
+        return ""
+    if how.get("source") == "server" and how.get("counters"):
+        first, last = how["counters"]
+        return _("Dice: rolled by the server, dice %(first)s–%(last)s of the turn's record") % {
+            "first": first, "last": last}
+    if how.get("source") == "server":
+        return _("Dice: rolled by the server")
+    return _("Dice: rolled by hand at the table")
+
+
 def protocols_from_turn(case: dict, turn_result: dict, names: Names, *, header: dict | None = None,
-                        only: int | None = None) -> list[dict]:
-    """One protocol per battle fought in the turn, with each stack's cards as they went in."""
+                        only: int | None = None, dice: dict[int, dict] | None = None) -> list[dict]:
+    """One protocol per battle fought in the turn, with each stack's cards as they went in.
+
+    `dice` (battle number -> {"source", "counters"}) says how each battle's dice were had."""
     fought = list(turn_result.get("fought") or [])
     retreats = list(turn_result.get("retreats") or [])
     last_loss = _last_loss(fought)
@@ -277,7 +263,8 @@ def protocols_from_turn(case: dict, turn_result: dict, names: Names, *, header: 
     for entry in fought:
         mine = [r for r in retreats if last_loss.get((r["unit"], r.get("from"))) == entry["n"]]
         if only is None or entry["n"] == only:
-            out.append(protocol(entry, entry, case, names, number=entry["n"], retreats=mine, header=header))
+            out.append({**protocol(entry, entry, case, names, number=entry["n"], retreats=mine, header=header),
+                        "dice_note": dice_note((dice or {}).get(entry["n"]))})
     return out
 
 
@@ -309,7 +296,7 @@ class _Units:
 
 def turn_results(case: dict, result: dict, names: Names, *, header: dict | None = None, news: str = "",
                  raised: Iterable[dict] = (), refusal_text: Callable[[dict], str] | None = None,
-                 orders: dict[str, dict] | None = None) -> dict:
+                 orders: dict[str, dict] | None = None, dice: dict[int, dict] | None = None) -> dict:
     """Everything a turn changed, for the printed turn results (R6-R12).
 
     `orders` (unit id -> the order as filed) makes each move read as on the tablet and the console."""
@@ -323,7 +310,8 @@ def turn_results(case: dict, result: dict, names: Names, *, header: dict | None 
         "refused": [{"faction": names.faction(units.faction(r["unit"])), "unit": units.label(r["unit"]),
                      "reason": refusal_text(r) if refusal_text else r.get("reason", "")}
                     for r in result.get("refused") or []],
-        "battles": [_battle_line(entry, units, names) for entry in result.get("fought") or []],
+        "battles": [{**_battle_line(entry, units, names), "dice_note": dice_note((dice or {}).get(entry["n"]))}
+                    for entry in result.get("fought") or []],
         "retreats": [{"faction": names.faction(units.faction(r["unit"])), "unit": units.label(r["unit"]),
                       "kind": units.kind(r["unit"]), "from": names.province(r.get("from")),
                       "to": names.province(r["to"]) if r.get("to") and not r.get("destroyed") else None,
@@ -348,7 +336,7 @@ def turn_results(case: dict, result: dict, names: Names, *, header: dict | None 
 
 def _moves(result: dict, units: _Units, names: Names, orders: dict[str, dict]) -> tuple[list[dict], int]:
     """The moves in execution order, numbered as the console's movement steps, and how many units simply held."""
-    words = {"provinces": names.provinces, "factions": {c: f.get("name", c) for c, f in names.factions.items()},
+    words = {"provinces": names["provinces"], "factions": names["factions"],
              "units": {uid: u["label"] for uid, u in units.index.items()},
              "numerals": {uid: roman(u["number"]) for uid, u in units.index.items() if u["number"]}}
     moves, held = [], 0

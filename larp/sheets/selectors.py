@@ -10,28 +10,21 @@ from collections import defaultdict
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from larp.battles.selectors import turn_result
+from larp.battles.selectors import battle_dice, turn_result
 from larp.campaign.models import AuditEntry, Faction, Game, Province, SpecialState
+from larp.dice import selectors as dice_selectors
 from larp.engine.rules import parse_rules
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
 from larp.campaign import labels
 from larp.sheets import build
 from larp.orders.messages import refusal_text
 from larp.turns.models import Phase, Turn, TurnSettings
+from larp.turns.selectors import Names, names as game_names
 from larp.turns.situation import ENGINE_RULE_KEYS, start_case
 
 
 class NoResults(LookupError):
     """The turn has no stored engine result yet; the message says so to a moderator."""
-
-
-def names_for(game: Game) -> build.Names:
-    return build.Names(
-        factions={f.code: {"name": f.name, "colour": f.colour} for f in Faction.objects.filter(game=game)},
-        provinces={p.code: p.name for p in Province.objects.filter(game=game)},
-        troop_types={t.code: {"name": t.name, "power": t.power, "men": t.men}
-                     for t in TroopType.objects.filter(game=game)},
-    )
 
 
 def engine_rules(game: Game):
@@ -60,7 +53,8 @@ def order_turn_number(game: Game) -> int | None:
 
 def header(game: Game, turn: int | None) -> dict:
     return {"game": game.title, "turn": turn,
-            "date": formats.date_format(timezone.localtime(), "DATETIME_FORMAT")}
+            "date": formats.date_format(timezone.localtime(), "DATETIME_FORMAT"),
+            "dice_fingerprint": dice_selectors.game_fingerprint(game)}
 
 
 # --- battle sheets -------------------------------------------------------------
@@ -70,7 +64,7 @@ def battle_sheets(game: Game, faction_id: int | None = None) -> list[dict]:
     factions = labels.by_name(Faction.objects.filter(game=game))
     if faction_id is not None:
         factions = [f for f in factions if f.pk == faction_id]
-    names = names_for(game)
+    names = game_names(game)
     types = {t.pk: t.code for t in TroopType.objects.filter(game=game)}
     stack_cards = {"army": defaultdict(list), "fleet": defaultdict(list), "garrison": defaultdict(list)}
     for army_id, fleet_id, garrison_id, type_id in TroopCard.objects.filter(game=game).order_by("id").values_list(
@@ -136,7 +130,7 @@ def battle_sheets(game: Game, faction_id: int | None = None) -> list[dict]:
     return sheets
 
 
-def _stack(label: str, location: str, codes: list[str], commanders: list[dict], names: build.Names) -> dict:
+def _stack(label: str, location: str, codes: list[str], commanders: list[dict], names: Names) -> dict:
     grouped = build.cards(codes, names)
     return {"label": label, "location": location, "cards": grouped, "cards_text": build.cards_text(grouped),
             "power": build.stack_power(grouped), "men": build.stack_men(grouped), "commanders": commanders,
@@ -178,7 +172,8 @@ def _turn_case_and_result(game: Game, number: int) -> tuple[dict, dict, dict]:
 
 def turn_protocols(game: Game, number: int, battle: int | None = None) -> list[dict]:
     case, result, _stored = _turn_case_and_result(game, number)
-    protocols = build.protocols_from_turn(case, result, names_for(game), header=header(game, number), only=battle)
+    protocols = build.protocols_from_turn(case, result, game_names(game), header=header(game, number), only=battle,
+                                          dice=battle_dice(game, number))
     if not protocols:
         if battle is not None:
             raise NoResults(_("Turn %(turn)s has no battle no. %(n)s.") % {"turn": number, "n": battle})
@@ -188,11 +183,11 @@ def turn_protocols(game: Game, number: int, battle: int | None = None) -> list[d
 
 def turn_results(game: Game, number: int) -> dict:
     case, result, stored = _turn_case_and_result(game, number)
-    names = names_for(game)
+    names = game_names(game)
     turn = Turn.objects.filter(game=game, number=number).first()
     orders = {o.payload.get("unit"): o.payload for o in turn.orders.all()} if turn else {}
     return build.turn_results(case, result, names, header=header(game, number), news=stored.get("news", ""),
-                              raised=_raised(game, number), orders=orders,
+                              raised=_raised(game, number), orders=orders, dice=battle_dice(game, number),
                               refusal_text=lambda r: refusal_text(game.pk, r))
 
 

@@ -6,3 +6,9 @@ class TablesConfig(AppConfig):
     name = "larp.tables"
     label = "tables"
     verbose_name = _("Tables")
+
+    def ready(self):
+        from larp.dice.registry import register_names
+        from larp.tables.selectors import stream_names
+
+        register_names(stream_names)

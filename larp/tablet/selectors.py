@@ -1,4 +1,7 @@
-"""Reads for the players' tablets: the faction board, legal order choices, the map, players, spy reports.
+"""Reads for the players' tablets: the faction board, the map, players, spy reports.
+
+A unit's card and its order form's legal choices are larp.orders.pickers (the console's paper order
+uses them too).
 
 Fog of war (R13): `faction_board` reads only the given faction's stacks and
 orders (views check the role first); `map_view` reads positions, flags,
@@ -17,57 +20,32 @@ from django.utils.translation import gettext as _
 from larp.battles.models import TurnResolution
 from larp.campaign import labels
 from larp.campaign.models import Faction, Game, Membership, Province
-from larp.engine import is_complete, legal_fleets, legal_steps
-from larp.engine.errors import CaseError
-from larp.forces.models import Army, Commander, Fleet, TroopCard, roman
+from larp.forces.models import Army, Commander, Fleet, TroopCard
+from larp.maps.view import unit_label
 from larp.orders.models import Order
+from larp.orders.pickers import (card_rows, carriers, commander_rows, men_text, stack_totals, start_situation,
+                                 unit_entry)
 from larp.orders.selectors import visible_orders
 from larp.orders.services import find_unit
 from larp.sheets import selectors as sheets
-from larp.maps.view import unit_label
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
-from larp.turns import situation
 from larp.turns.selectors import current_phase, names
-from larp.turns.situation import parse_unit_code
-
 
 
 # --- stacks ---------------------------------------------------------------------------
 
 
-def _cards(cards) -> list[dict]:
-    return [{"code": c.troop_type.code, "name": c.troop_type.name, "name_ru": c.troop_type.name_ru,
-             "name_en": c.troop_type.name_en, "power": c.troop_type.power, "men": c.troop_type.men} for c in cards]
-
-
-def _commanders(commanders) -> list[dict]:
-    return [{"name": c.name, "name_ru": c.name_ru, "name_en": c.name_en, "power": c.power} for c in commanders]
-
-
-def _totals(cards: list[dict], commanders: list[dict]) -> dict:
-    troops = sum(c["power"] for c in cards)
-    bonus = sum(c["power"] for c in commanders)
-    men = sum(c["men"] for c in cards)
-    return {"troop_power": troops, "commander_power": bonus, "power": troops + bonus, "men": men,
-            "men_text": men_text(men)}
-
-
-def men_text(men: int | None) -> str:
-    """10000 -> '10 000' (a thin space groups thousands, as Russian writes them)."""
-    return f"{int(men or 0):,}".replace(",", "\u202f")
-
-
 def stack_content(stack) -> dict:
     """One stack (army, fleet or garrison) as JSON: what a spy report keeps (names in both languages)."""
     if isinstance(stack, Province):
-        cards = _cards(TroopCard.objects.filter(garrison=stack).select_related("troop_type"))
+        cards = card_rows(TroopCard.objects.filter(garrison=stack).select_related("troop_type"))
         commanders = []
         kind, number, place = "garrison", None, stack
         faction = stack.owner
     else:
-        cards = _cards(stack.cards.select_related("troop_type"))
-        commanders = _commanders(stack.commanders.all())
+        cards = card_rows(stack.cards.select_related("troop_type"))
+        commanders = commander_rows(stack.commanders.all())
         kind = "fleet" if isinstance(stack, Fleet) else "army"
         number, faction = stack.number, stack.faction
         place = stack.sea if isinstance(stack, Fleet) else stack.province
@@ -75,7 +53,7 @@ def stack_content(stack) -> dict:
             "faction": {"code": faction.code, "name_ru": faction.name_ru, "name_en": faction.name_en}
             if faction else None,
             "place": {"code": place.code, "name_ru": place.name_ru, "name_en": place.name_en},
-            "troops": cards, "commanders": commanders, **_totals(cards, commanders)}
+            "troops": cards, "commanders": commanders, **stack_totals(cards, commanders)}
 
 
 def bilingual(item: dict | None, key: str = "name") -> str:
@@ -88,117 +66,6 @@ def bilingual(item: dict | None, key: str = "name") -> str:
         return item[f"{key}_en"]
     return item.get(f"{key}_ru") or item.get(key) or ""
 
-
-
-# --- the turn-start situation and legal choices (R5) -----------------------------------
-
-
-def start_situation(turn):
-    """The engine's Situation at the start of the turn (orders are checked against it, R5); None if unusable."""
-    if not turn.start_state:
-        return None
-    try:
-        return situation.start_situation(turn)
-    except CaseError:
-        return None
-
-
-STEP_LABELS = {
-    ("march", 1): lambda: _("Step 1"),
-    ("march", 2): lambda: _("Step 2 (optional)"),
-    ("attack", 1): lambda: _("Step 1: the target, or a friendly province to pass"),
-    ("attack", 2): lambda: _("Step 2: the target"),
-    ("sea_attack", 1): lambda: _("Sea zone where the army boards its fleet"),
-    ("sea_attack", 2): lambda: _("Target on the coast"),
-    ("landing", 1): lambda: _("Sea zone where the army boards its fleet"),
-    ("landing", 2): lambda: _("Landing place, or the next sea zone"),
-    ("landing", 3): lambda: _("Landing place"),
-    ("fleet_move", 1): lambda: _("Sea zone to move to"),
-    ("fleet_attack", 1): lambda: _("Sea zone of the battle"),
-    ("fleet_attack", 2): lambda: _("Whose fleet to attack"),
-}
-
-
-def order_choices(sit, unit_code: str, unit_kind: str, label_of: dict[str, str], selected: dict | None) -> dict:
-    """Every legal choice of the order form as flat groups, from the engine's `legal_steps` (R5).
-
-    A group is shown when the order type and the steps chosen before it
-    (`prefix`) match: the form never offers an illegal path. `selected` (type,
-    path, fleet) marks what is picked: the unit's current order, or what was
-    sent with a refused order.
-    """
-    selected = selected or {}
-    sel_type, sel_path, sel_fleet = selected.get("type") or "", list(selected.get("path") or []), selected.get("fleet")
-    kinds = Order.FLEET_TYPES if unit_kind == "fleet" else Order.ARMY_TYPES
-    type_labels = dict(Order.TYPES)
-    types, groups = [], []
-    for kind in kinds:
-        if kind == Order.HOLD:
-            types.append({"value": kind, "label": str(type_labels[kind]), "checked": sel_type == kind})
-            continue
-        before = len(groups)
-        _walk(sit, unit_code, kind, [], groups, label_of, sel_type, sel_path, sel_fleet)
-        if len(groups) > before:
-            types.append({"value": kind, "label": str(type_labels[kind]), "checked": sel_type == kind})
-    complete = sel_type == Order.HOLD or (
-        bool(sel_type) and sel_type != Order.HOLD and any(t["value"] == sel_type for t in types)
-        and _safe_complete(sit, unit_code, sel_type, sel_path))
-    return {"types": types, "groups": groups, "complete": complete}
-
-
-def _safe_complete(sit, unit_code, kind, path) -> bool:
-    try:
-        return bool(path) and is_complete(sit, unit_code, kind, path)
-    except (KeyError, ValueError, CaseError):
-        return False
-
-
-def _walk(sit, unit_code, kind, path, groups, label_of, sel_type, sel_path, sel_fleet) -> None:
-    depth = len(path) + 1
-    if depth > 3:
-        return
-    options = legal_steps(sit, unit_code, kind, path)
-    if not options:
-        return
-    on_selected_branch = sel_type == kind and sel_path[:len(path)] == path
-    group = {"kind": "step", "type": kind, "depth": depth, "prefix": "|".join(path),
-             "label": STEP_LABELS.get((kind, depth), lambda: _("Step %(n)s") % {"n": depth})(), "options": [],
-             "visible": on_selected_branch}
-    for value in options:
-        place = sit.provinces.get(value)
-        group["options"].append({
-            "value": value, "label": label_of.get(value, value),
-            "sea": place is not None and place.domain == "sea", "faction": place is None,
-            "complete": is_complete(sit, unit_code, kind, path + [value]),
-            "checked": on_selected_branch and len(sel_path) > len(path) and sel_path[len(path)] == value,
-        })
-    groups.append(group)
-    if kind in (Order.SEA_ATTACK, Order.LANDING) and depth == 1:
-        for zone in options:
-            fleets = legal_fleets(sit, unit_code, zone)
-            if len(fleets) > 1:
-                chosen = sel_fleet if sel_type == kind and sel_path[:1] == [zone] and sel_fleet in fleets else fleets[0]
-                groups.append({"kind": "fleet", "type": kind, "depth": 0, "prefix": zone,
-                               "visible": sel_type == kind and sel_path[:1] == [zone],
-                               "label": _("Which fleet carries the army"), "options": [
-                                   {"value": f, "label": _fleet_label(sit, f), "checked": f == chosen,
-                                    "complete": False, "sea": False, "faction": False} for f in fleets]})
-    for value in options:
-        if not is_complete(sit, unit_code, kind, path + [value]) or legal_steps(sit, unit_code, kind, path + [value]):
-            _walk(sit, unit_code, kind, path + [value], groups, label_of, sel_type, sel_path, sel_fleet)
-
-
-def _fleet_label(sit, fleet_id: str) -> str:
-    return unit_label("fleet", roman(sit.fleets[fleet_id].number))
-
-
-def describe_order(payload: dict, label_of: dict[str, str], start: str | None = None) -> str:
-    """An order in the one wording every page and sheet uses (labels.order_text): «Захват: Филиппополь».
-
-    `start` is accepted for old callers and not shown: the card already says where the unit stands."""
-    fleet = parse_unit_code(payload.get("fleet") or "")
-    numerals = {payload["fleet"]: roman(fleet[2])} if fleet and fleet[1] == "fleet" else {}
-    return labels.order_text(payload, {"provinces": label_of, "factions": label_of, "numerals": numerals})
 
 
 # --- the faction board --------------------------------------------------------------------
@@ -218,57 +85,6 @@ def _stacks(qs):
         Prefetch("cards", queryset=TroopCard.objects.select_related("troop_type").order_by("id")),
         Prefetch("commanders", queryset=Commander.objects.order_by("id")),
     ).select_related("faction")
-
-
-def carriers(orders) -> dict[str, str]:
-    """Fleet code -> the code of the army whose sea attack or landing boards it (R5), from these orders."""
-    return {o.payload["fleet"]: o.payload.get("unit") for o in orders
-            if o.payload.get("type") in (Order.SEA_ATTACK, Order.LANDING) and o.payload.get("fleet")}
-
-
-def _carry_note(army_code: str) -> str:
-    """«перевозит армию IV» — the vocabulary's words for a fleet carrying an army."""
-    parsed = parse_unit_code(army_code)
-    numeral = roman(parsed[2]) if parsed and parsed[1] == "army" else ""
-    return labels.carry_text(army_code, {"numerals": {army_code: numeral}} if numeral else {})
-
-
-def unit_entry(unit, *, sit, label_of, order: Order | None, is_open: bool, selected: dict | None = None,
-               carried_army: str | None = None) -> dict:
-    """One army or fleet card of the board: stack, totals, current order, the form's legal choices.
-
-    A fleet an army's order boards (`carried_army`) takes no order of its own (R5): its card says what it
-    carries and offers no form while that order stands."""
-    is_fleet = isinstance(unit, Fleet)
-    place = unit.sea if is_fleet else unit.province
-    cards = _cards(unit.cards.all())
-    commanders = _commanders(unit.commanders.all())
-    code = unit.code
-    in_turn = sit is not None and sit.unit(code) is not None and sit.unit(code).on_map
-    if selected is None and order is not None:
-        p = order.payload
-        selected = {"type": p.get("type"), "fleet": p.get("fleet")}
-        if p.get("type") in (Order.MARCH, Order.ATTACK):
-            selected["path"] = list(p.get("path") or [])
-        elif p.get("type") in (Order.SEA_ATTACK, Order.LANDING):
-            selected["path"] = list(p.get("sea") or []) + [p.get("target")]
-        elif p.get("type") == Order.FLEET_MOVE:
-            selected["path"] = [p.get("sea")]
-        elif p.get("type") == Order.FLEET_ATTACK:
-            selected["path"] = [p.get("sea"), p.get("target_faction")]
-    start = sit.unit(code).location if in_turn else place.code
-    carries = _carry_note(carried_army) if is_fleet and carried_army else ""
-    return {
-        "code": code, "pk": unit.pk, "kind": "fleet" if is_fleet else "army", "roman": unit.roman,
-        "label": unit_label("fleet" if is_fleet else "army", unit.roman),
-        "place": place.name, "place_code": place.code, "cards": cards, "commanders": commanders,
-        **_totals(cards, commanders),
-        "order": order, "order_text": describe_order(order.payload, label_of, start) if order else "",
-        "in_turn": in_turn, "carries": carries,
-        "choices": (order_choices(sit, code, "fleet" if is_fleet else "army", label_of, selected)
-                    if in_turn and not carries else None),
-        "open": is_open and in_turn and not carries,
-    }
 
 
 def faction_board(user, faction: Faction) -> dict:
@@ -294,8 +110,8 @@ def faction_board(user, faction: Faction) -> dict:
     for card in TroopCard.objects.filter(garrison__owner=faction).select_related("troop_type", "garrison"):
         cards_by[card.garrison].append(card)
     for province, cards in sorted(cards_by.items(), key=lambda kv: kv[0].name):
-        content = _cards(cards)
-        garrisons.append({"place": province.name, "cards": content, **_totals(content, [])})
+        content = card_rows(cards)
+        garrisons.append({"place": province.name, "cards": content, **stack_totals(content, [])})
     return {
         "faction": faction, "game": game, "phase": phase, "turn": turn, "orders_open": is_open,
         "units": units, "garrisons": garrisons, "reports": spy_reports(faction),

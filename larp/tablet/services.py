@@ -17,9 +17,10 @@ from larp.engine import order_from_path
 from larp.engine.errors import CaseError
 from larp.forces.models import Army, Fleet
 from larp.orders import services as orders
+from larp.orders.pickers import start_situation
 from larp.tablet import tokens
 from larp.tablet.models import JoinToken, SpyReport
-from larp.tablet.selectors import stack_content, start_situation
+from larp.tablet.selectors import stack_content
 from larp.turns.selectors import current_phase
 
 # --- join codes -------------------------------------------------------------------

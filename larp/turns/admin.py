@@ -8,7 +8,8 @@ from larp.turns.models import Phase, Turn, TurnSettings
 @admin.register(TurnSettings)
 class TurnSettingsAdmin(GameScopedAdmin):
     list_display = ["game", "auto_advance", "redraw_between_turns", "draw", "current_phase"]
-    readonly_fields = ["draw", "draw_seed", "draw_manual", "current_phase"]
+    readonly_fields = ["draw", "draw_manual", "current_phase"]
+    exclude = ["draw_seed"]  # derived from the game's secret seed (docs/dice.md)
 
 
 @admin.register(Turn)

@@ -93,8 +93,15 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
         return _("Turn %(turn)s: movement applied; battles to fight: %(n)s.") % {
             "turn": d.get("turn"), "n": d.get("battles", 0)}
     if a == "dice_rolled":
-        return _("Battle %(n)s: the server rolled %(a)s for the attacker and %(d)s for the defender.") % {
+        text = _("Battle %(n)s: the server rolled %(a)s for the attacker and %(d)s for the defender.") % {
             "n": d.get("battle"), "a": _dice(d.get("attacker")), "d": _dice(d.get("defender"))}
+        if d.get("counters"):
+            text += " " + _("Dice %(first)s–%(last)s of the turn on the dice record.") % {
+                "first": d["counters"][0], "last": d["counters"][-1]}
+        if d.get("replaces"):
+            text += " " + _("Rolled again: dice %(first)s–%(last)s are discarded.") % {
+                "first": d["replaces"][0], "last": d["replaces"][-1]}
+        return text
     if a == "battle_confirmed":
         dice = d.get("dice", {})
         outcome = names.get("outcomes", {}).get(d.get("outcome"), d.get("outcome") or "")
@@ -147,6 +154,10 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
                                                                           "order": f"{kind}{where}"}
     if a.startswith("table_"):
         return _table_sentence(a, d)
+    if a == "orda_data_created":
+        return _("«Орда»: data set «%(title)s» created.") % {"title": d.get("title", "")}
+    if a == "orda_data_edited":
+        return _("«Орда»: data set «%(title)s» edited.") % {"title": d.get("title", "")}
     if a == "dice_revealed":
         return _("Dice seed revealed (%(stream)s), fingerprint %(fp)s.") % {
             "stream": _stream(d.get("stream")), "fp": (d.get("fingerprint") or "")[:16]}

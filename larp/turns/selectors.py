@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from django.utils.translation import gettext as _
+
 from larp.campaign import labels
 from larp.campaign.models import Faction, Game, Province
-from larp.forces.models import Army, Fleet, roman
+from larp.engine.rules import DEFAULT_TROOP_TYPES
+from larp.forces.models import Army, Fleet, TroopType, roman
 from larp.turns.models import Phase, TurnSettings
 from larp.turns.situation import parse_unit_code
 
@@ -29,15 +32,17 @@ def current_phase(game: Game) -> Phase | None:
 class Names(Mapping):
     """Display names for the engine's ids, in the active language: the one lookup behind every page, tablet
     message and sheet. Tables: `provinces`, `factions`, `colours`, `greek_fire` (factions with Greek fire on
-    land), `units` («Никея IV»), `numerals` («IV»), and the game's words for the engine's named values
-    (`larp.campaign.labels.vocabulary`), for templates: `names.results|lookup:m.result`.
+    land), `units` («Никея IV»), `numerals` («IV»), `troop_types` ({code: {"name", "power", "men"}}, what
+    paper prints of a card), and the game's words for the engine's named values
+    (`larp.campaign.labels.vocabulary`), for templates: `names.results|lookup:m.result`. Paper reads them
+    through `faction`, `colour`, `province` and `troop`, which say what a missing id prints as.
 
     Each table is read on first use, so the order-filing path pays only for the names it shows. `only`
     limits provinces and factions to those ids (an engine refusal names two or three).
     """
 
     VOCABULARY = ("orders", "results", "outcomes", "retreat_reasons", "roles", "sides", "sources")
-    KEYS = ("provinces", "factions", "colours", "greek_fire", "units", "numerals", *VOCABULARY)
+    KEYS = ("provinces", "factions", "colours", "greek_fire", "units", "numerals", "troop_types", *VOCABULARY)
 
     def __init__(self, game: Game | int, only: Iterable[str] | None = None):
         self.game_id = game if isinstance(game, int) else game.pk
@@ -65,6 +70,9 @@ class Names(Mapping):
                 units[f.code] = f"{f.faction.name}: {labels.fleet_label(roman(f.number))}"
                 numerals[f.code] = roman(f.number)
             self._tables.update({"units": units, "numerals": numerals})
+        elif key == "troop_types":
+            self._tables["troop_types"] = {t.code: {"name": t.name, "power": t.power, "men": t.men}
+                                           for t in TroopType.objects.filter(game_id=self.game_id)}
         else:
             self._tables.update(labels.vocabulary())
 
@@ -85,6 +93,31 @@ class Names(Mapping):
     def places(self) -> dict[str, str]:
         """Provinces, sea zones and factions in one table: the ids an order's steps and targets name."""
         return {**self["provinces"], **self["factions"]}
+
+    def faction(self, code: str | None) -> str:
+        """A faction's name; no faction (a neutral province or garrison) is «neutral»."""
+        if code is None:
+            return _("neutral")
+        return self["factions"].get(code, code)
+
+    def colour(self, code: str | None) -> str | None:
+        return self["colours"].get(code) if code else None
+
+    def province(self, code: str | None) -> str:
+        """A province's or sea zone's name; no place is a dash."""
+        if code is None:
+            return "—"
+        return self["provinces"].get(code, code)
+
+    def troop(self, code: str) -> dict:
+        """A troop type's name, power and men: the game's own, else the rules' default type, else nothing."""
+        known = self["troop_types"].get(code)
+        if known:
+            return known
+        for t in DEFAULT_TROOP_TYPES:
+            if t.id == code:
+                return {"name": code, "power": t.power, "men": t.men}
+        return {"name": code, "power": 0, "men": 0}
 
     def word(self, value: str) -> str:
         """Any id an engine message names: a place or faction by its name, a unit by its numeral

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import secrets
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
@@ -18,7 +17,9 @@ from django.utils.translation import gettext as _
 
 from larp.campaign.access import require_moderator
 from larp.campaign.audit import audit  # noqa: F401  (re-exported: callers may still import it from here)
-from larp.campaign.models import Faction, Game
+from larp.campaign.models import AuditEntry, Faction, Game
+from larp.dice import services as dice_services
+from larp.dice.verify import draw_seed
 from larp.turns import clock
 from larp.turns.models import Phase, Snapshot, Turn, TurnSettings
 from larp.turns.selectors import DEFAULT_PHASE_SECONDS, current_phase, phase_seconds  # noqa: F401  (re-exported)
@@ -110,6 +111,12 @@ def seeded_draw(seed: int, faction_codes: list[str]) -> list[str]:
     return sorted(faction_codes, key=lambda code: (hashlib.sha256(f"{seed}:draw:{code}".encode()).digest(), code))
 
 
+def _seeded_draws(game: Game) -> int:
+    """How many draws by lot the game has made: the next one's number."""
+    draws = AuditEntry.objects.filter(game=game, action="draw")
+    return draws.count() - draws.filter(detail__manual=True).count()  # (exclude() would drop entries without the key)
+
+
 def _can_draw(game: Game, ts: TurnSettings) -> None:
     phase = ts.current_phase
     if phase is None:
@@ -125,12 +132,17 @@ def make_draw(game: Game, by, seed: int | None = None) -> list[str]:
     require_moderator(by, game)
     ts = TurnSettings.objects.select_for_update().get(pk=turn_settings(game).pk)
     _can_draw(game, ts)
+    detail = {}
     if seed is None:
-        seed = game.seed if not ts.draw else secrets.randbelow(2**62)
+        # Draw number n from the game's committed seed (0: the seed itself), so anyone can recompute every
+        # draw after the reveal and count the redraws (docs/dice.md). A number is never used twice.
+        number = _seeded_draws(game)
+        seed = draw_seed(dice_services.game_stream(game).seed, number)
+        detail["no"] = number
     codes = list(Faction.objects.filter(game=game).order_by("code").values_list("code", flat=True))
     ts.draw, ts.draw_seed, ts.draw_manual = seeded_draw(seed, codes), seed, False
     ts.save(update_fields=["draw", "draw_seed", "draw_manual"])
-    audit(game, by, "draw", {"draw": ts.draw, "seed": seed})
+    audit(game, by, "draw", {"draw": ts.draw, **detail})
     clock.invalidate_on_commit(game.pk)
     return ts.draw
 
@@ -201,11 +213,14 @@ def start_game(game: Game, by) -> Phase:
     ts, phase = _locked(game)
     if phase is not None:
         raise PhaseError(_("The game has already started."))
+    stream = dice_services.game_stream(game)  # the commitment: the fingerprint is shown from now on
     if not ts.draw:
         codes = list(Faction.objects.filter(game=game).order_by("code").values_list("code", flat=True))
-        ts.draw, ts.draw_seed = seeded_draw(game.seed, codes), game.seed
+        number = _seeded_draws(game)
+        seed = draw_seed(stream.seed, number)
+        ts.draw, ts.draw_seed = seeded_draw(seed, codes), seed
         ts.save(update_fields=["draw", "draw_seed"])
-        audit(game, by, "draw", {"draw": ts.draw, "seed": game.seed})
+        audit(game, by, "draw", {"draw": ts.draw, "no": number})
     audit(game, by, "game_started")
     return _start_turn(game, ts, 1, by)
 

@@ -5,8 +5,6 @@ from larp.turns import status_views, views
 app_name = "turns"
 urlpatterns = [
     path("clock", views.clock_view, name="clock"),
-    path("console/", views.console, name="console"),
-    path("control/<slug:action>", views.control, name="control"),
     path("audit/", views.audit_log, name="audit"),
     path("worker-status", status_views.worker_status_view, name="worker_status"),
 ]

@@ -139,15 +139,15 @@ def test_hostile_phase_controls_get_a_clear_4xx(fighting):
                          ("end", {"phase": phase}), ("pause", {"phase": str(10**30)}),
                          ("extend", {"phase": phase, "minutes": "zz"}), ("extend", {"phase": phase, "minutes": "-3"}),
                          ("resume", {"phase": phase}), ("start", {}), ("draw_manual", {"order": "a b"})]:
-        assert_refused(c.post(reverse("turns:control", args=[game.pk, action]), data), before, game,
+        assert_refused(c.post(reverse("battles:control", args=[game.pk, action]), data), before, game,
                        f"{action} {data}")
-    assert c.post(reverse("turns:control", args=[game.pk, "launch"])).status_code == 404
+    assert c.post(reverse("battles:control", args=[game.pk, "launch"])).status_code == 404
 
 
 def test_a_refused_next_phase_says_what_is_unfinished_and_a_skip_needs_a_reason(fighting):
     game, _mod, c = fighting
     phase = turns.current_phase(game)
-    url = reverse("turns:control", args=[game.pk, "next"])
+    url = reverse("battles:control", args=[game.pk, "next"])
     response = c.post(url, {"phase": phase.pk})
     assert response.status_code == 409
     text = response.content.decode()
@@ -203,7 +203,7 @@ def test_next_phase_pressed_twice_at_once_advances_once(two_moderators):
     game, first, second = two_moderators
     console.confirm_battle(game, first, 1, [6], [1])
     tactics_phase = turns.current_phase(game)
-    url = reverse("turns:control", args=[game.pk, "next"])
+    url = reverse("battles:control", args=[game.pk, "next"])
     responses = press_at_once([(first, url, {"phase": tactics_phase.pk}), (second, url, {"phase": tactics_phase.pk}),
                                (first, url, {"phase": tactics_phase.pk})])
     assert sorted(r.status_code for r in responses) == [302, 409, 409]
@@ -240,16 +240,20 @@ def test_server_roll_pressed_twice_at_once_stores_one_roll(two_moderators):
     assert DiceRoll.objects.filter(resolution__turn__game=game, battle_no=1, source="server").count() == 1
     # Rolling again names the roll it replaces: that works, once.
     shown = DiceRoll.objects.get(resolution__turn__game=game, battle_no=1)
-    responses = press_at_once([(first, url, {"battle": 1, "replaces": shown.pk}),
-                               (second, url, {"battle": 1, "replaces": shown.pk})])
+    responses = press_at_once([(first, url, {"battle": 1, "replaces": shown.pk, "reason": "упал со стола"}),
+                               (second, url, {"battle": 1, "replaces": shown.pk, "reason": "упал со стола"})])
     assert sorted(r.status_code for r in responses) == [302, 409]
     assert DiceRoll.objects.filter(resolution__turn__game=game, battle_no=1, source="server").count() == 2
+    # Without a reason, rolling again is refused at the door: the dice record keeps why dice were re-rolled.
+    shown = DiceRoll.objects.filter(resolution__turn__game=game, battle_no=1).order_by("id").last()
+    response = press_at_once([(first, url, {"battle": 1, "replaces": shown.pk})])[0]
+    assert response.status_code == 400 and "почему кубики бросают заново" in response.content.decode()
 
 
 def test_confirming_a_roll_that_was_rolled_again_since_is_refused(fighting):
     game, mod, c = fighting
     first = console.server_roll(game, mod, 1)
-    second = console.server_roll(game, mod, 1, replaces=first.pk)  # another moderator rolled again
+    second = console.server_roll(game, mod, 1, replaces=first.pk, reason="упал")  # another moderator rolled again
     before = world(game)
     response = c.post(battle_url(game, "confirm"), {"battle": 1, "roll": first.pk})
     assert_refused(response, before, game, "confirm an old roll")

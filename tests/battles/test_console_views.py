@@ -81,6 +81,6 @@ def test_projector_shows_clock_draw_and_map_without_stacks(in_movement, client_f
 
 def test_console_offers_printing(in_movement, client_for):
     game, mod, _ = in_movement
-    page = client_for(mod).get(reverse("turns:console", args=[game.pk])).content.decode()
+    page = client_for(mod).get(reverse("battles:console", args=[game.pk])).content.decode()
     assert reverse("sheets:request", args=[game.pk]) in page and "Боевые листы" in page
     assert 'value="protocols"' in page  # the turn's protocols and results are offered

@@ -7,9 +7,8 @@ from django.urls import reverse
 from larp.battles import selectors
 from larp.battles import services as console
 from larp.sheets import build
-from larp.sheets.selectors import names_for
-from larp.turns.selectors import names
 from larp.turns.models import AuditEntry
+from larp.turns.selectors import names
 from tests.battles.test_console_flow import played  # noqa: F401 - the fixture: orders filed, Movement running
 
 
@@ -59,7 +58,7 @@ def test_movement_page_speaks_the_same_words_as_the_printed_turn_results(played,
     game, mod = played
     _turn, _res, result = console.current_result(game)
     page = client_for(mod).get(reverse("battles:movement", args=[game.pk]), {"step": 0}).content.decode()
-    printed = build.turn_results({}, result, names_for(game))
+    printed = build.turn_results({}, result, names(game))
     assert printed["moves"]
     for move in printed["moves"]:
         assert move["result"] in page, move["result"]

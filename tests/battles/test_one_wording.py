@@ -49,7 +49,7 @@ def test_the_same_order_reads_the_same_on_every_page_and_on_paper(night, client_
         seen[f"tablet {faction}"] = text_of(client_for(player).get(reverse("tablet:faction", args=[game.pk, faction])))
     turns.next_phase(game, mod)  # the deadline: orders are revealed, movement starts
     c = client_for(mod)
-    seen["orders table"] = text_of(c.get(reverse("turns:console", args=[game.pk])))
+    seen["orders table"] = text_of(c.get(reverse("battles:console", args=[game.pk])))
     seen["movement"] = text_of(c.get(reverse("battles:movement", args=[game.pk])))
     console.apply_movement(game, mod)
     turns.next_phase(game, mod)

@@ -27,9 +27,9 @@ def test_wrong_password_says_so_in_russian(client, player):
 def test_home_leads_each_role_to_its_pages(client_for, tiny_game, player, moderator):
     page = client_for(player).get(reverse("home")).content.decode()
     assert "Север" in page and reverse("tablet:faction", args=[tiny_game.pk, "north"]) in page
-    assert reverse("turns:console", args=[tiny_game.pk]) not in page
+    assert reverse("battles:console", args=[tiny_game.pk]) not in page
     page = client_for(moderator).get(reverse("home")).content.decode()
-    assert "Править в админке" in page and reverse("turns:console", args=[tiny_game.pk]) in page
+    assert "Править в админке" in page and reverse("battles:console", args=[tiny_game.pk]) in page
 
 
 def test_logout_needs_post_and_csrf(client, player):

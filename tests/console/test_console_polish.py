@@ -76,7 +76,7 @@ def test_movement_page_once_applied_shows_final_positions_and_the_next_step(in_m
     page = _text(html)
     assert "Передвижение применено" in page and "На карте — итоговые позиции." in page
     assert 'rel="next"' not in html and "Перемещение 1 из" not in page  # no stepping as if not applied
-    assert f'action="{reverse("turns:control", args=[game.pk, "next"])}"' in html  # the next step, right here
+    assert f'action="{reverse("battles:control", args=[game.pk, "next"])}"' in html  # the next step, right here
     assert "Перейти к сражениям" in page
     replay = _text(c.get(url + "?step=0").content.decode())
     assert "Это повтор" in replay and "Перед первым перемещением" in replay and "Закончить повтор" in replay
@@ -89,7 +89,7 @@ def test_console_after_the_deadline_has_no_empty_heading_and_no_secrecy_hint(lat
     turns.end_now(game, mod, "everyone is ready", phase_id=turns.current_phase(game).pk)
     phase = turns.current_phase(game)
     assert phase.kind == phase.STRATEGY and phase.state == phase.CLOSED and phase.turn.orders_revealed
-    page = _text(client_for(mod).get(reverse("turns:console", args=[game.pk])).content.decode())
+    page = _text(client_for(mod).get(reverse("battles:console", args=[game.pk])).content.decode())
     assert "Другие действия" not in page
     assert "тайно до конца срока" not in page
     assert "Перейти к передвижению" in page
@@ -104,7 +104,7 @@ def test_each_act_says_what_it_did(latin_game, client_for):
     mod, _ = add_moderator(game, "says-mod")
     turns.enter_draw(game, mod, DRAW)
     c = client_for(mod)
-    control = lambda action, **data: c.post(reverse("turns:control", args=[game.pk, action]), data, follow=True)  # noqa: E731
+    control = lambda action, **data: c.post(reverse("battles:control", args=[game.pk, action]), data, follow=True)  # noqa: E731
     said = _text(control("start").content.decode())
     assert "Игра началась: ход 1, фаза «Стратегия», 5 мин." in said and "Готово." not in said
     phase = turns.current_phase(game)

@@ -24,7 +24,7 @@ def test_a_late_pause_or_extend_closes_the_phase_instead(tiny_game, moderator, p
     assert _order(tablet, tiny_game, {"type": "march", "path": ["northfield"]}).status_code == 200
     frozen.advance(300 + 1.03)  # the deadline passed 1.03 s ago; no worker has closed it yet
 
-    response = client_for(moderator).post(reverse("turns:control", args=[tiny_game.pk, action]),
+    response = client_for(moderator).post(reverse("battles:control", args=[tiny_game.pk, action]),
                                           {**data, "phase": phase.pk})
     assert response.status_code == 409  # refused by the state of the game, the console page says why
     text = response.content.decode()

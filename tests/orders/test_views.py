@@ -33,9 +33,9 @@ def test_other_player_can_neither_read_nor_change(client_for, tiny_game, player,
     assert spy.get(reverse("orders:faction_orders", args=[tiny_game.pk, "north"])).status_code == 403
     assert post_order(spy, tiny_game, "north-1", {"type": "march", "path": ["northfield"]}).status_code == 403
     assert spy.post(reverse("orders:withdraw", args=[tiny_game.pk, "north-1"])).status_code == 403
-    assert spy.get(reverse("turns:console", args=[tiny_game.pk])).status_code == 403
+    assert spy.get(reverse("battles:console", args=[tiny_game.pk])).status_code == 403
     assert spy.get(reverse("turns:audit", args=[tiny_game.pk])).status_code == 403
-    assert spy.post(reverse("turns:control", args=[tiny_game.pk, "end"])).status_code == 403
+    assert spy.post(reverse("battles:control", args=[tiny_game.pk, "end"])).status_code == 403
     assert Order.objects.get(army__faction__code="north", army__number=1).type == "hold"
 
 
@@ -53,10 +53,10 @@ def test_moderator_reads_every_faction_and_controls(client_for, tiny_game, moder
     post_order(client_for(player), tiny_game, "north-1", {"type": "hold"})
     c = client_for(moderator)
     assert len(c.get(reverse("orders:faction_orders", args=[tiny_game.pk, "north"])).json()["orders"]) == 1
-    page = c.get(reverse("turns:console", args=[tiny_game.pk]))
+    page = c.get(reverse("battles:console", args=[tiny_game.pk]))
     assert page.status_code == 200 and "Стратегия" in page.content.decode()
     phase = services.current_phase(tiny_game).pk
-    response = c.post(reverse("turns:control", args=[tiny_game.pk, "pause"]), {"phase": phase, "reason": "перерыв"})
+    response = c.post(reverse("battles:control", args=[tiny_game.pk, "pause"]), {"phase": phase, "reason": "перерыв"})
     assert response.status_code == 302
     assert services.current_phase(tiny_game).state == "paused"
     assert "перерыв" in c.get(reverse("turns:audit", args=[tiny_game.pk])).content.decode()
@@ -65,7 +65,7 @@ def test_moderator_reads_every_faction_and_controls(client_for, tiny_game, moder
 def test_every_post_needs_csrf(tiny_game, player, moderator, started):
     for user, url in ((player, reverse("orders:file", args=[tiny_game.pk, "north-1"])),
                       (player, reverse("orders:withdraw", args=[tiny_game.pk, "north-1"])),
-                      (moderator, reverse("turns:control", args=[tiny_game.pk, "pause"]))):
+                      (moderator, reverse("battles:control", args=[tiny_game.pk, "pause"]))):
         c = Client(enforce_csrf_checks=True)
         c.force_login(user)
         assert c.post(url, {"type": "hold"}).status_code == 403

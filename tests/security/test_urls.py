@@ -35,14 +35,15 @@ from larp.turns.models import AuditEntry
 PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:join"}
 AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
 MEMBER = {"tablet:map", "tablet:map_svg",   # anyone with a role in the game (positions, no stack contents)
-          "tables:list"}                     # ... the tables they sit at (a moderator: all)
+          "tables:list",                     # ... the tables they sit at (a moderator: all)
+          "dice:verify"}                     # ... the dice check: fingerprints, and the seeds once revealed
 FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdraw", "orders:faction_orders"}
 # Everything else: the game's moderators only. A table's pages (a `table_id` in the URL) also let the
 # players of its sides in: the world's table is north against east, so the other faction (south) is refused.
 
 NORTH_SECRET_TROOP = "Северная тайная гвардия"
 NORTH_SECRET_COMMANDER = "Ярополк Тайный"
-ACTIONS = {"turns:control": "pause", "battles:battle_action": "confirm", "battles:regroup_action": "apply",
+ACTIONS = {"battles:control": "pause", "battles:battle_action": "confirm", "battles:regroup_action": "apply",
            "sheets:request_kind": "battle_sheet"}
 
 
@@ -92,6 +93,14 @@ def world(tiny_game, moderator, player, other_player, stranger):
                              name_en="Yaropolk", power=1)
     turns.start_game(game, moderator)
     file_order(player, game, "north-1", {"type": "march", "path": ["northfield"]})
+    # A table of a further system where north plays east (south, the other faction, is not at it).
+    from larp.ordonnance import services as ordonnance
+
+    deck = ordonnance.save_deck(game, moderator, "Колода для тестов", [{"symbols": ["flag"], "count": 12}],
+                                made_for_tests=True)
+    ord_table = ordonnance.create(game, moderator, title="Спор", sides=[
+        ("p1", "Север", game.factions.get(code="north")), ("p2", "Восток", game.factions.get(code="east"))],
+        mode="virtual", deck=deck, territory_names=None, announce="territories")
 
     lost, _ = create_player(game.factions.get(code="north"), "north-lost-tablet")
     code = tablet.issue_code(moderator, game, lost)
@@ -100,9 +109,12 @@ def world(tiny_game, moderator, player, other_player, stranger):
     assert revoked.get(reverse("tablet:faction", args=[game.pk, "north"])).status_code == 200
     tablet.revoke_code(moderator, code)
     own_code = tablet.issue_code(moderator, game, player)
-    table = tables.create_table(game, "red-plains", "Стол севера", [
-        ("north", "Север", game.factions.get(code="north")), ("east", "Восток", game.factions.get(code="east"))],
-        moderator)
+    # Each system's pages get a table of their own system (a table of another system is a 404 there).
+    north_east = [("north", "Север", game.factions.get(code="north")), ("east", "Восток", game.factions.get(code="east"))]
+    table = tables.create_table(game, "red-plains", "Стол севера", north_east, moderator)
+    by_system = {"redplains": table.pk, "ordonnance": ord_table.pk,
+                 "tactical": tables.create_table(game, "tactical", "Стол севера 2", north_east, moderator).pk,
+                 "orda": tables.create_table(game, "orda", "Стол севера 3", north_east, moderator).pk}
 
     def signed_in(user):
         c = Client()
@@ -113,7 +125,7 @@ def world(tiny_game, moderator, player, other_player, stranger):
         "game": game, "code": own_code,
         "sample": {"game_id": game.pk, "faction": "north", "unit": "north-1", "user_id": player.pk,
                    "token_id": own_code.pk, "token": tablet.link(own_code), "number": 1, "job_id": 1,
-                   "table_id": table.pk},
+                   "table_id": table.pk, "deck_id": deck.pk, "tables": by_system},
         "clients": {"anonymous": Client(), "stranger": signed_in(stranger), "other_faction": signed_in(other_player),
                     "revoked_tablet": revoked},
         "moderator": signed_in(moderator),
@@ -124,6 +136,8 @@ def url_for(name, kwargs, sample):
     """The URL with the world's sample values; a parameter the world has no sample for gets 1, else "x"."""
     known = {k: ACTIONS.get(name, "x") if k in ("action", "kind") else sample[k] for k in kwargs
              if k in ("action", "kind") or k in sample}
+    if "table_id" in known:
+        known["table_id"] = sample["tables"].get(name.split(":")[0], sample["table_id"])
     unknown = [k for k in kwargs if k not in known]
     for filler in (1, "x"):
         try:
@@ -142,7 +156,7 @@ def state():
 
 def test_every_url_is_covered():
     names = {n for n, _k in ALL}
-    assert {"orders:file", "turns:console", "tablet:faction", "battles:regroup_action"} <= names
+    assert {"orders:file", "battles:console", "tablet:faction", "battles:regroup_action"} <= names
     assert not any(n.startswith("admin:") for n in names)
 
 
@@ -206,7 +220,7 @@ def test_revoked_tablet_is_signed_out_and_the_moderator_keeps_everything(world):
     response = revoked.get(reverse("tablet:faction", args=[game.pk, "north"]))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
     assert "_auth_user_id" not in revoked.session
-    assert world["moderator"].get(reverse("turns:console", args=[game.pk])).status_code == 200
+    assert world["moderator"].get(reverse("battles:console", args=[game.pk])).status_code == 200
 
 
 def test_a_new_code_signs_out_the_tablet_that_used_the_old_one(world, moderator, player):

@@ -5,7 +5,8 @@ import pathlib
 from django.utils import translation
 
 from larp.engine import run_battle, run_turn
-from larp.sheets import build, selectors
+from larp.sheets import build
+from larp.turns.selectors import names
 
 CONTRACT = pathlib.Path(__file__).resolve().parents[1] / "engine" / "contract"
 YANINA = CONTRACT / "seed-yanina-autobattle.case.json"
@@ -18,7 +19,7 @@ def test_cards_going_in_come_from_the_result_not_the_case(latin_game):
     for army in case["armies"]:
         army["troops"] = ["detachment"]  # the case no longer says what went in: the result does
     with translation.override("ru"):
-        protocol = build.protocol(case["battle"], result, case, selectors.names_for(latin_game))
+        protocol = build.protocol(case["battle"], result, case, names(latin_game))
     attacker, defender = protocol["sides"]
     assert attacker["stacks"][0]["before_text"] == "Среднее войско ×2"
     assert defender["stacks"][0]["before_text"] == "Среднее войско, Малое войско"
@@ -29,7 +30,7 @@ def test_the_fate_on_paper_is_the_engines_fate(latin_game):
     result = run_battle(case)
     result["defender"]["fates"] = {"epirus-3": "besieged"}  # what the engine says is what paper says
     with translation.override("ru"):
-        protocol = build.protocol(case["battle"], result, case, selectors.names_for(latin_game))
+        protocol = build.protocol(case["battle"], result, case, names(latin_game))
         assert protocol["sides"][0]["fate"] == "отходит на исходную позицию"
         assert protocol["sides"][1]["fate"] == "остаётся за стенами, осада продолжается"
 
@@ -39,7 +40,7 @@ def test_a_storm_that_kills_the_last_defender_on_a_tie_is_the_defenders_loss(lat
     result = run_turn(case)
     assert result["fought"][0]["outcome"] == "tie" and result["fought"][0]["loser"] == "defender"
     with translation.override("ru"):
-        [protocol] = build.protocols_from_turn(case, result, selectors.names_for(latin_game))
+        [protocol] = build.protocols_from_turn(case, result, names(latin_game))
     attacker, defender = protocol["sides"]
     assert attacker["fate"] == "побеждает"   # a tie, yet the fortress falls (R7): not «отходит»
     assert defender["stacks"][0]["destroyed"] and "уничтожен" in defender["fate"]

@@ -14,6 +14,7 @@ from larp.sheets.renderers import (
     ProtocolRenderer,
     TurnResultsRenderer,
 )
+from larp.turns.selectors import names
 from tests.sheets.pdf import pdf_pages, squash
 
 YANINA = Path(__file__).resolve().parents[1] / "engine" / "contract" / "seed-yanina-autobattle.case.json"
@@ -82,7 +83,7 @@ def test_battle_sheets_in_english_use_english_names(latin_game):
 def yanina_protocol(latin_game) -> dict:
     case = json.loads(YANINA.read_text(encoding="utf-8"))
     result = run_battle(case)  # the engine's real result
-    return build.protocol(case["battle"], result, case, selectors.names_for(latin_game), number=1,
+    return build.protocol(case["battle"], result, case, names(latin_game), number=1,
                           header=selectors.header(latin_game, 1))
 
 

@@ -101,3 +101,10 @@ def test_a_table_of_another_game_is_not_found(client_for, table, moderator, tiny
 def test_an_east_player_sees_no_table_in_the_list(client_for, table, tiny_game, east_player):
     page = client_for(east_player).get(reverse("tables:list", args=[tiny_game.pk])).content.decode()
     assert "Битва у брода" not in page and "Столов пока нет." in page
+
+
+def test_orda_data_edits_read_as_sentences(tiny_game, moderator):
+    from larp.campaign.audit import audit
+
+    entry = audit(tiny_game, moderator, "orda_data_edited", {"data": 1, "title": "Набор клуба"})
+    assert sentence(entry, {}) == "«Орда»: изменён набор данных «Набор клуба»."

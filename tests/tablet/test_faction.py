@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from larp.engine import check_order, order_from_path, parse_case
+from larp.orders import pickers
 from larp.orders.models import Order, OrderEvent
-from larp.tablet import selectors
 from larp.turns import services
 from larp.turns.models import Phase
 from tests.tablet.conftest import SOUTH_SECRET_COMMANDER, SOUTH_SECRET_TROOP
@@ -216,7 +216,7 @@ def test_every_path_the_form_offers_is_legal(request, scenario, moderator):
     checked = 0
     for unit in list(sit.armies) + list(sit.fleets):
         kind = "fleet" if unit in sit.fleets else "army"
-        choices = selectors.order_choices(sit, unit, kind, names, None)
+        choices = pickers.order_choices(sit, unit, kind, names, None)
         groups = {(g["type"], g["prefix"]): g for g in choices["groups"] if g["kind"] == "step"}
         for (otype, prefix), group in groups.items():
             for option in group["options"]:

@@ -36,7 +36,7 @@ def test_console_history_and_audit_name_people(night, client_for):
     game, mod, _nameless, _named = night
     turns.next_phase(game, mod)  # past the deadline: the console shows the orders table
     c = client_for(mod)
-    for url in (reverse("turns:console", args=[game.pk]), reverse("battles:history_turn", args=[game.pk, 1])):
+    for url in (reverse("battles:console", args=[game.pk]), reverse("battles:history_turn", args=[game.pk, 1])):
         page = c.get(url).content.decode()
         assert "игрок фракции «Болгария»" in page, url
         assert ">bulgaria<" not in page, url

@@ -203,18 +203,18 @@ def test_paper_order_offers_only_legal_choices_by_name(client_for, tiny_game, mo
 
     services.start_game(tiny_game, moderator)
     c = client_for(moderator)
-    page = c.get(reverse("turns:console", args=[tiny_game.pk])).content.decode()
+    page = c.get(reverse("battles:console", args=[tiny_game.pk])).content.decode()
     assert "идентификатор" not in page and 'name="path"' not in page  # no ids typed by hand any more
-    picker = c.get(reverse("turns:console", args=[tiny_game.pk]), {"unit": "north-1"}, HTTP_HX_REQUEST="true")
+    picker = c.get(reverse("battles:console", args=[tiny_game.pk]), {"unit": "north-1"}, HTTP_HX_REQUEST="true")
     text = picker.content.decode()
     assert picker.status_code == 200 and "<html" not in text
     offered = set(re.findall(r'name="s1" value="([^"]+)"', text))
     assert "midtown" in offered and "southgate" not in offered  # Southgate is not next to Northgate
     assert "Серединград" in text and "Южные Врата" not in text
     for hostile in ("north\x00-1", "north-1²", "x" * 500, "north-01", "-1", "north-f"):
-        response = c.get(reverse("turns:console", args=[tiny_game.pk]), {"unit": hostile})
+        response = c.get(reverse("battles:console", args=[tiny_game.pk]), {"unit": hostile})
         assert response.status_code == 200 and "Такой армии или флота на карте нет" in response.content.decode()
-    missing = c.get(reverse("turns:console", args=[tiny_game.pk]), {"unit": "north-99"}, HTTP_HX_REQUEST="true")
+    missing = c.get(reverse("battles:console", args=[tiny_game.pk]), {"unit": "north-99"}, HTTP_HX_REQUEST="true")
     assert "Такой армии или флота на карте нет" in missing.content.decode()
 
 

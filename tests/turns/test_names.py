@@ -39,3 +39,15 @@ def test_a_refusal_names_places_not_ids(tiny_game):
                                            "params": {"from": "northfield", "to": "midtown"}})
     provinces = names(tiny_game)["provinces"]
     assert provinces["northfield"] in text and provinces["midtown"] in text and "midtown" not in text
+
+
+def test_paper_reads_the_same_lookup_troop_types_included(tiny_game):
+    """Sheets have no names lookup of their own: what a card, a faction or a place prints as is this one's."""
+    with translation.override("ru"):
+        n = names(tiny_game)
+        assert n.troop("medium") == {"name": "Среднее войско", "power": 10, "men": 7000}  # the game's own type
+        assert n.troop("large") == {"name": "large", "power": 16, "men": 12000}  # not in this game: the rules' default
+        assert n.troop("dragons") == {"name": "dragons", "power": 0, "men": 0}
+        assert n.faction("north") == "Север" and n.faction(None) == "нейтральная" and n.faction("gone") == "gone"
+        assert n.colour("north") == "#1565c0" and n.colour(None) is None
+        assert n.province("midtown") == n["provinces"]["midtown"] and n.province(None) == "—"

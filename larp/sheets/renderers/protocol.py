@@ -46,11 +46,22 @@ class ProtocolRenderer(Renderer):
         out.append(self.items_table(data))
         out.append(Spacer(1, self.mm(4)))
         out.append(self.result_table(data))
+        out += self.dice_lines(data)
         out.append(self.p(_("Losses"), "h2"))
         out.append(self.losses_table(data))
         out.append(Spacer(1, self.mm(9)))
         out.append(self.p(_("Moderator ________________    Attacker ________________    Defender ________________"),
                           "body"))
+        return out
+
+    def dice_lines(self, data: dict) -> list:
+        """How the dice were had, and the game's dice fingerprint (the seed itself stays secret until revealed)."""
+        out = []
+        if data.get("dice_note"):
+            out.append(self.p(data["dice_note"], "small"))
+        if data.get("dice_fingerprint"):
+            out.append(self.p(_("Fingerprint of the game's dice seed (SHA-256): %(fp)s")
+                              % {"fp": data["dice_fingerprint"]}, "small"))
         return out
 
     def side_header(self, side: dict) -> Table:

@@ -29,6 +29,9 @@ class TurnResultsRenderer(Renderer):
                             [self.p(data.get("date", ""), "right")], swatch=False)
         if data.get("awaiting"):
             out.append(self.p(_("Not every battle has its dice yet: these results are provisional."), "cell_bold"))
+        if data.get("dice_fingerprint"):
+            out.append(self.p(_("Fingerprint of the game's dice seed (SHA-256): %(fp)s")
+                              % {"fp": data["dice_fingerprint"]}, "small"))
         out += self.moves(data)
         out += self.battles(data)
         out += self.changes(data)
@@ -64,8 +67,9 @@ class TurnResultsRenderer(Renderer):
                 self.p(b["number"], "cell"),
                 [self.p(b["province"], "cell_bold"), self.p(b["kind"], "small")],
                 self.side(b["attacker"]), self.side(b["defender"]),
-                self.p(_("%(outcome)s; difference %(difference)s, band %(band)s")
-                       % {"outcome": b["outcome_text"], "difference": b["difference"], "band": b["band"]}, "cell"),
+                [self.p(_("%(outcome)s; difference %(difference)s, band %(band)s")
+                        % {"outcome": b["outcome_text"], "difference": b["difference"], "band": b["band"]}, "cell"),
+                 *([self.p(b["dice_note"], "small")] if b.get("dice_note") else [])],
             ])
         out.append(self.table(rows, self.battle_columns_mm))
         return out

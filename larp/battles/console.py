@@ -1,7 +1,7 @@
-"""Reads for the console home: the one next thing to do, the filing grid (R3), the orders table.
+"""Reads for the console home: the one next thing to do, the filing grid (R3), the orders table, the paper order.
 
-The console home is the top of the house: it reads battles, orders and the tablet's selectors
-(tests/test_architecture.py lists these upward imports); the turn cycle's own reads are turns.selectors.
+The console home is the console turn app's: it reads the turn's resolution, the orders and the legal pickers
+(larp.orders.pickers), all below it; the turn cycle's own reads are turns.selectors.
 """
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from larp.battles.models import TurnResolution
 from larp.campaign import labels
 from larp.campaign.models import Faction, Game
 from larp.forces.models import Fleet
+from larp.orders import pickers
 from larp.orders.models import Order
 from larp.orders.services import find_unit
-from larp.tablet import selectors as tablet
 from larp.turns import situation
 from larp.turns.models import Phase
 from larp.turns.selectors import names
@@ -28,7 +28,7 @@ NEXT_PHASE_LABELS = {
 
 
 def _post(game: Game, action: str, label: str, confirm: str = "", hint: str = "") -> dict:
-    return {"label": label, "url": reverse("turns:control", args=[game.pk, action]), "post": True,
+    return {"label": label, "url": reverse("battles:control", args=[game.pk, action]), "post": True,
             "action": action, "confirm": confirm, "hint": hint}
 
 
@@ -129,7 +129,7 @@ def paper_order(game: Game, phase: Phase, unit_code: str, selected: dict | None 
     kind = "fleet" if isinstance(unit, Fleet) else "army"
     turn = phase.turn
     order = Order.objects.filter(turn=turn, **({"fleet": unit} if kind == "fleet" else {"army": unit})).first()
-    entry = tablet.unit_entry(unit, sit=tablet.start_situation(turn), label_of=names(game).places, order=order,
+    entry = pickers.unit_entry(unit, sit=pickers.start_situation(turn), label_of=names(game).places, order=order,
                               is_open=True, selected=selected)
     entry["faction_name"] = unit.faction.name
     return entry

@@ -1,0 +1,340 @@
+"""Reads for the pages and the printing of a «Тактические правила» table, filtered by the seat (the fog).
+
+Before the battle a player sees only their own side's army (the other side's is
+reported as being built, submitted or approved, nothing of it); once the battle
+starts both armies stand in plain sight on the physical table (T40), so the board
+shows both. The log shows a player no roster of the other side.
+"""
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from larp.dice.models import Roll
+from larp.tables import services as tables
+from larp.tables.access import Seat
+from larp.tactical import situation as sit
+from larp.tactical.labels import (ACTIONS, DIRECTIONS, END_REASONS, ITEMS, RESULTS, TEST_KINDS, army_refusal_text,
+                                  name, stat_string, unit_label, weapon)
+
+SETUP_KINDS = {"roster", "confirm", "setup"}
+
+
+def state_of(table) -> dict:
+    return table.state if table.state.get("phase") else sit.initial_state(table.setup)
+
+
+def sides_for(seat: Seat) -> list:
+    """The sides whose army this seat may see and build before the battle."""
+    sides = list(seat.table.sides.all())
+    return sides if seat.moderator else [s for s in sides if s.key == seat.side_key]
+
+
+def profile(state: dict, pid: str) -> dict | None:
+    return next((p for p in state["profiles"] if p["id"] == pid), None)
+
+
+def unit_view(state: dict, u: dict) -> dict:
+    ranks = u.get("ranks") or []
+    cells = [[("dis" if i < g.get("disordered", 0) else "in") for g in rank for i in range(g["count"])]
+             for rank in ranks]
+    cells = [sorted(row, key=lambda c: c == "dis") for row in cells]
+    pids = []
+    for rank in ranks:
+        for g in rank:
+            if g["profile"] not in pids:
+                pids.append(g["profile"])
+    profiles = []
+    for pid in pids:
+        p = profile(state, pid)
+        if p:
+            profiles.append({"name": p.get("name") or _("warriors"), "stats": stat_string(p),
+                             "category": name("categories", p["category"]), "weapon": weapon(p.get("weapon")),
+                             "equipment": ", ".join(name("protection", p[k]) for k in ("armour", "shield",
+                                                                                       "horse_armour") if p.get(k))})
+    width = None
+    if pids and profile(state, pids[0]):
+        from larp.tactical.engine import data
+        width = data.front(sit.RULES, u["formation"], sit._mounted(state, pids[0]))
+    full = sum(1 for rank in ranks if width and sum(g["count"] - g.get("disordered", 0) for g in rank) >= width)
+    gen = u.get("general")
+    destroyed = u["id"] in state.get("destroyed", [])
+    return {"id": u["id"], "name": u.get("name") or _("unit"), "side": u["side"], "profiles": profiles,
+            "formation": name("formations", u["formation"]),
+            "special": name("special_formations", u.get("special")) if u.get("special") else "",
+            "ranks": cells, "figures": sit.figures(u), "disordered": sit.disordered(u), "full_ranks": full,
+            "general": None if not gen else {"name": gen.get("name") or _("general"),
+                                             "talents": gen.get("talents") or {}, "deputy": gen.get("deputy")},
+            "in_melee": u.get("in_melee"), "fleeing": u.get("fleeing"), "destroyed": destroyed}
+
+
+def board(seat: Seat, state: dict) -> list[dict]:
+    """Per side: its units on the table and the tallies T16.3, T28 and T29 need."""
+    out = []
+    for side in seat.table.sides.all():
+        units = [unit_view(state, u) for u in state["units"] if u["side"] == side.key]
+        if state["phase"] == "setup" and not seat.moderator and side.key != seat.side_key:
+            units = []
+        start = state.get("start", {}).get(side.key, 0)
+        now = sit.side_figures(state, side.key)
+        out.append({"key": side.key, "name": side.name, "mine": seat.side_key == side.key, "units": units,
+                    "fleeing": sum(1 for u in units if u["fleeing"] and not u["destroyed"]),
+                    "destroyed": sum(1 for u in units if u["destroyed"]),
+                    "start": start, "now": now, "lost": start - now if start else 0})
+    return out
+
+
+def army_view(table, state: dict, side) -> dict:
+    """A side's army in the builder: units with points, generals with talents, refusals in words."""
+    from larp.tactical.services import army_of
+    doc = army_of(table, state, side.key)
+    verdict = state["verdicts"].get(side.key)
+    if verdict is None:
+        try:
+            verdict = sit.check_army(doc)
+        except Exception:  # noqa: BLE001 - an empty or incomplete army has no verdict yet
+            verdict = {"valid": False, "points": {"total": 0, "limit": doc["points_limit"]}, "units": [],
+                       "profiles": {}, "generals": {"list": []}, "refused": []}
+    lst = sit.army_list(doc["army_list"]) or {"entries": [], "name_ru": doc["army_list"]}
+    entries = {e["id"]: e for e in lst["entries"]}
+    points = {u["id"]: u for u in verdict.get("units", [])}
+    each = verdict.get("profiles", {})
+    units = []
+    for u in doc["units"]:
+        e = entries.get(u["entry"], {})
+        p = {**u, "category": e.get("category", "swordsmen")}
+        units.append({"id": u["id"], "name": u["name"], "entry": e.get("ru") or "",
+                      "role": _("auxiliary") if e.get("role") == "auxiliary" else _("main"),
+                      "stats": stat_string(p), "weapon": weapon(u["weapon"]),
+                      "equipment": ", ".join(name("protection", u[k]) for k in ("armour", "shield", "horse_armour")
+                                             if u.get(k)), "javelin": u.get("javelin"),
+                      "formation": name("formations", u["formation"]), "count": u["count"], "bases": u["bases"],
+                      "each": (each.get(u["id"]) or {}).get("each"),
+                      "points": (points.get(u["id"]) or {}).get("points"),
+                      "ok": (points.get(u["id"]) or {}).get("ok", True) and (each.get(u["id"]) or {}).get("ok", True)})
+    talents = {g["id"]: g for g in verdict.get("generals", {}).get("list", [])}
+    generals = []
+    for g in doc["generals"]:
+        t = talents.get(g["id"], {})
+        generals.append({"id": g["id"], "name": g["name"], "c_in_c": g["c_in_c"], "mercenary": g["mercenary"],
+                         "type": _("regular") if g["type"] == "regular" else _("irregular"),
+                         "method": _("rolled") if g["method"] == "roll" else _("bought"),
+                         "dice": g.get("dice") or [], "talents": t.get("talents") or g.get("talents") or {},
+                         "initiative": t.get("initiative", 0),
+                         "unit": next((u["name"] for u in doc["units"] if u["id"] == g.get("unit")), "")})
+    status = ("approved" if side.key in state["approved"] else "submitted" if side.key in state["armies"] else "new")
+    return {"side": side, "doc": doc, "list_name": lst.get("name_ru") or "", "units": units, "generals": generals,
+            "points": verdict.get("points", {}), "valid": verdict.get("valid") and bool(doc["units"]),
+            "allowance": {"ordinary": (verdict.get("generals") or {}).get("ordinary") or {},
+                          "mercenary": (verdict.get("generals") or {}).get("mercenary") or {}},
+            "refused": [army_refusal_text(doc, r) for r in verdict.get("refused", [])], "status": status,
+            "entries": [{"id": e["id"], "name": e.get("ru") or e["id"], "category": e["category"],
+                         "weapons": e["weapons"], "armour": e["armour"], "shields": e["shields"],
+                         "horse_armour": e["horse_armour"], "javelin": e["javelin"]} for e in lst["entries"]]}
+
+
+def army_status(state: dict, side) -> str:
+    if side.key in state["approved"]:
+        return _("approved by the moderator")
+    if side.key in state["armies"]:
+        return _("being built")
+    return _("not started")
+
+
+def _dice_line(rolls: list[Roll]) -> str:
+    hand = [str(r.value) for r in rolls if r.source == Roll.HAND]
+    server = [f"{r.value} (№{r.counter})" for r in rolls if r.source == Roll.SERVER]
+    parts = []
+    if hand:
+        parts.append(_("by hand: %(dice)s") % {"dice": " ".join(hand)})
+    if server:
+        parts.append(_("by the server: %(dice)s") % {"dice": ", ".join(server)})
+    return "; ".join(parts)
+
+
+def log(seat: Seat, state: dict) -> list[dict]:
+    """The table's steps, newest first, with their itemised numbers and dice; a player sees no other side's roster."""
+    steps = list(seat.table.steps.select_related("user").order_by("-seq"))
+    rolls: dict[str, list[Roll]] = {}
+    for r in Roll.objects.filter(stream=seat.table.dice).order_by("pk"):
+        rolls.setdefault(r.ref, []).append(r)
+    names = {side.key: side.name for side in seat.table.sides.all()}
+    out = []
+    for s in steps:
+        if not seat.moderator and s.kind in SETUP_KINDS and s.side and s.side != seat.side_key:
+            continue
+        if not seat.moderator and s.kind == "roster" and s.side != seat.side_key:
+            continue
+        out.append({"seq": s.seq, "kind": s.kind, "at": s.at, "user": s.user, "undone": s.undone,
+                    "undone_reason": s.undone_reason, "reason": s.reason,
+                    "summary": step_summary(seat, s), "dice": _dice_line(rolls.get(s.ref, [])),
+                    "lines": itemise(state, s.kind, s.payload, s.outcome, names) if s.kind in sit.ACTIONS else []})
+    return out
+
+
+def step_summary(seat: Seat, step) -> str:
+    from larp.campaign.models import AuditEntry
+    entry = (AuditEntry.objects.filter(game=seat.table.game, action__in=["table_step", "table_override"],
+                                       detail__table=seat.table.pk, detail__seq=step.seq).order_by("-pk").first())
+    return (entry.detail.get("summary") if entry else "") or str(ACTIONS.get(step.kind, step.kind))
+
+
+def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | None = None) -> list[str]:
+    """The engine's numbers in words, one line per group of strikers, per unit's losses and test."""
+    lines: list[str] = []
+    names = names or {}
+    if kind == "test":
+        t = payload.get("test", {})
+        label = str(TEST_KINDS.get(t.get("kind"), ""))
+        if t.get("kind") == "initiative":
+            for r in outcome.get("rolls", []):
+                lines.append(_("Initiative roll: %(rolls)s") % {"rolls": ", ".join(
+                    f"{names.get(k, k)}: {v}" for k, v in r.get("totals", {}).items())})
+            return lines
+        result = RESULTS.get(outcome.get("result"), outcome.get("result") or (
+            _("killed") if outcome.get("killed") else _("survives")))
+        if "value" in outcome:
+            lines.append(_("%(test)s: value %(value)s (%(items)s), %(die)s — %(result)s") % {
+                "test": label, "value": outcome.get("value"), "items": _items(outcome.get("items", [])) or "—",
+                "die": _die(outcome.get("die")), "result": result})
+        else:
+            lines.append(_("%(test)s: %(die)s — %(result)s") % {"test": label, "die": _die(outcome.get("die")),
+                                                                 "result": result})
+        return lines
+    for v in outcome.get("volleys", []):
+        if v.get("wet"):
+            lines.append(_("%(unit)s: the rain wet the strings (die %(die)s), no volley") % {
+                "unit": unit_label(state, v["shooter"]), "die": v.get("rain_die")})
+            continue
+        lines.append(_("%(unit)s shoots at %(target)s: %(strikers)s shooters, %(hits)s hits, range %(range)s cm") % {
+            "unit": unit_label(state, v["shooter"]), "target": unit_label(state, v["target"]),
+            "strikers": v.get("strikers"), "hits": v.get("hits"), "range": v.get("range_cm")})
+        for g in v.get("groups", []):
+            lines.append("  " + _group_line(state, g))
+    for uid, r in (outcome.get("units") or {}).items():
+        label = unit_label(state, uid)
+        if r.get("strikers") is not None and "groups" in r:
+            lines.append(_("%(unit)s: %(strikers)s strikers, %(hits)s hits") % {
+                "unit": label, "strikers": r.get("strikers"), "hits": r.get("hits")})
+            for g in r.get("groups", []):
+                lines.append("  " + _group_line(state, g))
+            for rider in r.get("riders", []) or []:
+                lines.append("  " + _("rider: dice %(dice)s, %(hits)s hits%(through)s") % {
+                    "dice": " ".join(map(str, rider.get("dice", []))), "hits": rider.get("hits"),
+                    "through": _(", rides through") if rider.get("through") else ""})
+        lines.append(_("%(unit)s: %(taken)s hits taken, %(saved)s saved, %(killed)s killed, %(dis)s newly "
+                       "disordered") % {"unit": label, "taken": r.get("hits_taken", 0), "saved": r.get("saved", 0),
+                                        "killed": r.get("killed", 0),
+                                        "dis": r.get("newly_disordered", (r.get("disorder") or {}).get(
+                                            "newly_disordered", 0))})
+        test = r.get("test")
+        if test:
+            lines.append("  " + _("steadiness test: value %(value)s (%(items)s), %(die)s — %(result)s") % {
+                "value": test.get("value"), "items": _items(test.get("items", [])),
+                "result": RESULTS.get(test.get("result"), ""), "die": _die(test.get("die"))})
+        gen = r.get("general")
+        if gen:
+            lines.append("  " + (_("the general is killed (die %(die)s)") if gen.get("killed") else
+                                 _("the general survives (die %(die)s)")) % {"die": gen.get("die")})
+    if kind in ("clash", "melee") or outcome.get("loser") is not None:
+        loser = outcome.get("loser")
+        lines.append(_("Loser: %(side)s") % {"side": names.get(loser, loser)} if loser else _("No loser"))
+    return lines
+
+
+def _items(items: list) -> str:
+    """A test's items (T24.2): the base value plain, the rest signed."""
+    out = []
+    for i in items:
+        value = i["value"] if i["source"] in ("steadiness", "circle") else f"{i['value']:+d}"
+        out.append(f"{ITEMS.get(i['source'], i['source'])} {value}")
+    return ", ".join(out)
+
+
+def _die(die) -> str:
+    return _("die %(n)s") % {"n": die} if die is not None else _("no die: the outcome is certain")
+
+
+def _group_line(state: dict, g: dict) -> str:
+    p = profile(state, g.get("profile")) or {}
+    rank = _("general") if g.get("rank") == 0 else _("rank %(n)s") % {"n": g.get("rank")}
+    return _("%(rank)s, %(who)s: %(n)s × value %(value)s, dice %(dice)s → %(hits)s hits") % {
+        "rank": rank, "who": p.get("name") or "", "n": g.get("strikers"), "value": g.get("value"),
+        "dice": " ".join(map(str, g.get("dice", []))) or "—", "hits": g.get("hits")}
+
+
+def odds_view(state: dict, odds: dict | None, sides: dict) -> dict | None:
+    """The engine's exact odds in words: who loses, each unit's chance to flee or be destroyed, expected killed."""
+    if not odds or odds.get("refused"):
+        return None
+    loser = []
+    for key, v in (odds.get("loser") or {}).items():
+        who = _("nobody") if key == "none" else sides.get(key, key)
+        loser.append({"who": who, "fraction": v["fraction"], "percent": round(v["value"] * 100, 1)})
+    units = []
+    for uid, v in (odds.get("units") or {}).items():
+        units.append({"name": unit_label(state, uid),
+                      "flees": round(v.get("flees", {}).get("value", 0) * 100, 1),
+                      "destroyed": round(v.get("destroyed", {}).get("value", 0) * 100, 1),
+                      "killed": v.get("killed", {}).get("expected")})
+    return {"loser": loser, "units": units}
+
+
+def end_label(ended_by: str) -> str:
+    return str(END_REASONS.get(ended_by, ended_by))
+
+
+def direction_label(d: str) -> str:
+    return str(DIRECTIONS.get(d, d))
+
+
+def fingerprint(table) -> str:
+    return table.dice.fingerprint
+
+
+__all__ = ["board", "army_view", "log", "itemise", "odds_view", "state_of", "sides_for", "tables"]
+
+
+def strategic_view(seat: Seat, state: dict) -> dict:
+    """The 5x5 map: cards, paths, corps (a player sees only their own side's corps), the offered and chosen fields."""
+    from larp.tactical.forms import card_name, cell_name
+    m = sit.strategic(state)
+    names = {s.key: s.name for s in seat.table.sides.all()}
+    corps = [c for c in m["corps"] if seat.moderator or c["side"] == seat.side_key]
+    offered = set()
+    blocks = (m.get("offer") or {}).get("battlefields", []) if seat.moderator else []
+    for b in blocks:
+        offered |= {(r, c) for r in range(b["rows"][0], b["rows"][1] + 1) for c in range(b["cols"][0], b["cols"][1] + 1)}
+    field = m.get("field")
+    rows = []
+    for r, row in enumerate(m["grid"]):
+        cells = []
+        for c, card in enumerate(row):
+            cells.append({"name": cell_name([r, c]), "card": "" if card == "clear" else card_name(card),
+                          "path": [r, c] in m["paths"],
+                          "corps": [{"name": x["name"], "side": names.get(x["side"], ""), "tired": x["tired"],
+                                     "mine": x["side"] == seat.side_key} for x in corps if x.get("cell") == [r, c]],
+                          "offered": (r, c) in offered,
+                          "field": bool(field and field["rows"][0] <= r <= field["rows"][1]
+                                        and field["cols"][0] <= c <= field["cols"][1])})
+        rows.append(cells)
+    off_map = [{"name": x["name"], "side": names.get(x["side"], ""), "tired": x["tired"]} for x in corps
+               if x.get("cell") is None]
+    last = m.get("last") or {}
+    offer = m.get("offer") if seat.moderator else None
+    offer_view = None
+    if offer:
+        offer_view = {"by": names.get(offer["by"], ""), "may_refuse": offer.get("may_refuse"),
+                      "tired": [unit_label(state, i) for i in offer.get("tired_in_contact", [])],
+                      "blocks": [{"index": i, "cards": f"{cell_name([b['rows'][0], b['cols'][0]])}–"
+                                                        f"{cell_name([b['rows'][1], b['cols'][1]])}",
+                                  "corps": ", ".join(unit_label(state, x) for x in b["corps"])}
+                                 for i, b in enumerate(offer.get("battlefields", []))]}
+    return {"rows": rows, "columns": "ABCDE", "off_map": off_map,
+            "weather": [card_name(w) for w in m["weather"]], "flood": m["flood"],
+            "corps": [{"id": x["id"], "name": x["name"]} for x in corps], "offer": offer_view,
+            "field": field and {"cards": f"{cell_name([field['rows'][0], field['cols'][0]])}–"
+                                         f"{cell_name([field['rows'][1], field['cols'][1]])}",
+                                "terrain": [name("terrain_elements", t) for t in state.get("terrain") or []]},
+            "last": [{"corps": unit_label(state, x["corps"]), "cost": x["cost"], "roll": x["roll"],
+                      "dice": x["dice"], "arrived": x["arrived"], "position": cell_name(x["position"])}
+                     for x in last.get("marches", [])] if seat.moderator else []}

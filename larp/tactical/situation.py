@@ -1,0 +1,617 @@
+"""The one adapter of «Тактические правила»: the table's models <-> the engine's data (docs/tactical-rules.md, "Table").
+
+- `Table.setup` is the engine's combat case for the battle's start (T37.2, T37.3):
+  `profiles`, `units` (each with `side` = a Side's key), `conditions`, plus the
+  table's own optional `points_limit`, `army_lists` and `terrain`.
+- A side's army built on the pages is a `roster` step (the army document, see
+  `army_case`); the moderator's approval a `confirm` step; `start` puts the
+  approved armies on the table.
+- Each action (`clash`, `melee`, `shooting`, `test`) is a step whose payload is
+  the case's own block and the dice per unit as the engine consumed them; the
+  state is always `replay(setup, live steps)`.
+
+Dice are always given to the engine as data (`resolve`): the engine is run with
+the dice so far and, when it asks for one more of a list, that die is taken
+from the hand dice typed in or from the table's server stream — never from a
+seed of the engine's own.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Callable, Iterable
+
+from larp.tactical.engine import data
+from larp.tactical.engine.army import run_army
+from larp.tactical.engine.checks import run_test
+from larp.tactical.engine.combat import run_clash, run_melee
+from larp.tactical.engine.errors import CaseError
+from larp.tactical.engine.odds import run_odds
+from larp.tactical.engine.shooting import run_shooting
+from larp.tactical.engine.units import parse_profiles, parse_unit, ranks_out
+
+RULES = data.load()
+ACTIONS = ("clash", "melee", "shooting", "test")
+TEST_KINDS = ("unit", "rally", "general_death", "initiative")
+DIRECTIONS = ("front", "flank", "rear")
+END_REASONS = ("rout", "concession", "time")
+DEFAULT_LIMIT = RULES["army"]["recommended_max_points"]
+MAX_UNITS = 40
+MAX_GENERALS = 8
+MAX_DICE = 400
+
+
+class NeedDice(Exception):
+    """The hand dice ran out and the server may not roll the rest: which list the engine waits for."""
+
+    def __init__(self, unit: str, kind: str, given: int):
+        super().__init__(f"{unit}:{kind}")
+        self.unit, self.kind, self.given = unit, kind, given
+
+
+class LeftOver(Exception):
+    def __init__(self, count: int):
+        super().__init__(str(count))
+        self.count = count
+
+
+# ---------------------------------------------------------------------------------------------- the army builder
+def thaw(value):
+    """Plain dicts and lists of the frozen rules data (the engine takes JSON-shaped cases)."""
+    if isinstance(value, (list, tuple)):
+        return [thaw(v) for v in value]
+    if hasattr(value, "items"):
+        return {k: thaw(v) for k, v in value.items()}
+    return value
+
+
+def army_lists() -> list[dict]:
+    return thaw(RULES["sample_army_lists"])
+
+
+def army_list(list_id: str) -> dict | None:
+    return next((a for a in army_lists() if a["id"] == list_id), None)
+
+
+def entry_of(list_id: str, entry_id: str) -> dict | None:
+    lst = army_list(list_id)
+    return next((e for e in lst["entries"] if e["id"] == entry_id), None) if lst else None
+
+
+def empty_army(list_id: str, limit: int) -> dict:
+    return {"army_list": list_id, "points_limit": limit, "units": [], "generals": []}
+
+
+def army_case(doc: dict) -> dict:
+    """The engine's `army` case (T38) of an army document saved by the builder (one profile per unit)."""
+    lst = army_list(doc["army_list"]) or {"id": doc["army_list"], "year": None, "entries": []}
+    entries = [{k: e.get(k) for k in ("id", "role", "category", "weapons", "armour", "shields", "horse_armour",
+                                      "javelin", "melee", "price")} for e in lst["entries"]]
+    profiles, units = [], []
+    for u in doc["units"]:
+        profiles.append({"id": u["id"], "entry": u["entry"], "specialty": u["specialty"], "melee": u["melee"],
+                         "steadiness": u["steadiness"], "weapon": u["weapon"], "armour": u["armour"],
+                         "shield": u["shield"], "horse_armour": u["horse_armour"], "javelin": u["javelin"]})
+        units.append({"id": u["id"], "formation": u["formation"], "bases": u["bases"],
+                      "figures": [{"profile": u["id"], "count": u["count"]}]})
+    generals = [{"id": g["id"], "type": g["type"], "mercenary": g["mercenary"], "c_in_c": g["c_in_c"],
+                 "entry": g["entry"], "method": g["method"], "dice": list(g.get("dice") or []),
+                 **({"talents": g["talents"]} if g["method"] == "points" else {})} for g in doc["generals"]]
+    return {"army_list": {"id": lst["id"], "year": lst.get("year"), "entries": entries},
+            "points_limit": doc["points_limit"], "profiles": profiles, "units": units, "generals": generals,
+            "seed": None}
+
+
+def check_army(doc: dict) -> dict:
+    """The engine's verdict on an army document: points, legality, generals' talents."""
+    return run_army(RULES, army_case(doc))
+
+
+def general_dice_count(c_in_c: bool) -> int:
+    """Talent dice (steadiness, melee, specialty), then the commander-in-chief's Initiative die (T12.5)."""
+    return 4 if c_in_c else 3
+
+
+def army_units(side: str, doc: dict, verdict: dict) -> tuple[list[dict], list[dict]]:
+    """The combat profiles and units (T37.2) of an approved army, ids prefixed by the side's key."""
+    category = {e["id"]: e["category"] for e in (army_list(doc["army_list"]) or {"entries": []})["entries"]}
+    names = {e["id"]: e.get("ru") or e["id"] for e in (army_list(doc["army_list"]) or {"entries": []})["entries"]}
+    talents = {g["id"]: g["talents"] for g in verdict.get("generals", {}).get("list", [])}
+    profiles, units = [], []
+    for u in doc["units"]:
+        pid = f"{side}.{u['id']}"
+        profiles.append({"id": pid, "name": u.get("name") or names.get(u["entry"], u["entry"]),
+                         "category": category.get(u["entry"], "swordsmen"),
+                         "specialty": u["specialty"], "melee": u["melee"], "steadiness": u["steadiness"],
+                         "weapon": u["weapon"], "javelin": u["javelin"], "armour": u["armour"],
+                         "shield": u["shield"], "horse_armour": u["horse_armour"]})
+        general = next((g for g in doc["generals"] if g.get("unit") == u["id"]), None)
+        units.append({"id": pid, "name": u.get("name") or names.get(u["entry"], u["entry"]), "side": side,
+                      "formation": u["formation"], "special": None, "bases": u["bases"],
+                      "figures": [{"profile": pid, "count": u["count"], "disordered": 0}],
+                      "general": None if general is None else {
+                          "id": f"{side}.{general['id']}", "name": general.get("name") or "",
+                          "profile": pid, "deputy": False,
+                          "talents": talents.get(general["id"], {"steadiness": 0, "melee": 0, "specialty": 0})},
+                      "in_melee": False, "fleeing": False})
+    return profiles, units
+
+
+# ----------------------------------------------------------------------------------------------- state and replay
+def initial_state(setup: dict) -> dict:
+    units = [_normal_unit(u) for u in setup.get("units") or []]
+    return {"phase": "setup", "profiles": copy.deepcopy(setup.get("profiles") or []), "units": units,
+            "conditions": copy.deepcopy(setup.get("conditions") or {}),
+            "terrain": copy.deepcopy(setup.get("terrain") or []),
+            "armies": {}, "verdicts": {}, "approved": [], "start": {}, "destroyed": [], "result": None,
+            **({"strategic": copy.deepcopy(setup["strategic"])} if setup.get("strategic") else {})}
+
+
+def _normal_unit(u: dict) -> dict:
+    """A setup unit as the state keeps it: `ranks` always laid out (the engine's T22 layout of `figures`)."""
+    u = copy.deepcopy(u)
+    u.setdefault("special", None)
+    u.setdefault("general", None)
+    u.setdefault("in_melee", False)
+    u.setdefault("fleeing", False)
+    u.setdefault("bases", 1)
+    return u
+
+
+def figures(unit: dict) -> int:
+    if "ranks" in unit:
+        return sum(g["count"] for rank in unit["ranks"] for g in rank)
+    return sum(g["count"] for g in unit.get("figures") or [])
+
+
+def disordered(unit: dict) -> int:
+    groups = [g for rank in unit["ranks"] for g in rank] if "ranks" in unit else unit.get("figures") or []
+    return sum(g.get("disordered", 0) for g in groups)
+
+
+def side_figures(state: dict, side: str) -> int:
+    return sum(figures(u) for u in state["units"] if u["side"] == side and u["id"] not in state["destroyed"])
+
+
+def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
+    """One live step onto the state (the replay's only rule of change)."""
+    if kind == "roster":
+        side = payload["side"]
+        state["armies"][side] = payload["army"]
+        state["verdicts"][side] = outcome
+        if side in state["approved"]:
+            state["approved"].remove(side)
+    elif kind == "confirm":
+        side = payload["side"]
+        if payload.get("approve") and side not in state["approved"]:
+            state["approved"].append(side)
+        elif not payload.get("approve") and side in state["approved"]:
+            state["approved"].remove(side)
+    elif kind == "turn":
+        state["turn"] = {k: payload[k] for k in ("number", "side", "step", "first")}
+    elif kind in ("march", "halt", "offer", "field"):
+        apply_strategic(state, kind, payload, outcome)
+    elif kind in ("setup", "conditions"):
+        if "strategic" in payload:
+            state["strategic"] = copy.deepcopy(payload["strategic"])
+        if "conditions" in payload:
+            state["conditions"] = payload["conditions"]
+        if "terrain" in payload:
+            state["terrain"] = payload["terrain"]
+    elif kind == "start":
+        for side in state["approved"]:
+            profiles, units = army_units(side, state["armies"][side], state["verdicts"][side])
+            state["profiles"] = [p for p in state["profiles"] if not p["id"].startswith(f"{side}.")] + profiles
+            state["units"] = [u for u in state["units"] if u["side"] != side] + units
+        state["units"] = [_laid_out(u, state) for u in state["units"]]
+        state["start"] = {u["side"]: 0 for u in state["units"]}
+        for u in state["units"]:
+            state["start"][u["side"]] += figures(u)
+        state["phase"] = "battle"
+    elif kind in ("clash", "melee", "shooting"):
+        for uid, res in outcome.get("units", {}).items():
+            _after(state, uid, res)
+        if kind == "clash" and not outcome.get("refused"):
+            ids = [payload["clash"]["attacker"], payload["clash"]["defender"]]
+            if all(not unit(state, i)["fleeing"] and i not in state["destroyed"] for i in ids):
+                for i in ids:
+                    unit(state, i)["in_melee"] = True
+        if kind == "melee" and not outcome.get("refused"):
+            ids = payload["melee"]["units"]
+            over = any(unit(state, i)["fleeing"] or i in state["destroyed"] for i in ids)
+            for i in ids:
+                unit(state, i)["in_melee"] = not over and not unit(state, i)["fleeing"] and i not in state["destroyed"]
+    elif kind == "test":
+        _after_test(state, payload, outcome)
+    elif kind == "override":
+        u = unit(state, payload["unit"])
+        ch = payload["changes"]
+        for key in ("formation", "fleeing", "in_melee"):
+            if key in ch:
+                u[key] = ch[key]
+        if "figures" in ch:
+            u["ranks"] = _layout(u, state, ch["figures"], min(ch.get("disordered", 0), ch["figures"]))
+        if ch.get("destroyed") and u["id"] not in state["destroyed"]:
+            state["destroyed"].append(u["id"])
+        if ch.get("destroyed") is False and u["id"] in state["destroyed"]:
+            state["destroyed"].remove(u["id"])
+        if ch.get("general_lost"):
+            u["general"] = None
+    elif kind == "end":
+        state["phase"] = "ended"
+        state["result"] = outcome
+
+
+def _after(state: dict, uid: str, res: dict) -> None:
+    u = unit(state, uid)
+    after = res.get("after")
+    if after:
+        u["formation"] = after["formation"]
+        u["fleeing"] = after["fleeing"]
+        u["ranks"] = after["ranks"]
+        if after["destroyed"] and uid not in state["destroyed"]:
+            state["destroyed"].append(uid)
+            u["in_melee"] = False
+        if after["fleeing"]:
+            u["in_melee"] = False
+    if (res.get("general") or {}).get("killed"):
+        u["general"] = None
+
+
+def _after_test(state: dict, payload: dict, outcome: dict) -> None:
+    test = payload["test"]
+    uid = payload.get("unit")
+    if not uid or outcome.get("refused"):
+        return
+    u = unit(state, uid)
+    result = outcome.get("result")
+    if test["kind"] == "unit":
+        if result == "flees":
+            u["fleeing"], u["in_melee"] = True, False
+        elif result == "destroyed" and uid not in state["destroyed"]:
+            state["destroyed"].append(uid)
+    elif test["kind"] == "rally" and result == "stops":
+        u["fleeing"] = False
+    elif test["kind"] == "general_death" and outcome.get("killed"):
+        u["general"] = None
+
+
+def _laid_out(u: dict, state: dict) -> dict:
+    """A unit given by `figures` laid out in ranks by the engine (T22.2); a unit with `ranks` as it is."""
+    if "ranks" in u:
+        return u
+    return _engine_layout(u, state, u.get("figures") or [])
+
+
+def _layout(u: dict, state: dict, n: int, dis: int) -> list:
+    """The ranks of the unit with n figures (dis of them disordered), laid out by the engine (T22)."""
+    laid = _engine_layout(dict(u), state, [{"profile": _first_profile(u), "count": n, "disordered": dis}])
+    return laid["ranks"]
+
+
+def _engine_layout(u: dict, state: dict, groups: list) -> dict:
+    profiles = parse_profiles(RULES, [_engine_profile(p) for p in state["profiles"]])
+    raw = {k: v for k, v in _engine_unit(u).items() if k != "ranks"}
+    raw["figures"] = groups
+    parsed = parse_unit(RULES, raw, f"units.{u['id']}", profiles)
+    u["ranks"] = ranks_out(parsed)
+    u.pop("figures", None)
+    return u
+
+
+def _first_profile(u: dict) -> str:
+    if u.get("ranks"):
+        return u["ranks"][0][0]["profile"]
+    if u.get("figures"):
+        return u["figures"][0]["profile"]
+    return ""
+
+
+def _mounted(state: dict, profile_id: str) -> bool:
+    p = next((p for p in state["profiles"] if p["id"] == profile_id), None)
+    return bool(p and RULES["categories"][p["category"]]["mounted"])
+
+
+def unit(state: dict, uid: str) -> dict:
+    for u in state["units"]:
+        if u["id"] == uid:
+            return u
+    raise KeyError(uid)
+
+
+def replay(setup: dict, steps: Iterable) -> dict:
+    """The state: the setup with every live step applied in order (each step as (kind, payload, outcome))."""
+    state = initial_state(setup)
+    for kind, payload, outcome in steps:
+        apply_step(state, kind, payload, outcome)
+    return state
+
+
+def rerun(state: dict, kind: str, payload: dict) -> dict:
+    """The engine's outcome of a stored action, from the state before it and the stored dice."""
+    return _run(kind, case_for(state, kind, payload), payload.get("test"))
+
+
+# ----------------------------------------------------------------------------------------------- actions
+def live_units(state: dict) -> list[dict]:
+    return [u for u in state["units"] if u["id"] not in state["destroyed"]]
+
+
+def _engine_unit(u: dict) -> dict:
+    return {k: u[k] for k in ("id", "side", "formation", "special", "bases", "ranks", "general", "in_melee",
+                              "fleeing") if k in u}
+
+
+def involved(kind: str, payload: dict) -> list[str]:
+    if kind == "clash":
+        return [payload["clash"]["attacker"], payload["clash"]["defender"]]
+    if kind == "melee":
+        return list(payload["melee"]["units"])
+    if kind == "shooting":
+        ids: list[str] = []
+        for v in payload["shooting"]["volleys"]:
+            ids += [i for i in (v["shooter"], v["target"]) if i not in ids]
+        return ids
+    return [payload["unit"]] if payload.get("unit") else []
+
+
+def case_for(state: dict, kind: str, payload: dict) -> dict:
+    """The engine case of an action on the current state (only the units it involves), with the payload's dice."""
+    if kind == "test":
+        return {"test": payload["test"], "dice": list(payload.get("dice") or []), "seed": None}
+    ids = involved(kind, payload)
+    units = [_engine_unit(unit(state, i)) for i in ids]
+    used = {g["profile"] for u in units for rank in u["ranks"] for g in rank}
+    used |= {u["general"]["profile"] for u in units if u.get("general")}
+    case = {"profiles": [_engine_profile(p) for p in state["profiles"] if p["id"] in used],
+            "units": units, "conditions": state.get("conditions") or {},
+            "modifiers": payload.get("modifiers") or [], kind: payload[kind],
+            "dice": copy.deepcopy(payload.get("dice") or {}), "seed": None}
+    return case
+
+
+def _engine_profile(p: dict) -> dict:
+    return {k: p.get(k) for k in ("id", "name", "category", "specialty", "melee", "steadiness", "weapon", "javelin",
+                                  "armour", "shield", "horse_armour")}
+
+
+def _run(kind: str, case: dict, test: dict | None = None) -> dict:
+    if kind == "clash":
+        return run_clash(RULES, case)
+    if kind == "melee":
+        return run_melee(RULES, case)
+    if kind == "shooting":
+        return run_shooting(RULES, case)
+    return run_test(RULES, case)
+
+
+def odds(state: dict, kind: str, payload: dict) -> dict | None:
+    """Exact odds before any die (clash, melee, shooting); None for a test or a fight too large to weigh."""
+    if kind not in ("clash", "melee", "shooting"):
+        return None
+    case = case_for(state, kind, payload)
+    case["of"] = kind
+    case.pop("dice", None)
+    try:
+        return run_odds(RULES, case)
+    except CaseError:
+        return None
+
+
+def resolve(state: dict, kind: str, payload: dict, hand: list[int],
+            server: Callable[[], int] | None) -> tuple[dict, dict, list[int], int]:
+    """Run the action, feeding the engine die by die as it asks: hand dice first, then `server()` if allowed.
+
+    Returns (outcome, the payload with its dice, the hand dice used, the number of server dice taken).
+    Raises NeedDice when hand dice run out and no server may roll; LeftOver when hand dice are left;
+    CaseError for anything else malformed.
+    """
+    payload = copy.deepcopy(payload)
+    payload["dice"] = [] if kind == "test" else {}
+    hand = list(hand)
+    used_hand, from_server = [], 0
+    for _ in range(MAX_DICE):
+        case = case_for(state, kind, payload)
+        try:
+            outcome = _run(kind, case, payload.get("test"))
+        except CaseError as error:
+            where = _awaited(error)
+            if where is None:
+                raise
+            unit_id, list_name = where
+            if hand:
+                value = hand.pop(0)
+                used_hand.append(value)
+            elif server is not None:
+                value = server()
+                from_server += 1
+            else:
+                given = len(payload["dice"]) if kind == "test" else len(payload["dice"].get(unit_id, {}).get(list_name, []))
+                raise NeedDice(unit_id, list_name, given) from None
+            if kind == "test":
+                payload["dice"].append(value)
+            else:
+                payload["dice"].setdefault(unit_id, {}).setdefault(list_name, []).append(value)
+            continue
+        if hand and not outcome.get("refused"):
+            raise LeftOver(len(hand))
+        return outcome, payload, used_hand, from_server
+    raise CaseError("dice", "too many dice")
+
+
+def _awaited(error: CaseError) -> tuple[str, str] | None:
+    """(unit id, list) the engine waits for, from its "dice ran out" error; None for any other problem."""
+    if "ran out" not in error.problem:
+        return None
+    parts = error.field.split(".")
+    if error.field == "dice":
+        return "", ""
+    if len(parts) >= 3 and parts[0] == "dice":
+        return ".".join(parts[1:-1]), parts[-1]
+    return None
+
+
+def test_case(state: dict, kind: str, uid: str | None, form: dict) -> dict:
+    """The `test` block of a test on a unit, its numbers read from the unit (T24, T25, T12.9, T14.1)."""
+    if kind == "initiative":
+        sides = sorted({u["side"] for u in state["units"]})
+        init = {side: 0 for side in sides}
+        for side, verdict in (state.get("verdicts") or {}).items():
+            if side in init:
+                init[side] = max([g.get("initiative", 0) for g in verdict.get("generals", {}).get("list", [])] or [0])
+        return {"kind": "initiative", "initiative": init}
+    if kind == "general_death":
+        return {"kind": "general_death"}
+    u = unit(state, uid)
+    profile = next(p for p in state["profiles"] if p["id"] == _first_profile(u))
+    gen = (u.get("general") or {}).get("talents", {}).get("steadiness", 0) if u.get("general") else 0
+    if kind == "rally":
+        return {"kind": "rally", "steadiness": profile["steadiness"], "general": gen,
+                "in_command": bool(form.get("in_command"))}
+    width = data.front(RULES, u["formation"], _mounted(state, profile["id"]))
+    full = sum(1 for rank in u["ranks"] if sum(g["count"] - g.get("disordered", 0) for g in rank) >= width)
+    return {"kind": "unit", "steadiness": profile["steadiness"], "circle": u.get("special") == "circle",
+            "full_ranks": full, "attacked_from": form.get("attacked_from") or "front",
+            "killed": int(form.get("killed") or 0), "general": gen, "broken": bool(form.get("broken")),
+            "modifiers": []}
+
+
+def losses(state: dict) -> dict:
+    return {side: {"start": start, "lost": start - side_figures(state, side)}
+            for side, start in state.get("start", {}).items()}
+
+
+TURN_STEPS = 5       # T14.2: (0) mercenary tests, (1) shooting, (2) movement and clashes, (3) disorderly, (4) melee
+
+
+def next_turn(state: dict, sides: list[str], first: str | None = None) -> dict:
+    """The turn tracker's next step (T14.2): through the five steps, then the other side; a round ends with both."""
+    turn = state.get("turn")
+    if first is not None or not turn:
+        side = first or sides[0]
+        return {"number": 1, "side": side, "step": 0, "first": side}
+    if turn["step"] + 1 < TURN_STEPS:
+        return {**turn, "step": turn["step"] + 1}
+    other = next((s for s in sides if s != turn["side"]), turn["side"])
+    number = turn["number"] + (1 if other == turn["first"] else 0)
+    return {**turn, "side": other, "step": 0, "number": number}
+
+
+def routed(state: dict) -> list[str]:
+    """Sides whose every unit has fled or been destroyed (T29: the battle page shows it; the moderator ends)."""
+    out = []
+    for side in state.get("start", {}):
+        mine = [u for u in state["units"] if u["side"] == side]
+        if mine and all(u["id"] in state["destroyed"] or u["fleeing"] for u in mine):
+            out.append(side)
+    return out
+
+
+# ---------------------------------------------------------------------------------------- strategic manoeuvring
+from larp.tactical.engine.strategic import run_battle_offer, run_march  # noqa: E402
+
+TERRAIN_CARDS = list(dict.fromkeys(c["id"] for c in RULES["cards"] if c["kind"] == "terrain"))
+WEATHER_CARDS = list(dict.fromkeys(c["id"] for c in RULES["cards"] if c["kind"] == "weather"))
+# T34.2 ruling: a River card is a deep river, Mountains are cliffs; a card's terrain piece by its id otherwise.
+CARD_PIECES = {"river": "deep_river", "mountains": "cliffs", "stream": "stream", "bushes": "bushes",
+               "rocks": "rocks", "forest": "forest", "hedge": "hedge", "ravine": "ravine", "hill": "hill",
+               "village": "village"}
+
+
+def empty_map() -> dict:
+    rows, cols = RULES["strategic"]["grid"]
+    return {"grid": [["clear"] * cols for _ in range(rows)], "rivers": [], "paths": [], "weather": [],
+            "flood": False, "corps": [], "offer": None, "field": None}
+
+
+def strategic(state: dict) -> dict:
+    return state.get("strategic") or empty_map()
+
+
+def _map_case(m: dict) -> dict:
+    return {"grid": m["grid"], "rivers": m["rivers"], "paths": m["paths"],
+            "weather": [w for w in m["weather"] if w in ("rain", "heavy_mud")], "flood": m["flood"],
+            "good_guides": None}
+
+
+def _corps_case(m: dict) -> list[dict]:
+    return [{"id": c["id"], "side": c["side"], "cell": c["cell"], "tired": c["tired"]} for c in m["corps"]
+            if c.get("cell") is not None]
+
+
+def march_case(m: dict, plan: dict, dice: list[int]) -> dict:
+    corps = next(c for c in m["corps"] if c["id"] == plan["corps"])
+    march = {"corps": corps["id"], "side": corps["side"], "mounted": corps.get("mounted", False),
+             "tired": corps["tired"], "road": plan.get("road", False), "stealth": plan.get("stealth", False),
+             "from": corps["cell"] if corps.get("cell") is not None else "edge", "steps": plan["steps"]}
+    return {**_map_case(m), "corps": _corps_case(m), "marches": [march],
+            "dice": {corps["id"]: list(dice)} if dice else {}, "seed": None}
+
+
+def resolve_march(state: dict, plan: dict, hand: list[int], server: Callable[[], int] | None):
+    """A march (T31) with its die or dice (two for a mounted corps): typed in, else the server's."""
+    m = strategic(state)
+    dice: list[int] = []
+    hand = list(hand)
+    for _ in range(3):
+        try:
+            outcome = run_march(RULES, march_case(m, plan, dice))
+        except CaseError as error:
+            if "ran out" not in error.problem:
+                raise
+            if hand:
+                dice.append(hand.pop(0))
+            elif server is not None:
+                dice.append(server())
+            else:
+                raise NeedDice(plan["corps"], "march", len(dice)) from None
+            continue
+        if hand and not outcome["refused"]:
+            raise LeftOver(len(hand))
+        return outcome, dice
+    raise CaseError("dice", "too many dice")
+
+
+def offer(state: dict, side: str) -> dict:
+    m = strategic(state)
+    return run_battle_offer(RULES, {"corps": _corps_case(m), "offered_by": side})
+
+
+def field_terrain(m: dict, block: dict) -> list[str]:
+    """The terrain pieces of the six cards of the battlefield (T34.2), one entry per card that has them."""
+    out = []
+    for r in range(block["rows"][0], block["rows"][1] + 1):
+        for c in range(block["cols"][0], block["cols"][1] + 1):
+            card = m["grid"][r][c]
+            if card in CARD_PIECES:
+                out.append(CARD_PIECES[card])
+    return out
+
+
+def field_conditions(m: dict, conditions: dict) -> dict:
+    """The weather in play on the strategic map carried into the battle (T35.1)."""
+    out = dict(conditions)
+    out["rain"] = "rain" in m["weather"]
+    out["fog"] = "fog" in m["weather"]
+    return out
+
+
+def apply_strategic(state: dict, kind: str, payload: dict, outcome: dict) -> None:
+    m = state.setdefault("strategic", empty_map())
+    if kind == "march":
+        for res in outcome.get("marches", []):
+            corps = next(c for c in m["corps"] if c["id"] == res["corps"])
+            corps["cell"] = res["position"]
+            corps["tired"] = res["tired"]
+        m["last"] = outcome
+    elif kind == "halt":
+        moved = set(payload.get("marched") or [])
+        for c in m["corps"]:
+            if c["id"] not in moved:
+                c["tired"] = False
+    elif kind == "offer":
+        m["offer"] = {"by": payload["side"], **outcome}
+    elif kind == "field":
+        block = payload["block"]
+        m["field"] = block
+        state["terrain"] = field_terrain(m, block)
+        state["conditions"] = field_conditions(m, state.get("conditions") or {})

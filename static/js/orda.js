@@ -1,0 +1,20 @@
+// «Орда»: a click on a highlighted hex of the board presses the matching move or attack button of the panel;
+// on the board editor, a click on a hex submits it with the current brush.
+(function () {
+  "use strict";
+  document.addEventListener("click", function (ev) {
+    var g = ev.target.closest && ev.target.closest("svg.orda-board g.hex");
+    if (!g || ev.target.closest("a")) return;
+    var key = g.getAttribute("data-hex");
+    var editor = document.getElementById("orda-board-editor");
+    if (editor) {
+      editor.querySelector("input[name=hex]").value = key;
+      editor.submit();
+      return;
+    }
+    var kind = g.classList.contains("can-target") ? "target" : (g.classList.contains("can-move") ? "move" : null);
+    if (!kind) return;
+    var button = document.querySelector('button[data-kind="' + kind + '"][data-hex="' + key + '"]');
+    if (button) button.click();
+  });
+})();

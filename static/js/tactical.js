@@ -1,0 +1,98 @@
+// «Тактические правила»: the six dice buttons type hand dice into the action form; the army builder greys the
+// weapons and equipment the chosen troop type's army list entry does not offer (the server refuses them anyway).
+(function () {
+  "use strict";
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest("[data-die]");
+    if (!b) return;
+    var input = document.getElementById("id_hand_dice");
+    if (!input) return;
+    var v = b.getAttribute("data-die");
+    var dice = input.value.trim() ? input.value.trim().split(/[\s,]+/) : [];
+    if (v === "clear") dice.pop(); else dice.push(v);
+    input.value = dice.join(" ");
+  });
+
+  function grey(form) {
+    var entries;
+    try { entries = JSON.parse(form.getAttribute("data-entries") || "[]"); } catch (err) { return; }
+    var entrySel = form.querySelector("select[name$='entry']");
+    if (!entrySel) return;
+    var entry = entries.filter(function (x) { return x.id === entrySel.value; })[0];
+    if (!entry) return;
+    var allowed = {weapon: entry.weapons, armour: entry.armour, shield: entry.shields, horse_armour: entry.horse_armour};
+    Object.keys(allowed).forEach(function (field) {
+      var sel = form.querySelector("select[name$='-" + field + "']");
+      if (!sel) return;
+      var ok = (allowed[field] || []).map(function (x) { return x === null ? "" : x; });
+      var first = null;
+      Array.prototype.forEach.call(sel.options, function (o) {
+        o.disabled = ok.indexOf(o.value) === -1;
+        if (!o.disabled && first === null) first = o.value;
+      });
+      if (sel.selectedOptions[0] && sel.selectedOptions[0].disabled && first !== null) sel.value = first;
+    });
+    var jav = form.querySelector("input[name$='-javelin']");
+    if (jav) { jav.disabled = !entry.javelin; if (!entry.javelin) jav.checked = false; }
+  }
+  function setup() {
+    document.querySelectorAll("form[data-entries]").forEach(function (form) {
+      grey(form);
+      var s = form.querySelector("select[name$='entry']");
+      if (s && !s.dataset.trBound) { s.dataset.trBound = "1"; s.addEventListener("change", function () { grey(form); }); }
+    });
+  }
+  setup();
+  document.addEventListener("table:refreshed", setup);
+})();
+
+// The action panel shows only the fields of the chosen action (a clash, a melee, a volley, a test...).
+(function () {
+  "use strict";
+  var FIELDS = {
+    clash: ["attacker", "defender", "attacked_from", "counter"],
+    melee: ["melee_units", "attacked_from"],
+    volley: ["attacker", "defender", "distance_cm", "cover", "defensive"],
+    exchange: ["attacker", "defender", "distance_cm", "cover"],
+    test: ["test_kind", "attacker", "killed", "broken", "in_command", "attacked_from"]
+  };
+  var ALWAYS = ["kind", "modifier", "modifier_reason", "hand_dice", "server_rest"];
+  function apply(form) {
+    var kind = form.querySelector("select[name=kind]");
+    if (!kind) return;
+    var show = (FIELDS[kind.value] || []).concat(ALWAYS);
+    form.querySelectorAll("[data-field]").forEach(function (box) {
+      box.hidden = show.indexOf(box.getAttribute("data-field")) === -1;
+    });
+    if (kind.value === "test") {
+      var tk = form.querySelector("select[name=test_kind]");
+      var initiative = tk && tk.value === "initiative";
+      ["attacker", "killed", "broken", "attacked_from", "in_command"].forEach(function (n) {
+        var box = form.querySelector("[data-field=" + n + "]");
+        if (box) box.hidden = initiative ||
+          (tk.value !== "unit" && ["killed", "broken", "attacked_from"].indexOf(n) !== -1) ||
+          (tk.value !== "rally" && n === "in_command");
+      });
+    }
+  }
+  function setup() {
+    document.querySelectorAll("form.tr-form").forEach(function (form) {
+      if (!form.querySelector("[data-field=kind]")) return;
+      apply(form);
+      if (form.dataset.trKinds) return;
+      form.dataset.trKinds = "1";
+      form.addEventListener("change", function (e) {
+        if (e.target.name === "kind" || e.target.name === "test_kind") apply(form);
+      });
+    });
+  }
+  setup();
+  document.addEventListener("table:refreshed", setup);
+})();
+
+// "Show the odds" reads the page again by GET: the form's CSRF token stays out of the address.
+document.addEventListener("submit", function (e) {
+  "use strict";
+  var token = e.target.querySelector("input[name=csrfmiddlewaretoken]");
+  if (token) token.disabled = !!(e.submitter && e.submitter.name === "preview");
+});

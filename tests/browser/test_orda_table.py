@@ -1,0 +1,152 @@
+"""A whole «Орда» battle through the pages only: the moderator sets the table up, two players act on tablets
+(768x1024 and a 390 px phone), the moderator resolves with hand-entered and server dice, undoes one roll, overrides
+with a reason, and the battle ends by the rules (Border: the Mongol capital destroyed by siege). The stored result
+must equal the engine's replay of the stored log. The numbers are the data set MADE UP FOR THE TESTS."""
+import time
+
+import pytest
+
+from tests.browser.conftest import PHONE, TABLET
+
+
+@pytest.fixture
+def hall(transactional_db):
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.orda import services
+    from larp.scenarios.loader import load_scenario
+    from tests.orda_table.data import complete_data
+
+    game = load_scenario("tiny", title="Вечер «Орды»", seed=7)
+    add_moderator(game, "orda-mod", password="orda-mod-123")
+    create_player(game.factions.get(code="north"), "rus-player", password="rus-player-123")
+    create_player(game.factions.get(code="south"), "nm-player", password="nm-player-123")
+    mod = game.memberships.get(user__username="orda-mod").user if hasattr(game, "memberships") else None
+    services.create_dataset(game, "Тестовый набор (выдуманные числа)", mod, complete_data())
+    return game
+
+
+def sign_in(page, username, password):
+    page.goto("/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click(".stack-form button.primary")
+    page.wait_for_load_state()
+
+
+def hex_click(page, key):
+    page.locator(f'svg.orda-board g.hex[data-hex="{key}"]').click()
+    page.wait_for_load_state()
+
+
+def test_a_whole_orda_battle_through_the_pages(hall, new_page, artifacts):
+    from django.urls import reverse
+
+    from larp.orda import services
+    from larp.orda import situation as sit
+    from larp.tables import services as tables
+    from larp.tables.models import Table
+
+    started = time.monotonic()
+    game = hall
+    mod = new_page(viewport={"width": 1280, "height": 900})
+    sign_in(mod, "orda-mod", "orda-mod-123")
+    mod.goto(reverse("tables:list", args=[game.pk]))
+    mod.click("text=Орда")
+    mod.fill("input[name=title]", "Бой у брода")
+    mod.select_option("select[name=mode]", "border")
+    mod.select_option("select[name=rus_china]", "rus")
+    mod.select_option("select[name=mongolia]", "north_mongolia")
+    mod.select_option("select[name=faction_rus]", label=str(game.factions.get(code="north")))
+    mod.select_option("select[name=faction_north_mongolia]", label=str(game.factions.get(code="south")))
+    mod.click("button:has-text('Создать стол')")
+    mod.wait_for_selector("svg.orda-board")
+    table = Table.objects.get()
+    url = reverse("orda:table", args=[game.pk, table.pk])
+    assert table.dice.fingerprint in mod.content()
+
+    rus = new_page(viewport=TABLET)
+    sign_in(rus, "rus-player", "rus-player-123")
+    rus.goto(url)
+    nm = new_page(viewport=PHONE)
+    sign_in(nm, "nm-player", "nm-player-123")
+    nm.goto(url)
+    assert "Ходит: Русь" in nm.content()
+
+    # Tour 1, Rus: Иван III goes next to the Mongol capital and strikes the Налётчик с длинным луком.
+    rus.click("button:has-text('Начало хода')")
+    rus.click("a.button:has-text('Иван III')")
+    assert rus.locator("g.hex.can-move").count() >= 3
+    (artifacts / "orda").mkdir(exist_ok=True)
+    rus.screenshot(path=str(artifacts / "orda" / "tablet.png"), full_page=True)
+    hex_click(rus, "0,-1")
+    rus.click("a.button:has-text('Иван III')")
+    assert rus.locator('g.hex.can-target[data-hex="-1,-1"]').count() == 1
+    hex_click(rus, "-1,-1")
+    # The target's player chooses the counter-measure on the phone, with the odds.
+    nm.goto(url)
+    assert "Выберите контрмеру" in nm.content() and "гибель" in nm.content()
+    nm.screenshot(path=str(artifacts / "orda" / "phone-counter.png"), full_page=False)
+    nm.click("button:has-text('Оборона')")
+    # The moderator types in the two physical dice.
+    mod.goto(url)
+    mod.screenshot(path=str(artifacts / "orda" / "moderator.png"), full_page=True)
+    mod.fill("input[name=die_attacker]", "6")
+    mod.fill("input[name=die_defender]", "1")
+    mod.click("button:has-text('Ввести кубики')")
+    assert "попадание" in mod.locator("#orda-log").inner_text()
+    rus.goto(url)
+    rus.click("button:has-text('Итоги')")
+
+    # Tour 1, North Mongolia: the archer shoots back; the server rolls, the moderator undoes the roll and re-rolls.
+    nm.goto(url)
+    nm.click("button:has-text('Начало хода')")
+    nm.click("a.button:has-text('Налётчик с длинным луком')")
+    hex_click(nm, "0,-1")
+    rus.goto(url)
+    assert "Выберите контрмеру" in rus.content()
+    rus.click("button:has-text('Оборона')")
+    mod.goto(url)
+    mod.click("button:has-text('Бросить кубики сервера')")
+    assert "сервер" in mod.locator("#orda-log").inner_text()
+    mod.fill("form.tool:has(button:has-text('Отменить')) input[name=reason]", "кубик скатился со стола")
+    mod.click("form.tool button:has-text('Отменить')")
+    assert "кубик скатился со стола" in mod.locator("#orda-log").inner_text()
+    mod.click("button:has-text('Бросить кубики сервера')")
+    # An event card's effect, entered by the moderator as a modifier with its reason.
+    tool = mod.locator("form.tool:has(button:has-text('Добавить модификатор'))")
+    tool.locator("select[name=unit]").select_option(label="Налётчик 1 (Северная Монголия)")
+    tool.locator("select[name=param]").select_option("defence")
+    tool.locator("input[name=reason]").fill("Карта «Буран»: −1 к защите")
+    tool.locator("button").click()
+    assert "Карта «Буран»" in mod.locator("#orda-log").inner_text()
+    nm.goto(url)
+    nm.click("button:has-text('Итоги')")
+
+    # Tour 2, Rus: Иван III has stood at the capital's walls since the start of the turn: the siege destroys it.
+    rus.goto(url)
+    rus.click("button:has-text('Начало хода')")
+    rus.click("button:has-text('Итоги')")
+    assert "Победа: Русь и Китай" in rus.content()
+
+    mod.goto(url)
+    assert "Победа: Русь и Китай — столицы Монголии разрушены" in mod.content()
+    mod.screenshot(path=str(artifacts / "orda" / "moderator-end.png"), full_page=True)
+    nm.goto(url)
+    nm.screenshot(path=str(artifacts / "orda" / "phone.png"), full_page=True)
+    proj = new_page(viewport={"width": 1280, "height": 800})
+    sign_in(proj, "orda-mod", "orda-mod-123")
+    proj.goto(reverse("orda:projector", args=[game.pk, table.pk]))
+    assert table.dice.fingerprint in proj.content()
+    proj.screenshot(path=str(artifacts / "orda" / "projector.png"), full_page=True)
+
+    table = Table.objects.get(pk=table.pk)
+    assert table.status == Table.FINISHED
+    replayed = sit.replay(table.setup, [(s.kind, s.payload) for s in tables.live_steps(table)])
+    assert replayed == table.state
+    assert services.result_of(table, replayed) == table.result
+    assert table.result["winner"] == "rus" and table.result["ended_by"] == "mongol_capitals_destroyed"
+    kinds = [s.kind for s in table.steps.order_by("seq")]
+    assert kinds.count("attack") == 3 and table.steps.filter(undone=True, kind="attack").count() == 1
+    hand = table.steps.get(kind="attack", payload__hand=True)
+    assert hand.payload["dice"] == {"attacker": [6], "defender": [1]}
+    assert time.monotonic() - started < 90
