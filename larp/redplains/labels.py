@@ -11,7 +11,7 @@ TYPE_SHORT = {"cavalry": gettext_lazy("cav."), "samurai_spears": gettext_lazy("s
               "ashigaru_spears": gettext_lazy("ash. sp."), "ashigaru_arquebus": gettext_lazy("arqueb.")}
 STAKES = {"low": gettext_lazy("low stake"), "high": gettext_lazy("high stake")}
 SOURCES = {"hand": gettext_lazy("by hand"), "server": gettext_lazy("by the server")}
-ORDERS = {"move": gettext_lazy("Move"), "retreat": gettext_lazy("Retreat"), "reform": gettext_lazy("Reform"), "shoot": gettext_lazy("Shooting"),
+ORDERS = {"move": gettext_lazy("Moving"), "retreat": gettext_lazy("Retreat"), "reform": gettext_lazy("Reform"), "shoot": gettext_lazy("Shooting (order)"),
           "wait": gettext_lazy("Wait"), "massed_shoot": gettext_lazy("Massed shooting!"), "hold": gettext_lazy("Hold the position!"),
           "decisive_attack": gettext_lazy("Decisive attack!"), "regroup": gettext_lazy("Regroup!"), "dragon": gettext_lazy("Dragon move")}
 BANNERS = {"phoenix": gettext_lazy("Phoenix banner"), "tiger": gettext_lazy("Tiger banner"),
@@ -88,9 +88,9 @@ REFUSALS = {
     "not_execution": gettext_lazy("The execution phase has not begun."),
     "dice_missing": gettext_lazy("A roll still awaits dice."),
     "override_now": gettext_lazy("Change units before the execution's dice or after the turn."),
-    "no_such_unit": gettext_lazy("No such unit."),
+    "no_such_unit": gettext_lazy("No such army unit."),
     "unknown_step": gettext_lazy("Unknown action."),
-    "table_closed": gettext_lazy("The battle is over."),
+    "table_closed": gettext_lazy("This battle is over."),
     "no_roll_awaited": gettext_lazy("No roll awaits dice."),
     "too_many_dice": gettext_lazy("Too many dice: this roll takes %(needed)s."),
     "nothing_to_undo": gettext_lazy("Nothing to undo."),
@@ -121,7 +121,7 @@ def unit_name(state: dict, uid: str | None) -> str:
     for u in state.get("units", []):
         if u["id"] == uid:
             return f"{TYPES.get(u['type'], '?')} {uid[1:]}"
-    return _("a unit")
+    return _("an army unit")
 
 
 def order_text(state: dict, order: dict) -> str:

@@ -38,7 +38,7 @@ def protocol(table, seat) -> dict:
     names = _names(table)
     first = [{"p": _("Dice fingerprint (SHA-256 of the table's seed): %(f)s") % {"f": table.dice.fingerprint}},
              {"h": _("Armies at the start")}]
-    rows = [[_("Side"), _("Unit"), _("Figures"), _("Cell")]]
+    rows = [[_("Side"), _("Army unit"), _("Figures"), _("Cell")]]
     setup_state = {"units": table.setup.get("units", [])}
     for u in table.setup.get("units", []):
         rows.append([names.get(u["side"], ""), labels.unit_name(setup_state, u["id"]), str(u["figures"]),
@@ -54,7 +54,7 @@ def protocol(table, seat) -> dict:
                 "side": names.get(side, side), "stake": c["stake_label"], "rolls": rolls or "—",
                 "s": c["special"] if c["special"] is not None else "—",
                 "o": c["ordinary"] if c["ordinary"] is not None else "—"}})
-            orders = [[_("Unit"), _("Slot"), _("Order")]] + [[o["unit"], str(o["slot"]), o["text"]]
+            orders = [[_("Army unit"), _("Slot"), _("Order")]] + [[o["unit"], str(o["slot"]), o["text"]]
                                                               for o in t["orders"][side]]
             if len(orders) > 1:
                 blocks.append({"table": orders, "widths": [60, 12, 90]})
@@ -108,7 +108,7 @@ def reference(table, seat) -> dict:
              ("P6", _("regroups")), ("P7", _("attacks on the front; melee")), ("P8", _("other moves and reforms"))]
     blocks.append({"table": [[_("Priority"), _("What")]] + [[a, b] for a, b in prios], "widths": [15, 150]})
     blocks.append({"h": _("Troop types")})
-    rows = [[_("Type"), _("Guaranteed damage"), _("Possible damage"), _("Armour"), _("Steadiness"), _("Impetus")]]
+    rows = [[_("Type"), _("Guaranteed damage"), _("Possible damage"), _("Armour rating"), _("Steadiness"), _("Impetus")]]
     for key, tt in data.troop_types.items():
         rows.append([str(labels.TYPES.get(key, key)), str(tt.gd_melee if tt.gd_melee is not None else "—"),
                      f"{tt.pd_melee}+", str(tt.armour), str(tt.steadiness), str(tt.impetus)])
@@ -133,7 +133,7 @@ def unit_cards(table, seat) -> dict:
                 continue
             tt = data.troop_types[u["type"]]
             ranks = -(-int(u["figures"]) // 4)
-            rows = [[labels.unit_name(state, u["id"]), _("Figures"), _("Ranks"), _("Armour"), _("Steadiness"),
+            rows = [[labels.unit_name(state, u["id"]), _("Figures"), _("Ranks"), _("Armour rating"), _("Steadiness"),
                      _("Impetus"), _("Ammunition")],
                     ["■" * min(int(u["figures"]), 16), str(u["figures"]), str(ranks), str(tt.armour),
                      str(tt.steadiness), str(tt.impetus),
@@ -154,7 +154,7 @@ def order_sheets(table, seat) -> dict:
                   {"p": _("Stake (circle it BEFORE the roll): low / high.   Roll: ___ + ___   "
                           "Re-rolls: ___ ___ ___")},
                   {"p": _("Orders: ___ special, ___ ordinary.   General retreat: yes / no.")}]
-        rows = [[_("Unit"), _("Cell"), _("Order 1 (kind)"), _("Order 2 (kind)")]]
+        rows = [[_("Army unit"), _("Cell"), _("Order 1 (kind)"), _("Order 2 (kind)")]]
         for u in state["units"]:
             if u["side"] == side and u.get("status", "ready") in ("ready", "fleeing"):
                 rows.append([labels.unit_name(state, u["id"]), u.get("cell") or "", "", ""])
