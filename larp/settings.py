@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "larp.sheets",
     "larp.tablet",
     "larp.tables",
+    "larp.redplains",
     "larp.orda",
     "larp.tactical",
     "larp.ordonnance",

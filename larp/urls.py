@@ -25,6 +25,7 @@ urlpatterns = [
     path("g/<int:game_id>/", include("larp.battles.urls")),
     path("g/<int:game_id>/print/", include("larp.sheets.urls")),
     path("g/<int:game_id>/", include("larp.tables.urls")),
+    path("g/<int:game_id>/rp/", include("larp.redplains.urls")),
     path("g/<int:game_id>/", include("larp.dice.urls")),
     path("g/<int:game_id>/orda/", include("larp.orda.urls")),
     path("g/<int:game_id>/tr/", include("larp.tactical.urls")),

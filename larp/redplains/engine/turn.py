@@ -399,7 +399,12 @@ def turn_mode(case: Any) -> dict:
     dice = Dice(case.get("dice"), parse_seed(case), set(by_id) | {"random"})
     t = Turn(data, board, terrain, units, turn, dice, no_joint)
     t.prepare(accepted, retreat, banners, panic, sabotage)
-    t.run()
+    try:
+        t.run()
+    except CaseError as error:
+        # A roll awaiting dice: the events so far ride on the error, so a table can show them while it asks.
+        error.partial_events = t.events
+        raise
     dice.check_all_used()
     fin = t.finish()
     history[turn] = fin["record"]

@@ -1,0 +1,199 @@
+"""The words a Red Plains page or sheet shows for the engine's names (engine ids are never shown)."""
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+TYPES = {"cavalry": gettext_lazy("Mounted samurai"), "samurai_spears": gettext_lazy("Foot samurai with spears"),
+         "samurai_bows": gettext_lazy("Foot samurai with bows"), "ashigaru_spears": gettext_lazy("Ashigaru with spears"),
+         "ashigaru_arquebus": gettext_lazy("Ashigaru with arquebuses")}
+TYPE_SHORT = {"cavalry": gettext_lazy("cav."), "samurai_spears": gettext_lazy("spears"), "samurai_bows": gettext_lazy("bows"),
+              "ashigaru_spears": gettext_lazy("ash. sp."), "ashigaru_arquebus": gettext_lazy("arqueb.")}
+STAKES = {"low": gettext_lazy("low stake"), "high": gettext_lazy("high stake")}
+SOURCES = {"hand": gettext_lazy("by hand"), "server": gettext_lazy("by the server")}
+ORDERS = {"move": gettext_lazy("Moving"), "retreat": gettext_lazy("Retreat"), "reform": gettext_lazy("Reform"), "shoot": gettext_lazy("Shooting (order)"),
+          "wait": gettext_lazy("Wait"), "massed_shoot": gettext_lazy("Massed shooting!"), "hold": gettext_lazy("Hold the position!"),
+          "decisive_attack": gettext_lazy("Decisive attack!"), "regroup": gettext_lazy("Regroup!"), "dragon": gettext_lazy("Dragon move")}
+BANNERS = {"phoenix": gettext_lazy("Phoenix banner"), "tiger": gettext_lazy("Tiger banner"),
+           "crab": gettext_lazy("Crab banner"), "dragon": gettext_lazy("Dragon banner")}
+KINDS = {"ordinary": gettext_lazy("ordinary (kind of order)"), "special": gettext_lazy("special (kind of order)")}
+STATUSES = {"ready": gettext_lazy("in order"), "fleeing": gettext_lazy("fleeing"), "destroyed": gettext_lazy("destroyed (unit)"),
+            "dispersed": gettext_lazy("dispersed"), "withdrawn": gettext_lazy("withdrawn")}
+FACINGS = {"N": gettext_lazy("north"), "E": gettext_lazy("east"), "S": gettext_lazy("south"), "W": gettext_lazy("west")}
+DIRS = {"left": gettext_lazy("to the left"), "right": gettext_lazy("to the right")}
+SIDE_WORDS = {"north": gettext_lazy("north"), "south": gettext_lazy("south")}
+PHASES = {"deployment": gettext_lazy("Deployment turn"), "plan_change": gettext_lazy("Plan-change phase"), "command": gettext_lazy("Command phase"), "execution": gettext_lazy("Execution phase"),
+          "ended": gettext_lazy("The battle is over")}
+OUTCOMES = {"total_defeat": gettext_lazy("total defeat"), "defeat": gettext_lazy("ordinary defeat"), "draw": gettext_lazy("a draw")}
+CONDITIONS = {"W39.2": gettext_lazy("every unit of a side fled or is out of the battle"),
+              "W39.3": gettext_lazy("the winner stopped the battle"),
+              "W39.4": gettext_lazy("defeat after a general retreat"),
+              "W39.5": gettext_lazy("three turns of lull"),
+              "W39.6": gettext_lazy("the late end of the battle"),
+              "W39.7": gettext_lazy("no draw after a general retreat")}
+RESULTS = {"repelled": gettext_lazy("the attack is repelled"), "pushed_back": gettext_lazy("the defender is pushed back"),
+           "routed": gettext_lazy("the defender is routed"), "destroyed": gettext_lazy("the defender is destroyed"),
+           "routed_again": gettext_lazy("the fleeing unit is routed again"), "retreats": gettext_lazy("the loser retreats"),
+           "none": gettext_lazy("no effect"), "stopped": gettext_lazy("the unit is stopped"), None: gettext_lazy("no winner")}
+REASONS = {
+    "exposes_flank": gettext_lazy("the unit would turn its flank or rear to an enemy's front"),
+    "not_a_shooter": gettext_lazy("the unit does not shoot"),
+    "no_ammo": gettext_lazy("no ammunition left"),
+    "no_enemy_in_front": gettext_lazy("no enemy in front of the unit"),
+    "hold_with_move": gettext_lazy("Hold cannot go with a move"),
+    "wait_not_first": gettext_lazy("Wait is only the first of two orders"),
+    "too_many_orders": gettext_lazy("at most two orders per unit"),
+    "fleeing_unit_order": gettext_lazy("a fleeing unit takes no orders"),
+    "bad_cavalry_actions": gettext_lazy("cavalry actions not allowed"),
+    "forest_turn": gettext_lazy("no reform in a forest"),
+    "not_enough_special": gettext_lazy("not enough special orders"),
+    "not_enough_ordinary": gettext_lazy("not enough ordinary orders"),
+    "extra_order_misused": gettext_lazy("an extra order given to a unit it is not for"),
+    "size_out_of_range": gettext_lazy("a unit has 4 to 16 figures"),
+    "no_such_cell": gettext_lazy("no such cell"),
+    "outside_deployment_zone": gettext_lazy("outside your deployment zone"),
+    "cell_taken": gettext_lazy("two units in one cell"),
+    "mandatory_cell_empty": gettext_lazy("the two central cells of the first line must be held"),
+    "not_placed": gettext_lazy("not placed yet"),
+    "target_gone": gettext_lazy("the target is gone"),
+    "unit_gone": gettext_lazy("the unit is gone"),
+    "stopped_by_shooting": gettext_lazy("stopped by shooting"),
+    "cell_not_free": gettext_lazy("the cell is not free"),
+    "cell_contested": gettext_lazy("two units went for one cell"),
+    "attacked": gettext_lazy("the unit was attacked"),
+    "routed": gettext_lazy("the unit was routed"),
+    "malformed": gettext_lazy("not possible"),
+    "banner_not_owned": gettext_lazy("the army has no such banner"),
+    "banner_used_up": gettext_lazy("the banner has been raised already"),
+    "banner_in_minor_clan": gettext_lazy("no banner in a minor clan's unit"),
+    "phoenix_needs_fleeing": gettext_lazy("the Phoenix banner is raised only in a fleeing unit"),
+    "banner_on_fleeing_unit": gettext_lazy("only the Phoenix banner is raised in a fleeing unit"),
+    "crab_in_ashigaru": gettext_lazy("the Crab banner is not raised in ashigaru"),
+    "one_banner_per_unit": gettext_lazy("one banner per unit"),
+    "withdraw_not_allowed": gettext_lazy("only a unit of fewer than 4 figures is withdrawn to the rear"),
+    "general_retreat_too_early": gettext_lazy("a general retreat is signalled from turn 2"),
+}
+REFUSALS = {
+    "not_deployment": gettext_lazy("The deployment turn is over."),
+    "already_confirmed": gettext_lazy("Already confirmed: wait for the other side."),
+    "nothing_to_confirm": gettext_lazy("Nothing to confirm now."),
+    "deployment_not_valid": gettext_lazy("The deployment breaks the rules: see what is marked."),
+    "no_roll_yet": gettext_lazy("Make the command roll first."),
+    "orders_not_valid": gettext_lazy("The orders break the rules: see what is marked."),
+    "not_command": gettext_lazy("This is not your command phase."),
+    "stake_after_roll": gettext_lazy("The stake is chosen before the roll."),
+    "bad_stake": gettext_lazy("Choose the low or the high stake."),
+    "no_reroll_left": gettext_lazy("No re-roll left (each messenger gives one per battle)."),
+    "bad_dice": gettext_lazy("A die shows 1 to 6."),
+    "not_execution": gettext_lazy("The execution phase has not begun."),
+    "dice_missing": gettext_lazy("A roll still awaits dice."),
+    "override_now": gettext_lazy("Change units before the execution's dice or after the turn."),
+    "no_such_unit": gettext_lazy("No such army unit."),
+    "unknown_step": gettext_lazy("Unknown action."),
+    "table_closed": gettext_lazy("This battle is over."),
+    "no_roll_awaited": gettext_lazy("No roll awaits dice."),
+    "too_many_dice": gettext_lazy("Too many dice: this roll takes %(needed)s."),
+    "nothing_to_undo": gettext_lazy("Nothing to undo."),
+    "not_ready": gettext_lazy("This battle has no armies yet, or its sides are not north and south: "
+                              "set it up again from the list of tables."),
+    "bad_shinobi": gettext_lazy("No more shinobi can go in than the side has."),
+    "no_scouting": gettext_lazy("No shinobi of this side can scout now."),
+    "bad_scouting": gettext_lazy("Name distinct cells of the field, at most two for each shinobi that got through."),
+    "roster_after_start": gettext_lazy("The armies are edited only before play."),
+    "general_rides_there": gettext_lazy("A general rides in that unit."),
+    "bad_roster": gettext_lazy("Choose the troop type, 4 to 16 figures, and for a new unit on the field a free cell of its side's zone."),
+    "cannot_stop": gettext_lazy("This side may not stop the battle now (W39.3)."),
+    "bad_orders": gettext_lazy("Those orders cannot be given."),
+    "bad_cells": gettext_lazy("Place each unit in a cell of the field."),
+}
+
+
+def refusal(error) -> str:
+    text = str(REFUSALS.get(error.code, REFUSALS["unknown_step"]))
+    return text % error.params if error.params else text
+
+
+def reason(code: str | None) -> str:
+    return str(REASONS.get(code, _("against the rules")))
+
+
+def unit_name(state: dict, uid: str | None) -> str:
+    for u in state.get("units", []):
+        if u["id"] == uid:
+            return f"{TYPES.get(u['type'], '?')} {uid[1:]}"
+    return _("an army unit")
+
+
+def order_text(state: dict, order: dict) -> str:
+    text = str(ORDERS.get(order.get("type"), "?"))
+    if order.get("target"):
+        text += " → " + unit_name(state, order["target"])
+    if order.get("dir"):
+        text += " (" + str(DIRS[order["dir"]]) + ")"
+    if order.get("actions") and len(order["actions"]) > 1:
+        text += " ×" + str(len(order["actions"]))
+    if order.get("face"):
+        text += " (" + _("face %(dir)s") % {"dir": FACINGS[order["face"]]} + ")"
+    return text
+
+
+def event_text(state: dict, e: dict) -> str:
+    """One event of the execution (W41.10) as a sentence."""
+    name = lambda uid: unit_name(state, uid)  # noqa: E731
+    t = e.get("type")
+    if t == "move":
+        return _("%(unit)s move %(a)s → %(b)s.") % {"unit": name(e["unit"]), "a": e.get("from"), "b": e.get("to")}
+    if t == "retreat":
+        return _("%(unit)s retreat %(a)s → %(b)s.") % {"unit": name(e["unit"]), "a": e.get("from"),
+                                                       "b": e.get("to")}
+    if t in ("turn", "auto_turn"):
+        return _("%(unit)s turns to face %(dir)s.") % {"unit": name(e["unit"]), "dir": FACINGS.get(e.get("to"), "")}
+    if t == "hold":
+        return _("%(unit)s holds the position.") % {"unit": name(e["unit"])}
+    if t == "occupy":
+        return _("%(unit)s takes %(cell)s.") % {"unit": name(e["unit"]), "cell": e.get("to")}
+    if t == "flight":
+        return _("%(unit)s flees: %(path)s, losses %(n)s.") % {"unit": name(e["unit"]),
+                                                              "path": " → ".join(e.get("path") or []) or "—",
+                                                              "n": e.get("losses", 0)}
+    if t == "order_lost":
+        return _("%(unit)s loses its order: %(why)s.") % {"unit": name(e["unit"]), "why": reason(e.get("reason"))}
+    if t == "dispersed":
+        return _("%(unit)s is dispersed.") % {"unit": name(e["unit"])}
+    if t == "rally":
+        return _("%(unit)s rallies.") % {"unit": name(e["unit"])}
+    if t == "melee":
+        parts = []
+        for uid, u in (e.get("units") or {}).items():
+            rolls = "; ".join(_("%(n)s dice at %(needs)s+: %(values)s → %(hits)s hits + %(gd)s guaranteed") % {
+                "n": r["dice"], "needs": r["needs"], "values": " ".join(map(str, r["values"])) or "—",
+                "hits": r["hits"], "gd": r["guaranteed"]} for r in u.get("rolls", []))
+            parts.append(_("%(unit)s: %(rolls)s; armour %(armour)s, losses %(losses)s, %(before)s → %(after)s") % {
+                "unit": name(uid), "rolls": rolls or "—", "armour": u.get("armour"), "losses": u.get("losses"),
+                "before": u.get("figures_before"), "after": u.get("figures_after")})
+        result = e.get("result") if e.get("kind") == "attack" else e.get("loser_result")
+        return _("Melee. %(parts)s. Result: %(result)s.") % {"parts": ". ".join(parts),
+                                                            "result": RESULTS.get(result, result)}
+    if t == "shoot":
+        parts = []
+        for s in e.get("shots", []):
+            parts.append(_("%(unit)s shoots %(n)s dice at %(needs)s+: %(values)s → %(losses)s losses") % {
+                "unit": name(s["shooter"]), "n": s.get("figures_shooting"), "needs": s.get("needs"),
+                "values": " ".join(map(str, s.get("values", []))) or "—", "losses": s.get("losses")})
+        target = e.get("target") or {}
+        return _("Shooting at %(unit)s. %(parts)s. Left: %(after)s.") % {
+            "unit": name(e.get("at")), "parts": "; ".join(parts),
+            "after": target.get("figures_after", "—")}
+    if t == "check":
+        return _("%(unit)s tests its nerve: %(effect)s.") % {"unit": name(e.get("unit")),
+                                                            "effect": RESULTS.get(e.get("effect"), e.get("effect"))}
+    return _("%(unit)s: %(what)s.") % {"unit": name(e.get("unit")), "what": t}
+
+
+def end_sentence(table, result: dict) -> str:
+    winner = result.get("winner")
+    names = {s.key: s.name for s in table.sides.all()}
+    cond = CONDITIONS.get(result.get("ended_by"), "")
+    if winner:
+        return _("The battle is over: %(side)s wins (%(cond)s).") % {"side": names.get(winner, winner), "cond": cond}
+    return _("The battle is over: a draw (%(cond)s).") % {"cond": cond}

@@ -1,0 +1,304 @@
+"""What a Red Plains page shows, filtered by the seat on the server (W42; docs/tables.md "Who sees what").
+
+The fog: a side sees its own deployment, stake, roll and orders; of the other
+side only that it has confirmed, until the turn is executed; and no enemy unit
+standing unrevealed in a forest (W38.2). The moderator sees everything; the
+projector sees what the whole hall may see.
+"""
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from larp.redplains import labels
+from larp.redplains import services
+from larp.redplains import situation as sit
+from larp.tables.access import Seat
+
+CELL = 60
+COLOURS = {"north": "#2f5d8a", "south": "#a23b2a"}
+ARROWS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+
+
+def viewer_sees(state: dict, setup: dict, viewer: str | None, u: dict) -> bool:
+    """`viewer`: a side's key, "moderator", or "hall" (the projector)."""
+    if viewer == "moderator":
+        return True
+    if viewer == u["side"]:
+        return True
+    if state["phase"] in (sit.DEPLOYMENT, sit.PLAN_CHANGE):
+        return False
+    forests = set(((setup.get("field") or {}).get("forests")) or [])
+    return not (u.get("cell") in forests and not u.get("revealed"))
+
+
+def board(state: dict, setup: dict, viewer: str | None) -> dict:
+    """The grid as SVG-ready shapes: cells with their labels and terrain, and the counters this viewer may see."""
+    field = setup.get("field") or {}
+    hills, forests = set(field.get("hills") or []), set(field.get("forests") or [])
+    grid = []
+    for c in sit.cells():
+        x, y = (c["col"] - 1) * CELL, (c["row"] - 1) * CELL
+        grid.append({"id": c["id"], "x": x, "y": y, "hill": c["id"] in hills, "forest": c["id"] in forests,
+                     "zone": "north" if c["row"] <= 3 else "south"})
+    pos = {c["id"]: (c["x"], c["y"]) for c in grid}
+    counters = []
+    orders = {}
+    if viewer in ("moderator",) + sit.SIDES and state["phase"] != sit.DEPLOYMENT:
+        for side in sit.SIDES:
+            if viewer in ("moderator", side):
+                for o in state["orders"][side]:
+                    orders[o["unit"]] = orders.get(o["unit"], 0) + 1
+    for u in state["units"]:
+        cell = u.get("cell")
+        if state["phase"] in (sit.DEPLOYMENT, sit.PLAN_CHANGE):
+            if viewer not in ("moderator", u["side"]):
+                continue
+            cell = state["deploy"][u["side"]].get(u["id"]) or cell
+        if not cell or cell not in pos or u.get("status", "ready") not in ("ready", "fleeing"):
+            continue
+        if not viewer_sees(state, setup, viewer, u):
+            continue
+        x, y = pos[cell]
+        dx, dy = ARROWS.get(u.get("facing", "N"), (0, -1))
+        cx, cy = x + CELL // 2, y + CELL // 2                         # whole numbers: no locale decimal comma in SVG
+        counters.append({"id": u["id"], "x": x, "y": y, "cx": cx, "cy": cy, "side": u["side"],
+                         "colour": COLOURS[u["side"]], "short": str(labels.TYPE_SHORT[u["type"]]),
+                         "figures": u["figures"], "fleeing": u.get("status") == "fleeing",
+                         "name": labels.unit_name(state, u["id"]),
+                         "arrow": arrow(x, y, u.get("facing", "N")), "orders": orders.get(u["id"], 0)})
+    return {"width": 12 * CELL, "height": 6 * CELL, "cells": grid, "counters": counters, "size": CELL}
+
+
+def arrow(x: int, y: int, facing: str) -> str:
+    """The facing mark: a small triangle just outside the counter (x+6..x+54, y+14..y+48) on its front side."""
+    cx, cy = x + CELL // 2, y + 31
+    points = {"N": [(cx - 8, y + 14), (cx + 8, y + 14), (cx, y + 4)],
+              "S": [(cx - 8, y + 48), (cx + 8, y + 48), (cx, y + 58)],
+              "E": [(x + 54, cy - 8), (x + 54, cy + 8), (x + 60, cy)],
+              "W": [(x + 6, cy - 8), (x + 6, cy + 8), (x, cy)]}[facing if facing in ARROWS else "N"]
+    return " ".join(f"{a},{b}" for a, b in points)
+
+
+def unit_rows(state: dict, setup: dict, viewer: str | None, side: str | None = None) -> list[dict]:
+    rows = []
+    riders = {}
+    for g in setup.get("leaders") or []:
+        riders.setdefault(g.get("unit"), []).append(g.get("name"))
+    for u in state["units"]:
+        if side and u["side"] != side:
+            continue
+        if not viewer_sees(state, setup, viewer, u):
+            continue
+        name = labels.unit_name(state, u["id"])
+        if u.get("minor_clan"):
+            name += " — " + _("clan %(clan)s") % {"clan": u["minor_clan"]}
+        if u["id"] in riders:
+            name += " — " + _("general %(names)s") % {"names": ", ".join(riders[u["id"]])}
+        rows.append({"id": u["id"], "side": u["side"], "name": name,
+                     "type": labels.TYPES[u["type"]], "figures": u["figures"], "cell": u.get("cell") or "—",
+                     "facing": labels.FACINGS.get(u.get("facing"), ""),
+                     "status": labels.STATUSES.get(u.get("status", "ready"), ""), "ammo": u.get("ammo"),
+                     "status_code": u.get("status", "ready")})
+    return rows
+
+
+def command_view(state: dict, side: str) -> dict:
+    c = state["command"][side]
+    result = c["result"]
+    rolls = [{"values": r, "total": sum(r), "source": labels.SOURCES.get(s, s)}
+             for r, s in zip(c["rolls"], c["sources"])]
+    extra = (result or {}).get("extra") or {}
+    extras = [_("%(n)s ordinary for the units of clan %(clan)s") % {"n": x["count"], "clan": x["minor_clan"]}
+              for x in extra.get("ordinary", [])]
+    extras += [_("%(n)s special from general %(name)s, for his unit or one next to it") % {
+        "n": x["count"], "name": x["general"]} for x in extra.get("special", [])]
+    return {"extras": extras, "stake": c["stake"], "stake_label": labels.STAKES.get(c["stake"] or "low"), "rolls": rolls,
+            "result": result, "rerolls_left": state["rerolls_left"][side] - max(0, len(c["rolls"]) - 1),
+            "special": result["orders"]["special"] if result else None,
+            "ordinary": result["orders"]["ordinary"] if result else None}
+
+
+def stake_odds(rerolls_left: int) -> dict[str, str]:
+    """W41.7 for the command roll: each stake's chance of success with the messengers' re-rolls left."""
+    from larp.redplains.engine.modes import odds_mode
+    odds = odds_mode({"command": {"rerolls_left": max(0, rerolls_left)}})
+    return {k: f"{100 * odds[k]['success']['value']:.0f}" for k in ("low", "high")}
+
+
+def orders_view(state: dict, side: str) -> list[dict]:
+    check = state["orders_check"][side] or {"refused": []}
+    bad = {(r["unit"], r["slot"]): labels.reason(r["reason"]) for r in check["refused"]}
+    return [{"unit": labels.unit_name(state, o["unit"]), "slot": o["slot"], "kind": labels.KINDS[o["kind"]],
+             "text": labels.order_text(state, o), "refused": bad.get((o["unit"], o["slot"]))}
+            for o in state["orders"][side]]
+
+
+def order_pickers(table, state: dict, side: str) -> list[dict]:
+    """Per unit, the legal orders as choices (value = index), refused ones greyed with the reason (W42.2)."""
+    out = []
+    given = {(o["unit"], o["slot"]): o for o in state["orders"][side]}
+    for uid, options in sit.order_options(table.setup, state, side).items():
+        choices = []
+        for i, opt in enumerate(options):
+            o = opt["order"]
+            label = f"{labels.order_text(state, o)} ({labels.KINDS[o['kind']]})"
+            choices.append({"value": option_key(o), "label": label,
+                            "refused": labels.reason(opt["refused"]["reason"]) if opt["refused"] else None})
+        slots = []
+        for slot in (1, 2):
+            g = given.get((uid, slot))
+            slots.append({"slot": slot, "current": option_key(g) if g else ""})
+        raised = {x["unit"]: x["banner"] for x in state["banners"][side]}
+        left = [b for b in sit.BANNERS if state["banners_left"][side].get(b, 0) > 0]
+        out.append({"unit": uid, "name": labels.unit_name(state, uid), "choices": choices, "slots": slots,
+                    "banners": left, "banner_choices": [(b, labels.BANNERS[b]) for b in left],
+                    "banner": raised.get(uid, ""), "withdrawn": uid in state["withdraw"][side],
+                    "may_withdraw": int(sit.unit_map(state)[uid]["figures"]) < 4})
+    return out
+
+
+def option_key(order: dict) -> str:
+    extra = order.get("target") or order.get("dir") or order.get("face") or (
+        str(len(order["actions"])) if order.get("actions") else "")
+    return f"{order['kind']}:{order['type']}:{extra}"
+
+
+def turn_log(state: dict) -> list[dict]:
+    """The executed turns (shown to everyone at the table: the turn as a replay)."""
+    out = []
+    for t in state["turns"]:
+        out.append({"turn": t["turn"], "events": [labels.event_text(state, e) for e in t["events"]],
+                    "rolls": {s: command_view({**state, "command": t["command"],
+                                               "rerolls_left": {x: 0 for x in sit.SIDES}}, s)
+                              for s in sit.SIDES},
+                    "orders": {s: [{"unit": labels.unit_name(state, o["unit"]), "slot": o["slot"],
+                                    "text": labels.order_text(state, o)} for o in t["orders"][s]]
+                               for s in sit.SIDES}})
+    return out
+
+
+def execution(table, state: dict) -> dict | None:
+    """The moderator's view of the execution phase: the events so far, the roll awaited, the dice taken."""
+    if state["phase"] != sit.EXECUTION:
+        return None
+    seen = sit.preview(table.setup, state)
+    awaiting = None
+    if seen["awaiting"]:
+        roller = seen["awaiting"]["roller"]
+        kind = sit.awaiting_kind(seen["awaiting"]["what"])
+        awaiting = {"unit": labels.unit_name(state, roller) if roller != "random" else _("a random choice"),
+                    "count": dice_wanted(table.setup, state, seen["awaiting"]),
+                    "odds": odds_view(sit.roll_odds(table.setup, state, seen["awaiting"])),
+                    "kind": {"melee": _("melee roll"), "shooting": _("shooting roll"),
+                             "random": _("a die for a random choice")}[kind]}
+    rolls = [{"unit": labels.unit_name(state, r["roller"]) if r["roller"] != "random" else _("a random choice"),
+              "values": r["values"], "source": labels.SOURCES.get(r["source"], "")} for r in state["rolls"]]
+    return {"complete": seen["complete"], "awaiting": awaiting, "error": seen["error"], "rolls": rolls,
+            "events": [labels.event_text(state, e) for e in seen["events"]]}
+
+
+def odds_view(odds: dict | None) -> dict | None:
+    if not odds:
+        return None
+    return {"text": _("%(n)s dice at %(needs)s+, re-rolls %(r)s, guaranteed damage %(gd)s; expected hits %(e)s") % {
+                "n": odds["dice"], "needs": odds["needs"], "r": odds["rerolls"], "gd": odds["guaranteed"],
+                "e": f"{odds['expected']:.2f}".replace(".", ",")},
+            "hits": [{"hits": h["hits"], "percent": f"{100 * h['p']:.1f}".replace(".", ",")}
+                     for h in odds["hits"] if h["p"] >= 0.0005]}
+
+
+def dice_wanted(setup: dict, state: dict, awaiting: dict) -> int:
+    """How many dice the awaited roll takes now (sixes never fail, so no re-roll is counted)."""
+    trial = {**state, "dice": {k: list(v) for k, v in state["dice"].items()}}
+    for n in range(1, 201):
+        trial["dice"].setdefault(awaiting["roller"], []).append(6)
+        if sit.preview(setup, trial)["awaiting"] != awaiting:
+            return n
+    return 0
+
+
+def page(table, seat: Seat) -> dict:
+    """Everything the table's page shows this seat."""
+    state = services.current(table)
+    viewer = "moderator" if seat.moderator else seat.side_key
+    sides = {s.key: s for s in table.sides.all()}
+    ctx = {"state": state, "phase": state["phase"], "phase_label": labels.PHASES[state["phase"]],
+           "turn": state["turn"], "board": board(state, table.setup, viewer), "viewer": viewer,
+           "sides": [{"key": k, "name": sides[k].name if k in sides else k,
+                      "confirmed": state["confirmed"][k], "colour": COLOURS[k]} for k in sit.SIDES],
+           "log": turn_log(state), "end": end_view(table, state)}
+    mine = list(sit.SIDES) if seat.moderator else [seat.side_key]
+    ctx["my_sides"] = []
+    for key in mine:
+        entry = {"key": key, "name": sides[key].name if key in sides else key, "confirmed": state["confirmed"][key],
+                 "units": unit_rows(state, table.setup, viewer, key)}
+        if state["phase"] in (sit.DEPLOYMENT, sit.PLAN_CHANGE):
+            check = state["deploy_check"][key]
+            entry["zone"] = sit.zone(key)
+            entry["placed"] = state["deploy"][key]
+            entry["deploy_refused"] = [labels.reason(r["reason"]) for r in (check or {}).get("refused", [])]
+            entry["deploy_ok"] = bool(check and check["ok"])
+            entry["shinobi"] = state["shinobi"][key]
+            entry["infiltrate"] = state["infiltrate"][key]
+        if state["phase"] == sit.PLAN_CHANGE:
+            through = state["infiltration"][key]["through"]
+            scouted = state["scouted"][key]
+            entry["through"] = through
+            entry["scout_cells"] = through * sit.SCOUTING_CELLS
+            entry["may_scout"] = through > 0 and scouted is None and not state["confirmed"][key]
+            entry["scouted"] = scouted is not None
+            entry["seen"] = [_("%(cell)s: %(type)s, %(n)s figures") % {"cell": x["cell"], "type": labels.TYPES[x["type"]],
+                                                                       "n": x["figures"]}
+                             for x in (scouted or {}).get("seen", [])]
+            entry["looked"] = ", ".join((scouted or {}).get("cells", []))
+        if state.get("infiltration") and state["turn"] in (0, 1) and state["phase"] != sit.DEPLOYMENT:
+            entry["infiltration"] = state["infiltration"][key]
+        if state["phase"] == sit.COMMAND:
+            entry["may_stop"] = sit.may_stop(state) == key
+            entry["command"] = command_view(state, key)
+            entry["odds"] = stake_odds(state["rerolls_left"][key])
+            entry["orders"] = orders_view(state, key)
+            entry["orders_ok"] = (state["orders_check"][key] or {"ok": True})["ok"]
+            entry["retreat_signal"] = state["retreat_signal"][key]
+            entry["raised"] = [_("%(banner)s in %(unit)s") % {"banner": labels.BANNERS[x["banner"]],
+                                                            "unit": labels.unit_name(state, x["unit"])}
+                               for x in state["banners"][key]]
+            entry["retreat_since"] = state["general_retreat"][key]
+            entry["orders_refused"] = [labels.reason(r["reason"]) for r in
+                                       (state["orders_check"][key] or {"refused": []})["refused"]
+                                       if not r["unit"] or r.get("slot") is None]
+            if state["command"][key]["result"] and not state["confirmed"][key]:
+                entry["pickers"] = order_pickers(table, state, key)
+        ctx["my_sides"].append(entry)
+    if seat.moderator:
+        ctx["execution"] = execution(table, state)
+        ctx["all_units"] = unit_rows(state, table.setup, "moderator")
+        ctx["cell_ids"] = [c["id"] for c in sit.cells()]
+        ctx["before_play"] = sit.before_play(state)
+        ctx["placed"] = state["phase"] == sit.COMMAND
+        ctx["type_choices"] = list(labels.TYPES.items())
+    else:
+        ctx["enemy_units"] = unit_rows(state, table.setup, viewer, sit.other(seat.side_key)) \
+            if state["phase"] not in (sit.DEPLOYMENT, sit.PLAN_CHANGE) else []
+    return ctx
+
+
+def end_view(table, state: dict) -> dict | None:
+    if not state["end"]:
+        return None
+    result = table.result or sit.result_of(table.setup, state)
+    names = {s.key: s.name for s in table.sides.all()}
+    return {"sentence": labels.end_sentence(table, result),
+            "outcome": labels.OUTCOMES.get(state["end"].get("outcome"), ""),
+            "losses": [{"name": names.get(k, k), "start": v["start"], "lost": v["lost"]}
+                       for k, v in result["losses"].items()]}
+
+
+def projector(table) -> dict:
+    state = services.current(table)
+    sides = {s.key: s for s in table.sides.all()}
+    return {"state": state, "phase": state["phase"], "phase_label": labels.PHASES[state["phase"]],
+            "turn": state["turn"], "board": board(state, table.setup, "hall"),
+            "sides": [{"key": k, "name": sides[k].name if k in sides else k, "confirmed": state["confirmed"][k],
+                       "colour": COLOURS[k]} for k in sit.SIDES],
+            "last": turn_log(state)[-1:] if state["turns"] else [], "end": end_view(table, state)}

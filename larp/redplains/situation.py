@@ -1,0 +1,546 @@
+"""The one adapter between a Red Plains table and its engine (docs/red-plains.md, "Table").
+
+`Table.setup` holds the engine's starting situation of the battle in its case
+format: `field`, `defender`, `sides` and `units` (cells null until the
+deployment turn) and `leaders`; `sides.<side>.messengers` gives the side's
+re-rolls (W8). The table's state is `replay(setup, steps)`: the engine run
+again over every live step, so a table can be replayed step by step from its
+log. Every die is in the steps as data; the engine never rolls.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterable
+
+from larp.redplains.engine.case import MAX_ID
+from larp.redplains.engine.data import load
+from larp.redplains.engine.end import end_mode
+from larp.redplains.engine.errors import CaseError
+from larp.redplains.engine.modes import command_mode, shinobi_mode
+from larp.redplains.engine.turn import turn_mode
+from larp.redplains.engine.validate import validate_mode
+
+SIDES = ("north", "south")
+BANNERS = ("phoenix", "tiger", "crab")          # raised from the tablet (the Dragon's move order is not offered)
+STAKES = ("low", "high")
+TYPES = ("cavalry", "samurai_spears", "samurai_bows", "ashigaru_spears", "ashigaru_arquebus")
+SHOOTERS = ("samurai_bows", "ashigaru_arquebus")
+ORDINARY_TYPES = ("move", "retreat", "reform", "shoot", "wait")
+SPECIAL_TYPES = ("decisive_attack", "hold", "massed_shoot", "regroup")
+TARGETED = ("shoot", "massed_shoot", "decisive_attack")
+DEPLOYMENT, COMMAND, EXECUTION, ENDED = "deployment", "command", "execution", "ended"
+PLAN_CHANGE = "plan_change"                     # W6.5: after the deployment, for a side whose shinobi got through
+SCOUTING_CELLS = 2                              # red-plains.yaml shinobi.scouting_cells: cells per shinobi
+
+
+class StepRefused(Exception):
+    """A step the rules do not allow now: `code` is a key of labels.REFUSALS (the page says why)."""
+
+    def __init__(self, code: str, **params: Any):
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+def other(side: str) -> str:
+    return "south" if side == "north" else "north"
+
+
+def cells() -> list[dict]:
+    """The field's cells (W2.3): label, column, row."""
+    return [{"id": c, "col": col, "row": row} for c, (col, row) in load().cells.items()]
+
+
+def zone(side: str) -> list[str]:
+    rows = set(load().deployment_rows[side])
+    return [c["id"] for c in cells() if c["row"] in rows]
+
+
+def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messengers: dict[str, int] | None = None,
+               hills: Iterable[str] = (), forests: Iterable[str] = (), shinobi: dict[str, int] | None = None,
+               generals: dict[str, list[tuple[str, int]]] | None = None,
+               banners: dict[str, dict[str, int]] | None = None) -> dict:
+    """`generals`: per side, (name, the number of the unit he rides in, 1-based in that side's army) (W6.3)."""
+    """A starting situation from the «new table» page: each army a list of {type, figures, shields}."""
+    units = []
+    for side in SIDES:
+        for i, u in enumerate(armies.get(side, []), start=1):
+            node = {"id": f"{side[0]}{i}", "side": side, "type": u["type"], "figures": int(u["figures"]),
+                    "cell": None, "facing": load().faces_at_deployment[side]}
+            if u.get("shields"):
+                node["shields"] = True
+            if u.get("minor_clan"):
+                node["minor_clan"] = u["minor_clan"]
+            units.append(node)
+    messengers, shinobi = messengers or {}, shinobi or {}
+    return {"field": {"extra_cells": [], "river": False, "bridge": None, "hills": list(hills),
+                      "forests": list(forests)},
+            "defender": defender,
+            "sides": {s: {"general_retreat": None, "messengers": int(messengers.get(s, 0)),
+                          "shinobi": int(shinobi.get(s, 0)), "banners": dict((banners or {}).get(s) or {})}
+                      for s in SIDES},
+            "units": units,
+            "leaders": [{"name": name, "kind": "general", "unit": f"{side[0]}{number}"}
+                        for side, gens in (generals or {}).items() for name, number in gens]}
+
+
+def initial_state(setup: dict) -> dict:
+    units = copy.deepcopy(setup.get("units") or [])
+    deployed = bool(units) and all(u.get("cell") for u in units)
+    state = {"phase": COMMAND if deployed else DEPLOYMENT, "turn": 1 if deployed else 0, "units": units,
+             "deploy": {s: {} for s in SIDES}, "deploy_check": {s: None for s in SIDES},
+             "confirmed": {s: False for s in SIDES},
+             "rerolls_left": {s: int(((setup.get("sides") or {}).get(s) or {}).get("messengers") or 0)
+                              for s in SIDES},
+             "general_retreat": {s: ((setup.get("sides") or {}).get(s) or {}).get("general_retreat") for s in SIDES},
+             "history": [], "turns": [], "end": None, "overrides": [],
+             "start": {s: sum(int(u["figures"]) for u in units if u["side"] == s) for s in SIDES},
+             "shinobi": {s: shinobi_of(setup, s) for s in SIDES}, "infiltrate": {s: 0 for s in SIDES},
+             "infiltration": None, "scouted": {s: None for s in SIDES},
+             "banners_left": {s: dict(((setup.get("sides") or {}).get(s) or {}).get("banners") or {}) for s in SIDES}}
+    state.update(fresh_turn())
+    return state
+
+
+def shinobi_of(setup: dict, side: str) -> int:
+    return int(((setup.get("sides") or {}).get(side) or {}).get("shinobi") or 0)
+
+
+def infiltration_case(state: dict) -> dict:
+    """W6.4: each side's shinobi that try to get in; the rest guard."""
+    return {s: {"infiltrate": state["infiltrate"][s], "guard": state["shinobi"][s] - state["infiltrate"][s]}
+            for s in SIDES}
+
+
+def guard_rolls_needed(state: dict) -> dict[str, int]:
+    """How many kill rolls each side's guards make (one per enemy infiltrator they block, W6.4)."""
+    case = infiltration_case(state)
+    return {s: min(case[other(s)]["infiltrate"], case[s]["guard"]) for s in SIDES}
+
+
+def deployment_completes(state: dict, side: str) -> bool:
+    return state["phase"] == DEPLOYMENT and all(state["confirmed"][s] or s == side for s in SIDES)
+
+
+def fresh_turn() -> dict:
+    return {"command": {s: {"stake": None, "rolls": [], "sources": [], "result": None} for s in SIDES},
+            "orders": {s: [] for s in SIDES}, "orders_check": {s: None for s in SIDES},
+            "retreat_signal": {s: False for s in SIDES}, "banners": {s: [] for s in SIDES},
+            "withdraw": {s: [] for s in SIDES},
+            "dice": {}, "rolls": []}
+
+
+def unit_map(state: dict) -> dict[str, dict]:
+    return {u["id"]: u for u in state["units"]}
+
+
+def base_case(setup: dict, state: dict) -> dict:
+    return {"field": setup.get("field") or {}, "defender": setup.get("defender"), "units": state["units"],
+            "leaders": setup.get("leaders") or []}
+
+
+# ---------------------------------------------------------------------------- engine calls
+def check_deployment(setup: dict, state: dict, side: str, placed: dict[str, str]) -> dict:
+    units = []
+    for u in state["units"]:
+        u = dict(u)
+        if u["side"] == side:
+            u["cell"] = placed.get(u["id"])
+        units.append(u)
+    mine = [u for u in units if u["side"] == side]
+    if any(u["cell"] is None for u in mine):
+        return {"ok": False, "refused": [{"unit": u["id"], "slot": None, "rule": "W6.1", "reason": "not_placed"}
+                                         for u in mine if u["cell"] is None], "paid": {}}
+    ids = {u["id"] for u in mine}
+    case = {**base_case(setup, state), "units": mine,
+            "leaders": [g for g in setup.get("leaders") or [] if g.get("unit") in ids],
+            "validate": {"phase": "deployment", "side": side, "turn": 0}}
+    return validate_mode(case)
+
+
+def generals(setup: dict, state: dict, side: str) -> list[dict]:
+    """W9.2: the side's generals riding in a unit still in the battle (each gives one extra special order)."""
+    alive = {u["id"] for u in state["units"] if u["side"] == side and u.get("status", "ready") in ("ready", "fleeing")}
+    return [{"name": g["name"]} for g in setup.get("leaders") or []
+            if g.get("kind") == "general" and g.get("unit") in alive]
+
+
+def minor_clans(state: dict, side: str) -> list[str]:
+    """W9.1: the minor clans still fighting on the side (each gives one extra ordinary order to its own units)."""
+    return sorted({u["minor_clan"] for u in state["units"] if u["side"] == side and u.get("minor_clan")
+                   and u.get("status", "ready") in ("ready", "fleeing")})
+
+
+def command_result(state: dict, side: str, setup: dict | None = None) -> dict:
+    c = state["command"][side]
+    return command_mode({"command": {"side": side, "turn": state["turn"], "stake": c["stake"] or "low",
+                                     "rolls": c["rolls"], "rerolls_left": state["rerolls_left"][side],
+                                     "generals": generals(setup or {}, state, side),
+                                     "minor_clans": minor_clans(state, side)}})
+
+
+def check_orders(setup: dict, state: dict, side: str, orders: list[dict], general_retreat: bool = False,
+                 banners: list[dict] | None = None, withdraw: list[str] | None = None) -> dict:
+    result = state["command"][side]["result"]
+    case = {**base_case(setup, state), "orders": orders, "banners": banners or [],
+            "validate": {"phase": "orders", "side": side, "turn": state["turn"], "command": result["orders"],
+                         "extra": result["extra"], "general_retreat": general_retreat,
+                         "banners_owned": state["banners_left"][side], "withdraw": withdraw or []}}
+    return validate_mode(case)
+
+
+def turn_case(setup: dict, state: dict) -> dict:
+    """The execution phase's case; units withdrawn this turn (W14.1) leave before it, with their orders."""
+    gone = set(state["withdraw"]["north"] + state["withdraw"]["south"])
+    units = [{**u, "status": "withdrawn", "cell": None} if u["id"] in gone else u for u in state["units"]]
+    orders = [o for o in state["orders"]["north"] + state["orders"]["south"] if o["unit"] not in gone]
+    return {"turn": state["turn"], "field": setup.get("field") or {}, "defender": setup.get("defender"),
+            "sides": {s: {"general_retreat": retreat_turn(state, s)} for s in SIDES},
+            "units": units, "orders": orders,
+            "banners": state["banners"]["north"] + state["banners"]["south"],
+            "shinobi": {"panic": [], "sabotage": []}, "choices": {"no_joint": [], "stop": None},
+            "history": state["history"], "dice": state["dice"], "seed": None}
+
+
+def preview(setup: dict, state: dict) -> dict:
+    """The execution phase so far: finished (the engine's result) or awaiting one roll, with the events before it."""
+    try:
+        result = turn_mode(turn_case(setup, state))
+    except CaseError as error:
+        if error.field.startswith("dice.") and "awaits dice" in error.problem:
+            what = error.problem.split("runs out: ", 1)[-1].split(" awaits dice", 1)[0]
+            return {"complete": False, "awaiting": {"roller": error.field[5:], "what": what},
+                    "events": getattr(error, "partial_events", []), "result": None, "error": None}
+        return {"complete": False, "awaiting": None, "events": getattr(error, "partial_events", []),
+                "result": None, "error": str(error)}
+    return {"complete": True, "awaiting": None, "events": result["events"], "result": result, "error": None}
+
+
+def awaiting_kind(what: str) -> str:
+    """Which kind of roll the engine awaits (for the page's words): melee, shooting or a random choice."""
+    if what.startswith("the melee roll"):
+        return "melee"
+    if "shoot" in what or "volley" in what:
+        return "shooting"
+    return "random"
+
+
+# ---------------------------------------------------------------------------- the replay
+def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict:
+    """One step on the state (a new dict); raises StepRefused when the rules do not allow it now."""
+    state = copy.deepcopy(state)
+    phase = state["phase"]
+    if kind == "deploy":
+        need(phase == DEPLOYMENT or (phase == PLAN_CHANGE and state["scouted"][side] is not None), "not_deployment")
+        need(not state["confirmed"][side], "already_confirmed")
+        placed = dict(payload.get("cells") or {})
+        state["deploy"][side] = placed
+        if phase == DEPLOYMENT:
+            infiltrate = payload.get("infiltrate", 0)
+            need(isinstance(infiltrate, int) and 0 <= infiltrate <= state["shinobi"][side], "bad_shinobi")
+            state["infiltrate"][side] = infiltrate
+        state["deploy_check"][side] = check_deployment(setup, state, side, placed)
+    elif kind == "scout":                                                   # W6.5
+        need(phase == PLAN_CHANGE and not state["confirmed"][side] and state["scouted"][side] is None, "no_scouting")
+        through = (state["infiltration"] or {}).get(side, {}).get("through", 0)
+        asked = payload.get("cells") or []
+        known = {c["id"] for c in cells()}
+        need(isinstance(asked, list) and 0 < len(asked) <= SCOUTING_CELLS * through and
+             all(c in known for c in asked) and len(set(asked)) == len(asked), "bad_scouting")
+        seen = [{"cell": u["cell"], "unit": u["id"], "type": u["type"], "figures": u["figures"]}
+                for u in state["units"] if u["side"] != side and u.get("cell") in asked]
+        state["scouted"][side] = {"cells": list(asked), "seen": seen}
+    elif kind == "confirm":
+        need(phase in (DEPLOYMENT, PLAN_CHANGE, COMMAND), "nothing_to_confirm")
+        need(not state["confirmed"][side], "already_confirmed")
+        if phase in (DEPLOYMENT, PLAN_CHANGE):
+            check = state["deploy_check"][side]
+            need(check is not None and check["ok"], "deployment_not_valid")
+        else:
+            check = state["orders_check"][side]
+            need(state["command"][side]["result"] is not None, "no_roll_yet")
+            need(check is None or check["ok"], "orders_not_valid")
+        state["confirmed"][side] = True
+        if all(state["confirmed"].values()):
+            state["confirmed"] = {s: False for s in SIDES}
+            if phase in (DEPLOYMENT, PLAN_CHANGE):
+                for u in state["units"]:
+                    u["cell"] = state["deploy"][u["side"]].get(u["id"])
+                state["phase"], state["turn"] = COMMAND, 1
+            else:
+                state["phase"] = EXECUTION
+            if phase == DEPLOYMENT and any(state["shinobi"].values()):       # W6.4, the guards' kill rolls
+                state["infiltration"] = shinobi_mode({"shinobi": {"infiltration": infiltration_case(state)},
+                                                      "dice": payload.get("shinobi_dice") or {}})["infiltration"]
+                through = {s: state["infiltration"][s]["through"] for s in SIDES}
+                if any(through.values()):                                     # W6.5: the plan-change phase
+                    state["phase"], state["turn"] = PLAN_CHANGE, 0
+                    state["confirmed"] = {s: through[s] == 0 for s in SIDES}
+    elif kind == "stake":
+        need(phase == COMMAND and not state["confirmed"][side], "not_command")
+        need(not state["command"][side]["rolls"], "stake_after_roll")
+        need(payload.get("stake") in STAKES, "bad_stake")
+        state["command"][side]["stake"] = payload["stake"]
+    elif kind == "roll":
+        need(phase == COMMAND and not state["confirmed"][side], "not_command")
+        c = state["command"][side]
+        if c["rolls"]:
+            need(len(c["rolls"]) - 1 < state["rerolls_left"][side], "no_reroll_left")
+        dice = payload.get("dice")
+        need(isinstance(dice, list) and len(dice) == 2 and all(isinstance(v, int) and 1 <= v <= 6 for v in dice),
+             "bad_dice")
+        c["rolls"].append(list(dice))
+        c["sources"].append(payload.get("source", "hand"))
+        c["result"] = command_result(state, side, setup)
+        state["orders"][side], state["orders_check"][side] = [], None
+    elif kind == "orders":
+        need(phase == COMMAND and not state["confirmed"][side], "not_command")
+        need(state["command"][side]["result"] is not None, "no_roll_yet")
+        orders = list(payload.get("orders") or [])
+        signal = bool(payload.get("general_retreat")) and state["general_retreat"][side] is None
+        banners = list(payload.get("banners") or [])
+        withdraw = [w for w in payload.get("withdraw") or [] if isinstance(w, str)]
+        check = check_orders(setup, state, side, orders, signal, banners, withdraw)
+        state["orders"][side], state["orders_check"][side] = orders, check
+        state["banners"][side], state["withdraw"][side] = banners, withdraw
+        state["retreat_signal"][side] = signal
+    elif kind == "dice":
+        need(phase == EXECUTION, "not_execution")
+        roller, values = payload.get("roller"), payload.get("values") or []
+        need(isinstance(roller, str) and 0 < len(roller) <= MAX_ID, "bad_dice")
+        need(values and all(isinstance(v, int) and 1 <= v <= 6 for v in values), "bad_dice")
+        state["dice"].setdefault(roller, []).extend(values)
+        state["rolls"].append({"roller": roller, "what": payload.get("what", ""), "values": list(values),
+                               "source": payload.get("source", "hand")})
+    elif kind == "execute":
+        need(phase == EXECUTION, "not_execution")
+        seen = preview(setup, state)
+        need(seen["complete"], "dice_missing")
+        execute(state, seen["result"])
+    elif kind == "stop":
+        need(may_stop(state) == side, "cannot_stop")
+        end = end_mode({"end": {"turn": state["turn"] - 1, "stop": side,
+                                "sides": {s: {"general_retreat": state["general_retreat"][s]} for s in SIDES}},
+                        "field": setup.get("field") or {}, "units": state["units"], "history": state["history"]})
+        need(end["ended"], "cannot_stop")
+        state["phase"], state["end"] = ENDED, end
+        state["turns"][-1]["end"] = end
+    elif kind == "roster":                                                 # the armies, edited before play
+        need(before_play(state), "roster_after_start")
+        roster(setup, state, payload)
+        state["start"] = {s: sum(int(u["figures"]) for u in state["units"] if u["side"] == s) for s in SIDES}
+    elif kind == "override":
+        need(phase in (DEPLOYMENT, COMMAND) or (phase == EXECUTION and not state["rolls"]), "override_now")
+        u = unit_map(state).get(payload.get("unit"))
+        need(u is not None, "no_such_unit")
+        changes = payload.get("changes") or {}
+        for key in ("figures", "status", "cell", "facing"):
+            if key in changes:
+                u[key] = changes[key]
+        state["overrides"].append({"turn": state["turn"], "unit": u["id"], "changes": changes,
+                                   "reason": payload.get("reason", "")})
+    else:
+        raise StepRefused("unknown_step")
+    return state
+
+
+def execute(state: dict, result: dict) -> None:
+    """The executed turn on the board: units, the history (W39), the protocol's line; next turn or the end."""
+    for uid, line in result["units"].items():
+        unit_map(state)[uid].update(line)
+    state["history"].append(result["record"])
+    state["turns"].append({"turn": state["turn"], "command": copy.deepcopy(state["command"]),
+                           "orders": copy.deepcopy(state["orders"]), "rolls": state["rolls"],
+                           "events": result["events"], "refused": result["refused"],
+                           "cancelled": result["cancelled"], "end": result["end"]})
+    for side in SIDES:
+        for raised in state["banners"][side]:                                   # W12.1: one use per raising
+            left = state["banners_left"][side]
+            left[raised["banner"]] = max(0, left.get(raised["banner"], 0) - 1)
+        state["general_retreat"][side] = retreat_turn(state, side)
+        used = len(state["command"][side]["rolls"]) - 1
+        state["rerolls_left"][side] = max(0, state["rerolls_left"][side] - max(0, used))
+    if result["end"]["ended"]:
+        state["phase"], state["end"] = ENDED, result["end"]
+    else:
+        state["phase"], state["turn"] = COMMAND, state["turn"] + 1
+    state.update(fresh_turn())
+
+
+def may_stop(state: dict) -> str | None:
+    """W39.3: the side that may stop the battle now (before the next turn's first roll), or None."""
+    if state["phase"] != COMMAND or not state["turns"] or any(state["command"][s]["rolls"] for s in SIDES):
+        return None
+    return state["turns"][-1]["end"].get("may_stop")
+
+
+def retreat_turn(state: dict, side: str) -> int | None:
+    """W13: the turn of the side's general retreat signal (this turn's, if its orders give it now)."""
+    if state["general_retreat"][side] is not None:
+        return state["general_retreat"][side]
+    return state["turn"] if state.get("retreat_signal", {}).get(side) else None
+
+
+def before_play(state: dict) -> bool:
+    """Nothing played yet: the deployment, or turn 1's command phase before any roll (a table set up placed)."""
+    if state["phase"] == DEPLOYMENT:
+        return not any(state["deploy"].values()) and not any(state["confirmed"].values())
+    return state["phase"] == COMMAND and state["turn"] == 1 and not state["turns"] and \
+        not any(state["command"][s]["rolls"] or state["command"][s]["stake"] for s in SIDES)
+
+
+def roster(setup: dict, state: dict, payload: dict) -> None:
+    """Add, change or remove one unit (W3.2 sizes, the data's troop types; a new unit's cell when already placed)."""
+    uid, side = payload.get("unit"), payload.get("side")
+    units = state["units"]
+    if payload.get("remove"):
+        need(uid in unit_map(state), "no_such_unit")
+        need(not any(g.get("unit") == uid for g in setup.get("leaders") or []), "general_rides_there")
+        state["units"] = [u for u in units if u["id"] != uid]
+        return
+    need(payload.get("type") in TYPES, "bad_roster")
+    figures = payload.get("figures")
+    need(isinstance(figures, int) and 4 <= figures <= 16, "bad_roster")
+    if uid:
+        u = unit_map(state).get(uid)
+        need(u is not None, "no_such_unit")
+    else:
+        need(side in SIDES, "bad_roster")
+        taken = {u["id"] for u in units}
+        n = 1
+        while f"{side[0]}{n}" in taken:
+            n += 1
+        u = {"id": f"{side[0]}{n}", "side": side, "cell": None, "facing": load().faces_at_deployment[side]}
+        if state["phase"] == COMMAND:
+            cell = payload.get("cell")
+            need(cell in zone(side) and all(x.get("cell") != cell for x in units), "bad_roster")
+            u["cell"] = cell
+        units.append(u)
+    u.update({"type": payload["type"], "figures": figures})
+    u.pop("ammo", None)
+    if payload.get("shields") and payload["type"] != "cavalry":
+        u["shields"] = True
+    else:
+        u.pop("shields", None)
+
+
+def need(condition: bool, code: str) -> None:
+    if not condition:
+        raise StepRefused(code)
+
+
+def replay(setup: dict, steps: Iterable[dict]) -> dict:
+    """The table's state: the starting situation with every live step applied again through the engine."""
+    state = initial_state(setup)
+    for step in steps:
+        state = apply(setup, state, step["kind"], step.get("side") or "", step.get("payload") or {})
+    return state
+
+
+def result_of(setup: dict, state: dict) -> dict:
+    """The table's result (docs/tables.md): winner, the end condition, each side's figures at start and lost."""
+    end = state["end"] or {}
+    loser = end.get("loser")
+    start = state.get("start") or {s: sum(int(u["figures"]) for u in setup.get("units", []) if u["side"] == s)
+                                    for s in SIDES}
+    now = {s: sum(int(u["figures"]) for u in state["units"] if u["side"] == s
+                  and u.get("status", "ready") in ("ready", "fleeing", "withdrawn")) for s in SIDES}
+    return {"winner": other(loser) if loser else None, "ended_by": end.get("condition"),
+            "outcome": end.get("outcome"),
+            "losses": {s: {"start": start[s], "lost": start[s] - now[s]} for s in SIDES}}
+
+
+# ---------------------------------------------------------------------------- what a player may give
+def order_options(setup: dict, state: dict, side: str) -> dict[str, list[dict]]:
+    """Per unit of the side, every order the rules allow it now (one engine check each), with refused ones' rule."""
+    out: dict[str, list[dict]] = {}
+    forests = set((setup.get("field") or {}).get("forests") or [])
+    enemies = [u for u in state["units"] if u["side"] != side and u.get("cell") and
+               u.get("status", "ready") in ("ready", "fleeing") and
+               (u["cell"] not in forests or u.get("revealed"))]                   # W38.2: unseen in a forest
+    result = state["command"][side]["result"]
+    for u in state["units"]:
+        if u["side"] != side or not u.get("cell") or u.get("status", "ready") not in ("ready", "fleeing"):
+            continue
+        options = []
+        for kind, types in (("ordinary", ORDINARY_TYPES), ("special", SPECIAL_TYPES)):
+            for otype in types:
+                variants: list[dict] = []
+                if otype in TARGETED:
+                    variants = [{"target": e["id"]} for e in enemies]
+                elif otype == "reform":
+                    variants = [{"dir": "left"}, {"dir": "right"}]
+                elif otype == "regroup":
+                    variants = [{"face": f} for f in ("N", "E", "S", "W") if f != u.get("facing")]
+                elif otype == "move" and kind == "ordinary" and u["type"] == "cavalry":
+                    variants = [{}, {"actions": ["move", "move"]}]                # W21: swift horses
+                else:
+                    variants = [{}]
+                for extra in variants:
+                    order = {"unit": u["id"], "slot": 1, "kind": kind, "type": otype, **extra}
+                    refused = _single_refusal(setup, state, side, order, result)
+                    options.append({"order": order, "refused": refused})
+        out[u["id"]] = options
+    return out
+
+
+def _single_refusal(setup: dict, state: dict, side: str, order: dict, result: dict | None) -> dict | None:
+    if order["type"] == "wait":
+        return None
+    command = {"special": 9, "ordinary": 9}
+    case = {**base_case(setup, state), "orders": [order],
+            "validate": {"phase": "orders", "side": side, "turn": max(1, state["turn"]), "command": command,
+                         "extra": (result or {}).get("extra") or {}, "general_retreat": False}}
+    try:
+        check = validate_mode(case)
+    except CaseError:
+        return {"rule": "W41.9", "reason": "malformed"}
+    return check["refused"][0] if check["refused"] else None
+
+
+# ---------------------------------------------------------------------------- odds before the dice
+def roll_odds(setup: dict, state: dict, awaiting: dict) -> dict | None:
+    """The exact odds of the awaited melee or shooting roll (W41.7 per dice group): hits 0…n before the dice.
+
+    The group's dice, score needed and re-roll rounds are the engine's: the phase is run on with sixes for
+    every roll still awaited until the melee or volley it belongs to appears (nothing of it is stored).
+    """
+    from fractions import Fraction
+    from math import comb
+
+    roller, what = awaiting["roller"], awaiting["what"]
+    if roller == "random":
+        return None
+    against = what.rsplit(" against ", 1)[-1] if " against " in what else None
+    trial = {**state, "dice": {k: list(v) for k, v in state["dice"].items()}}
+    known = len(preview(setup, trial)["events"])
+    seen = None
+    for _ in range(400):
+        seen = preview(setup, trial)
+        found = _group(seen["events"][known:], roller, against)
+        if found is not None:
+            break
+        if seen["awaiting"] is None:
+            return None
+        trial["dice"].setdefault(seen["awaiting"]["roller"], []).append(6)
+    else:
+        return None
+    dice, needs, rerolls, guaranteed = found
+    p = 1 - Fraction(needs - 1, 6) ** (rerolls + 1) if 1 <= needs <= 6 else Fraction(0)
+    dist = [(k, comb(dice, k) * p ** k * (1 - p) ** (dice - k)) for k in range(dice + 1)]
+    return {"dice": dice, "needs": needs, "rerolls": rerolls, "guaranteed": guaranteed,
+            "hits": [{"hits": k, "p": float(q)} for k, q in dist if q > 0],
+            "expected": float(dice * p)}
+
+
+def _group(events: list[dict], roller: str, against: str | None):
+    for e in events:
+        if e.get("type") == "melee":
+            for r in ((e.get("units") or {}).get(roller) or {}).get("rolls", []):
+                if against is None or r.get("against") == against:
+                    return r["dice"], r["needs"], r.get("rerolls", 0), r.get("guaranteed", 0)
+        if e.get("type") == "shoot":
+            for s in e.get("shots", []):
+                if s.get("shooter") == roller:
+                    return s["figures_shooting"], s["needs"], s.get("rerolls", 0), s.get("guaranteed", 0)
+    return None

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from larp.redplains import views
+
+app_name = "redplains"
+urlpatterns = [
+    path("new/", views.new, name="new"),
+    path("<int:table_id>/", views.table, name="table"),
+    path("<int:table_id>/projector/", views.projector, name="projector"),
+    path("<int:table_id>/act/<slug:action>", views.act, name="act"),
+    path("<int:table_id>/print/<slug:doc>.pdf", views.sheet, name="sheet"),
+]

@@ -1,0 +1,143 @@
+"""A whole battle of Red Plains through the pages only: the moderator sets it up, two players deploy and give
+orders on a tablet (768x1024) and a phone (390 px), the moderator executes the turn with dice typed in and by
+the server, undoes a step and rules on a unit with a reason, to the end of the battle. Then the stored result
+equals the engine's replay of the stored log, and the screenshots are saved for the closing note."""
+import pytest
+from django.urls import reverse
+
+from tests.browser.conftest import PHONE, TABLET
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def hall(transactional_db):
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.scenarios.loader import load_scenario
+
+    game = load_scenario("tiny", title="Вечер на равнине", seed=9)
+    add_moderator(game, "rp-mod", password="rp-mod-password-1")
+    create_player(game.factions.get(code="north"), "rp-north", password="rp-north-password-1")
+    create_player(game.factions.get(code="south"), "rp-south", password="rp-south-password-1")
+    return game
+
+
+def sign_in(page, username, password):
+    page.goto("/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click(".stack-form button.primary")
+    page.wait_for_load_state()
+
+
+def test_a_whole_battle_through_the_pages(hall, new_page, artifacts):
+    from larp.redplains import services
+    from larp.redplains import situation as sit
+    from larp.tables.models import Table
+
+    game = hall
+    mod = new_page(viewport={"width": 1280, "height": 1000})
+    sign_in(mod, "rp-mod", "rp-mod-password-1")
+    mod.goto(reverse("tables:list", args=[game.pk]))
+    mod.click(f'a[href="{reverse("redplains:new", args=[game.pk])}"]')
+    mod.fill("input[name=title]", "Битва у Красного брода")
+    mod.fill("input[name=north_name]", "Клан Журавля")
+    mod.select_option("select[name=north_faction]", label=game.factions.get(code="north").name)
+    mod.fill("input[name=south_name]", "Клан Скорпиона")
+    mod.select_option("select[name=south_faction]", label=game.factions.get(code="south").name)
+    mod.fill("input[name=south_messengers]", "0")
+    for side, army in (("north", [("cavalry", 16), ("cavalry", 16), ("", None)]),
+                       ("south", [("ashigaru_spears", 4), ("ashigaru_spears", 4), ("", None)])):
+        for i, (kind, figures) in enumerate(army, start=1):
+            mod.select_option(f"select[name={side}_type_{i}]", kind)
+            mod.fill(f"input[name={side}_figures_{i}]", str(figures or ""))
+    mod.click("form.rp-new button.primary")
+    mod.wait_for_url("**/rp/*/")
+    table = Table.objects.get(game=game)
+    table_url = reverse("redplains:table", args=[game.pk, table.pk])
+
+    # the deployment turn: north taps its units onto the field, south picks cells on a phone
+    north = new_page(viewport=TABLET)
+    sign_in(north, "rp-north", "rp-north-password-1")
+    north.goto(table_url)
+    for unit, cell in (("n1", "A11"), ("n2", "B11")):
+        north.click(f'[data-pick-unit="{unit}"] td >> nth=0')
+        north.click(f'g[data-cell="{cell}"]')
+        assert north.input_value(f'select[name="cell_{unit}"]') == cell
+    north.click("form.rp-deploy button[type=submit]")
+    north.click("#side-north [data-confirm]")
+    south = new_page(viewport=PHONE)
+    sign_in(south, "rp-south", "rp-south-password-1")
+    south.goto(table_url)
+    assert south.locator('[data-unit="n1"]').count() == 0              # north's deployment is hidden
+    (artifacts / "redplains").mkdir(exist_ok=True)
+    south.screenshot(path=str(artifacts / "redplains" / "phone.png"), full_page=True)
+    south.select_option('select[name="cell_s1"]', "C11")
+    south.select_option('select[name="cell_s2"]', "D11")
+    south.click("form.rp-deploy button[type=submit]")
+    south.click("#side-south [data-confirm]")
+    south.wait_for_selector('[data-unit="n1"]')
+
+    # the moderator's ruling with a reason: a fifth figure joins s1
+    mod.goto(table_url)
+    mod.select_option("select[data-override-unit]", "s1")
+    mod.fill("input[data-override-figures]", "5")
+    mod.fill("input[data-override-reason]", "подошло подкрепление")
+    mod.click("button[data-override]")
+
+    # the command phase: north's stake before its roll, then orders picked from the legal ones
+    north.goto(table_url)
+    north.click('form.rp-stake button[value="low"]')
+    north.click("[data-roll-server]")
+    north.select_option('select[name="o_n1_1"]', "ordinary:move:")
+    north.select_option('select[name="o_n2_1"]', "ordinary:move:")
+    north.click("form.rp-orders button[type=submit]")
+    assert north.locator(".rp-given li").count() == 2
+    (artifacts / "redplains").mkdir(exist_ok=True)
+    north.screenshot(path=str(artifacts / "redplains" / "tablet.png"), full_page=True)
+    north.click("#side-north [data-confirm]")
+    # south's roll made at the table and typed in by the moderator; south gives no order and confirms
+    mod.goto(table_url)
+    mod.fill("#side-south input[data-roll-dice]", "3 4")
+    mod.click("#side-south [data-roll-hand]")
+    south.goto(table_url)
+    assert "rp-given" not in south.content() and "✎" not in south.content()   # north's orders stay hidden
+    south.click("#side-south [data-confirm]")
+
+    # the execution on the moderator's screen: dice typed in, an undo, the dice again, then the server's
+    mod.goto(table_url)
+    count = int(mod.get_attribute("[data-dice-count]", "data-dice-count"))
+    mod.fill("input[data-exec-dice]", " ".join(["2"] * count))
+    mod.click("[data-exec-hand]")
+    mod.fill("input[data-undo-reason]", "кубик скатился со стола")
+    mod.click("button[data-undo]")
+    count = int(mod.get_attribute("[data-dice-count]", "data-dice-count"))
+    mod.fill("input[data-exec-dice]", " ".join(["5"] * count))
+    mod.click("[data-exec-hand]")
+    for _ in range(40):
+        if mod.locator("[data-execute]").count():
+            break
+        mod.click("[data-exec-server]")
+    mod.screenshot(path=str(artifacts / "redplains" / "moderator.png"), full_page=True)
+    mod.click("[data-execute]")
+    assert mod.locator("[data-end]").count() == 1
+    assert "Битва окончена" in mod.inner_text("[data-end]")
+
+    projector = new_page(viewport={"width": 1280, "height": 800})
+    sign_in(projector, "rp-mod", "rp-mod-password-1")
+    projector.goto(reverse("redplains:projector", args=[game.pk, table.pk]))
+    assert table.dice.fingerprint in projector.content()
+    projector.screenshot(path=str(artifacts / "redplains" / "projector.png"), full_page=True)
+    north.goto(table_url)
+    assert "Битва окончена" in north.inner_text("[data-end]")
+
+    table.refresh_from_db()
+    assert table.status == Table.FINISHED
+    state = sit.replay(table.setup, services.step_dicts(table))
+    assert state == table.state
+    assert table.result == sit.result_of(table.setup, state)
+    assert table.result["winner"] == "north"
+    kinds = [s.kind for s in table.steps.all()]
+    assert "override" in kinds and table.steps.filter(undone=True, kind="dice").count() == 1
+    assert table.steps.filter(kind="dice", payload__source="hand", undone=False).exists()
+    assert table.steps.filter(kind="dice", payload__source="server").exists()
