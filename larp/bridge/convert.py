@@ -214,8 +214,10 @@ def _orda(battle: dict, conv: dict, powers: dict[str, int]) -> dict:
             "factions": [{"id": keys["attacker"], "capital": f"{keys['attacker']}-cap"},
                          {"id": keys["defender"], "capital": f"{keys['defender']}-cap"}],
             "board": {"radius": radius}, "border": None, "cities": cities, "units": units,
-            "traps": [], "summon_track": {}, "modifiers": [], "activations": {}, "border_hold": None,
-            "seed": None}
+            "traps": [], "summon_track": {keys["attacker"]: None, keys["defender"]: None},
+            # The event deck starts empty: the table shuffles the 24 cards with server dice at its first turn.
+            "event": {"current": None, "draw_pile": [], "discard": []},
+            "modifiers": [], "activations": {}, "border_hold": None, "seed": None}
 
 
 # --- back from the table -----------------------------------------------------------------------------
