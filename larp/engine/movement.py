@@ -175,7 +175,8 @@ class Movement:
         self.arrivals.setdefault(place, []).append(arrival)
 
     def record_taking(self, province: str, uid: str, o_side_present: bool | None = None) -> bool:
-        """R12: an army hostile to the start owner takes the province (unless an ally took it first).
+        """R12: an army hostile to the start owner takes the province (unless a force at peace with it
+        took it first: an ally, or a faction that granted it passage).
 
         `o_side_present` is whether a force of the owner's side is still there
         (computed from the world when not given: occupation without battle).
@@ -188,8 +189,11 @@ class Movement:
         if sit.friendly_to(faction, world.owner_start[province]) or o_side_present:
             return False
         last = self.takings.get(province)
-        if last is not None and sit.same_side(last.faction, faction):
-            return False   # arriving where an ally of yours already took it is not a taking
+        if last is not None and not sit.hostile_in(faction, last.faction, province):
+            # Arriving where an ally of yours already took it is not a taking, nor is arriving in
+            # peace where a faction that granted you passage took it: the province was not empty
+            # (R6.7 ruling: "occupies" is said of the first army only). Its taker keeps it.
+            return False
         if province not in self.takings:
             self.taking_order.append(province)
         self.takings[province] = Taking(province, uid, faction)

@@ -2,7 +2,7 @@
 import json
 from fractions import Fraction
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from larp.engine import battle_odds, check_order, is_complete, legal_steps, parse_case, run_turn
@@ -119,6 +119,31 @@ def scenario_turns(draw):
     return case
 
 
+def _scenario_turn(relations, orders, draw=None, seed=0):
+    """A turn of the default scenario (for `@example`s of once-falsifying random turns)."""
+    case = scenario_case()
+    case["relations"] = relations
+    case["draw"] = draw or ["thessalonica", "achaea", "nicaea", "trebizond", "latin_empire", "epirus", "rum",
+                            "cilicia", "bulgaria", "venice", "athens"]
+    case["orders"] = orders
+    case["seed"] = seed
+    return case
+
+
+# A landing's fleet moves on to the final zone, is attacked and beaten there, and retreats from it.
+CARRIER_BEATEN_IN_FINAL_ZONE = _scenario_turn(
+    [{"kind": "passage", "from": "venice", "to": "latin_empire"}],
+    [{"unit": "trebizond-1", "type": "landing", "fleet": "trebizond-f1", "sea": ["east_black_sea", "west_black_sea"],
+      "target": "paphlagonia"},
+     {"unit": "latin_empire-f1", "type": "fleet_attack", "sea": "west_black_sea", "target_faction": "trebizond"}])
+# Nicaea (granting the Latin Empire passage) takes empty phrygia; the Latin army arriving after it in peace
+# is no second occupation (R6.7 ruling), and phrygia goes to Nicaea (R12).
+GUEST_ARRIVES_AT_GRANTERS_TAKING = _scenario_turn(
+    [{"kind": "passage", "from": "nicaea", "to": "latin_empire"}],
+    [{"unit": "latin_empire-3", "type": "attack", "path": ["opsikion", "phrygia"]},
+     {"unit": "nicaea-4", "type": "attack", "path": ["phrygia"]}])
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=scenario_turns())
 def test_same_case_byte_identical_twice(case):
@@ -130,6 +155,7 @@ def test_same_case_byte_identical_twice(case):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=scenario_turns())
+@example(case=CARRIER_BEATEN_IN_FINAL_ZONE)
 def test_no_unit_ends_where_its_order_could_not_take_it(case):
     sit = parse_case(case).situation
     result = run_turn(case)
@@ -148,6 +174,12 @@ def test_no_unit_ends_where_its_order_could_not_take_it(case):
                 reach.add(order["target"])
             if unit.is_fleet and order.get("sea"):
                 reach.add(order["sea"])
+        if unit.is_fleet:
+            # R5: a fleet carrying a landing moves with it to the final zone and stays there, where
+            # it may be attacked (R6.6) and beaten: its retreat starts from the carried sea path.
+            carried = [o for o in case["orders"] if o.get("fleet") == uid and o["unit"] not in refused]
+            for o in carried:
+                reach.update(o["sea"])
         for r in retreats.get(uid, []):
             assert r["from"] in reach
             if r["to"] is not None:
@@ -155,9 +187,6 @@ def test_no_unit_ends_where_its_order_could_not_take_it(case):
                 assert r["to"] in neighbours or r["to"] in reach
                 reach.add(r["to"])
         if unit.is_fleet:
-            carried = [o for o in case["orders"] if o.get("fleet") == uid and o["unit"] not in refused]
-            for o in carried:
-                reach.update(o["sea"])
             final = result["state"]["fleets"].get(uid, {}).get("sea")
         else:
             final = result["state"]["armies"].get(uid, {}).get("province")
@@ -240,6 +269,7 @@ def test_land_paths_exhaustively_agree_with_check_order(data):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=scenario_turns())
+@example(case=GUEST_ARRIVES_AT_GRANTERS_TAKING)
 def test_rulings_of_2026_11_23_hold_on_random_turns(case):
     result = run_turn(case)
     refused = {r["unit"] for r in result["refused"]}
@@ -257,3 +287,16 @@ def test_rulings_of_2026_11_23_hold_on_random_turns(case):
             storms.setdefault(f["province"], []).append(f["storm_no"])
     for numbers in storms.values():
         assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) <= 4
+
+
+def test_examples_of_the_falsified_turns_still_show_what_they_pin():
+    """The two `@example`s above keep exercising what they once falsified (not some other turn)."""
+    carrier = run_turn(CARRIER_BEATEN_IN_FINAL_ZONE)
+    assert [(r["unit"], r["from"]) for r in carrier["retreats"] if r["unit"] == "trebizond-f1"] == [
+        ("trebizond-f1", "west_black_sea")]
+    guest = run_turn(GUEST_ARRIVES_AT_GRANTERS_TAKING)
+    assert guest["occupied"] == [{"province": "phrygia", "unit": "nicaea-4"}]
+    assert [r for r in guest["recoloured"] if r["province"] == "phrygia"] == [
+        {"province": "phrygia", "from": "rum", "to": "nicaea", "by": "nicaea-4"}]
+    latin = next(m for m in guest["moves"] if m["unit"] == "latin_empire-3")
+    assert (latin["to"], latin["result"]) == ("phrygia", "moved")
