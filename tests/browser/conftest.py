@@ -97,3 +97,12 @@ def game_for(transactional_db):
         return game, mod, player, reverse("tablet:join", args=[tablet.link(token)])
 
     return make
+
+
+def sign_in(page, username, password):
+    """Sign in through the login page, as a person at the hall would."""
+    page.goto("/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click(".stack-form button.primary")
+    page.wait_for_load_state()

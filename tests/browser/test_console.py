@@ -1,6 +1,8 @@
 """The moderators' console in a real browser: dice entered and confirmed, regroup applied, the map recoloured."""
 import pytest
 
+from tests.browser.conftest import sign_in
+
 
 @pytest.fixture
 def storm_ready(transactional_db):
@@ -17,14 +19,6 @@ def storm_ready(transactional_db):
     file_order(player, game, "north-1", {"type": "attack", "path": ["midtown"]})
     turns.next_phase(game, mod)
     return game
-
-
-def sign_in(page, username, password):
-    page.goto("/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click(".stack-form button.primary")
-    page.wait_for_load_state()
 
 
 @pytest.mark.browser

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import PHONE, TABLET
+from tests.browser.conftest import PHONE, TABLET, sign_in
 
 
 @pytest.fixture
@@ -23,14 +23,6 @@ def hall(transactional_db):
     mod = game.memberships.get(user__username="orda-mod").user if hasattr(game, "memberships") else None
     services.create_dataset(game, "Тестовый набор (выдуманные числа)", mod, complete_data())
     return game
-
-
-def sign_in(page, username, password):
-    page.goto("/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click(".stack-form button.primary")
-    page.wait_for_load_state()
 
 
 def hex_click(page, key):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import PHONE, TABLET
+from tests.browser.conftest import PHONE, TABLET, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -31,14 +31,6 @@ def hall(transactional_db):
     create_player(north, "anna", password="anna-password-1")
     create_player(south, "boris", password="boris-password-1")
     return game, north, south
-
-
-def sign_in(page, username, password):
-    page.goto("/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click(".stack-form button.primary")
-    page.wait_for_load_state()
 
 
 def test_a_whole_contest_through_the_pages_equals_the_engine(hall, new_page, artifacts):

@@ -5,7 +5,7 @@ equals the engine's replay of the stored log, and the screenshots are saved for 
 import pytest
 from django.urls import reverse
 
-from tests.browser.conftest import PHONE, TABLET
+from tests.browser.conftest import PHONE, TABLET, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -20,14 +20,6 @@ def hall(transactional_db):
     create_player(game.factions.get(code="north"), "rp-north", password="rp-north-password-1")
     create_player(game.factions.get(code="south"), "rp-south", password="rp-south-password-1")
     return game
-
-
-def sign_in(page, username, password):
-    page.goto("/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click(".stack-form button.primary")
-    page.wait_for_load_state()
 
 
 def test_a_whole_battle_through_the_pages(hall, new_page, artifacts):

@@ -8,7 +8,7 @@ equal the engine's replay of the stored log, every action's outcome equals the e
 """
 import pytest
 
-from tests.browser.conftest import PHONE, TABLET
+from tests.browser.conftest import PHONE, TABLET, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -23,14 +23,6 @@ def hall(transactional_db):
     create_player(game.factions.get(code="north"), "tr-north", password="tr-north-password-1")
     create_player(game.factions.get(code="south"), "tr-south", password="tr-south-password-1")
     return game
-
-
-def sign_in(page, username, password):
-    page.goto("/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click(".stack-form button.primary")
-    page.wait_for_load_state()
 
 
 def add_unit(page, side, name, entry, weapon, armour, shield, formation, count):

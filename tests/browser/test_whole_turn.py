@@ -15,6 +15,7 @@ import pytest
 from django.urls import reverse
 
 from tests.workers import ROOT, wait_until
+from tests.browser.conftest import sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -50,14 +51,6 @@ def hall(transactional_db, worker_factory):
         joins[code] = reverse("tablet:join", args=[tablet.link(tablet.issue_code(mod, game, player))])
     worker_factory("night")
     return game, joins
-
-
-def sign_in(page, username, password):
-    page.goto("/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click(".stack-form button.primary")
-    page.wait_for_load_state()
 
 
 def file_on_tablet(page, unit, kind, steps):
