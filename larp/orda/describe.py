@@ -87,6 +87,10 @@ def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, 
     name = lambda uid: unit_name(case_before, uid)  # noqa: E731
     if kind == "setup":
         return _("The event deck is shuffled by the server's dice.")
+    if kind == "values":
+        return _("Printed values taken from the data set «%(title)s»: %(units)s tokens, %(cities)s cities.") % {
+            "title": payload.get("title", ""), "units": len(payload.get("units") or {}),
+            "cities": len(payload.get("cities") or {})}
     if kind == "deploy":
         if payload.get("hex"):
             return _("Setup: %(unit)s is placed on %(hex)s.") % {"unit": name(payload["unit"]),
