@@ -77,6 +77,12 @@ def board(hexes: list, *, cities=(), units=(), beyond=(), moves=None, targets=No
                                        f"{max(xs) - min(xs) + 2 * pad:.0f} {max(ys) - min(ys) + 2 * pad:.0f}"}
 
 
+def printed(u: dict, kind, param: str) -> int | None:
+    """The token's printed value as the engine reads it: the case's, else the source's (O7), else unknown."""
+    value = (u.get("stats") or {}).get(param)
+    return kind.stats.get(param) if value is None else value
+
+
 def unit_view(case: dict, u: dict) -> dict:
     kind = load().kinds[u["faction"]][u["token"]]
     health = u["stats"].get("health")
@@ -87,7 +93,8 @@ def unit_view(case: dict, u: dict) -> dict:
             "hex": u["hex"], "health": health, "left": None if health is None else health - u["damage"],
             "damage": u["damage"], "cls": labels.cls(kind.cls), "trait": labels.trait_name(kind.trait),
             "trait_text": labels.trait_text(kind.trait), "trait_kind": load().traits[kind.trait]["kind"],
-            "stats": [(labels.param(p), u["stats"].get(p)) for p in STATS if not (p == "range" and u["stats"].get(p) is None)],
+            "stats": [(labels.param(p), "—" if v is None else v) for p in STATS
+                      if (v := printed(u, kind, p)) is not None or p != "range" or kind.cls == "ranged"],
             "effects": [labels.source(e["kind"]) for e in u["effects"]], "revealed": u.get("revealed")}
 
 

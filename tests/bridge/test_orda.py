@@ -221,7 +221,7 @@ def test_a_data_set_lacking_a_kind_fills_only_the_tokens_it_has_everything_for(p
     assert gaps["units"] == {axe["id"]: ["summon"]}
     assert axe["stats"] == next(u for u in tb.table.setup["units"] if u["id"] == axe["id"])["stats"]
     assert gaps["cities"] == ["north_mongolia-cap", "rus-cap"]
-    assert sit.missing_text(case) == [f"Дружинник с топором {axe['id'].rsplit('-', 1)[1]} (Русь): время призыва.",
+    assert sit.missing_text(case) == ["Дружинник с топором (Русь): время призыва.",
                                       "Столица (Северная Монголия): прочность.", "Столица (Русь): прочность."]
 
 
