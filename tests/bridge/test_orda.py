@@ -236,3 +236,22 @@ def test_a_war_battle_skips_only_the_start_of_game_checks(played):  # noqa: F811
     assert [p["code"] for p in sit.setup_problems(case)] == ["hex_invalid"]
     as_a_new_game = {k: v for k, v in case.items() if k != "war_battle"}
     assert {"roster", "start_classes"} <= {p["code"] for p in sit.setup_problems(as_a_new_game)}
+
+
+def test_the_attacker_wins_a_war_battle_by_destroying_the_defenders_cities_here(played):  # noqa: F811
+    """O6's three cities are a whole board's: on a war battle's board the Mongol attacker wins by destroying every
+    city the defender has there (game.cities_to_win), not never."""
+    game, mod = played
+    orda.create_dataset(game, "Тестовый набор (выдуманные числа)", mod, complete_data())
+    tb, _rolls = send(game, mod)
+    table = Table.objects.get(pk=tb.table_id)
+    defender_cities = [c for c in table.setup["cities"] if c["faction"] == "rus"]
+    assert table.setup["game"]["cities_to_win"] == len(defender_cities) >= 1
+    final = play_to_the_end(table, mod, "north_mongolia")
+    table.refresh_from_db()
+    assert table.status == Table.FINISHED and final["winner"] == "mongolia"
+    assert table.result["winner"] == "north_mongolia" and table.result["ended_by"] == "cities_destroyed"
+    assert all(c["destroyed"] for c in final["case"]["cities"] if c["faction"] == "rus")
+    assert orda.current(table)["case"]["game"]["cities_to_win"] == len(defender_cities)   # carried turn to turn
+    suggested = bridge.suggestion(TableBattle.objects.get(pk=tb.pk))
+    assert suggested["winner"] == "attacker"
