@@ -262,6 +262,11 @@ class OverrideForm(ReasonForm):
     facing = forms.ChoiceField(choices=[("", "—")] + [(k, v) for k, v in labels.FACINGS.items()], required=False,
                                error_messages=PICK)
 
+    def __init__(self, *args, cells=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if cells is not None:                                   # the field as extended (W2.5)
+            self.fields["cell"].choices = [("", "—")] + [(c, c) for c in cells]
+
     def changes(self) -> dict:
         d = self.cleaned_data
         out = {k: d[k] for k in ("status", "cell", "facing") if d.get(k)}
@@ -300,5 +305,20 @@ class RosterForm(forms.Form):
         return out
 
 
+class ExtendForm(ReasonForm):
+    """W2.5: the cells to add, each one of the places next to the field the page offered."""
+    cells = forms.MultipleChoiceField(error_messages={**PICK, "invalid_list": PICK["invalid_choice"],
+                                                      "required": _("Pick the cells to add.")})
+
+    def __init__(self, *args, options=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.options = {c["id"]: (c["col"], c["row"]) for c in options}
+        self.fields["cells"].choices = [(c, c) for c in self.options]
+
+    def positions(self) -> list[tuple[int, int]]:
+        return [self.options[c] for c in self.cleaned_data["cells"]]
+
+
 def errors_text(form) -> str:
     return " ".join(str(m) for errors in form.errors.values() for m in errors)
+

@@ -186,8 +186,13 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 if not form.is_valid():
                     return _refused(request, f.errors_text(form), game_id, table_id)
                 services.edit_roster(t.pk, request.user, form.payload())
+            elif action == "extend":
+                form = f.ExtendForm(request.POST, options=sit.addable(t.setup, state))
+                if not form.is_valid():
+                    return _refused(request, f.errors_text(form), game_id, table_id)
+                services.extend_field(t.pk, request.user, form.positions(), form.cleaned_data["reason"])
             elif action == "override":
-                form = f.OverrideForm(request.POST)
+                form = f.OverrideForm(request.POST, cells=[c["id"] for c in sit.table_cells(t.setup, state)])
                 if not form.is_valid():
                     return _refused(request, f.errors_text(form), game_id, table_id)
                 services.override(t.pk, request.user, form.cleaned_data["unit"], form.changes(),
