@@ -107,6 +107,7 @@ REFUSALS = {
     "bad_cells": gettext_lazy("Place each unit in a cell of the field."),
     "bad_extra_cells": gettext_lazy("Pick new cells next to the field's edge (at most 12 at once)."),
     "extend_now": gettext_lazy("Cells are added before the execution's dice or after the turn."),
+    "calc_impossible": gettext_lazy("The rules do not let these units fight so: change the units or their marks."),
 }
 
 
