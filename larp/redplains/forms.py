@@ -262,6 +262,11 @@ class OverrideForm(ReasonForm):
     facing = forms.ChoiceField(choices=[("", "—")] + [(k, v) for k, v in labels.FACINGS.items()], required=False,
                                error_messages=PICK)
 
+    def __init__(self, *args, cells=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if cells is not None:                                   # the field as extended (W2.5)
+            self.fields["cell"].choices = [("", "—")] + [(c, c) for c in cells]
+
     def changes(self) -> dict:
         d = self.cleaned_data
         out = {k: d[k] for k in ("status", "cell", "facing") if d.get(k)}
@@ -300,5 +305,147 @@ class RosterForm(forms.Form):
         return out
 
 
+class ExtendForm(ReasonForm):
+    """W2.5: the cells to add, each one of the places next to the field the page offered."""
+    cells = forms.MultipleChoiceField(error_messages={**PICK, "invalid_list": PICK["invalid_choice"],
+                                                      "required": _("Pick the cells to add.")})
+
+    def __init__(self, *args, options=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.options = {c["id"]: (c["col"], c["row"]) for c in options}
+        self.fields["cells"].choices = [(c, c) for c in self.options]
+
+    def positions(self) -> list[tuple[int, int]]:
+        return [self.options[c] for c in self.cleaned_data["cells"]]
+
+
 def errors_text(form) -> str:
     return " ".join(str(m) for errors in form.errors.values() for m in errors)
+
+
+# ---------------------------------------------------------------------------- the calculators (W42.1)
+STATS = ("steadiness", "impetus", "armour")
+ATTACK_SIDES = {"front": _("on the front"), "left": _("on the left flank"), "right": _("on the right flank"),
+                "rear": _("in the rear")}
+MELEE_FLAGS = {"hold": _("Hold the position! (its bonus stands)"), "moved": _("moved this turn"),
+               "decisive": _("decisive attack"), "across_river": _("attacks across the river"),
+               "uphill": _("attacks uphill"), "into_forest": _("attacks into a forest"),
+               "crab": _("Crab banner"), "tiger": _("Tiger banner"),
+               "no_defence_bonuses": _("no defence bonuses (the Dragon's target)")}
+TARGET_FLAGS = {"has_move_order": _("has an order to move in this step"),
+                "move_is_decisive": _("that move is a decisive attack"), "crosses_bridge": _("crosses the bridge"),
+                "on_hill": _("on a hill"), "in_forest": _("in a forest"),
+                "moved_or_turned": _("moved or turned this turn (no shields)"),
+                "hold": _("Hold the position! (its bonus stands)"), "crab": _("Crab banner")}
+SHOOTER_FLAGS = {"massed": _("massed shooting"), "straight": _("the target is straight ahead"),
+                 "at_attacker": _("shoots at its attacker (automatic)"), "from_hill": _("shoots from a hill"),
+                 "crab": _("Crab banner")}
+COUNTS = {"panic": _("panic markers"), "shooting_losses": _("losses from shooting this turn"),
+          "rallies": _("times rallied")}
+
+
+class CalcUnits(forms.Form):
+    """Units typed into a calculator: troop type, figures (the ranks follow), shields, the flags and counts of
+    W41.5–W41.6 and the moderator's modifiers; each unit's fields are named `<key>_<field>`."""
+
+    UNITS: tuple = ()          # (key, role label, required, troop types, flags, counts, attacks)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for key, _role, required, types, flags, counts, attacks in self.UNITS:
+            self.fields[f"{key}_type"] = forms.ChoiceField(
+                label=_("Troop type"), choices=[("", "—")] + [(t, labels.TYPES[t]) for t in types],
+                required=required, error_messages=PICK)
+            self.fields[f"{key}_figures"] = forms.IntegerField(label=_("Figures"), min_value=1, max_value=16,
+                                                               required=False)
+            if attacks:
+                self.fields[f"{key}_attacks"] = forms.ChoiceField(label=_("Attacks"), choices=list(ATTACK_SIDES.items()),
+                                                                  required=False, error_messages=PICK)
+            self.fields[f"{key}_shields"] = forms.BooleanField(label=_("Shields"), required=False)
+            self.fields[f"{key}_fleeing"] = forms.BooleanField(label=_("fleeing"), required=False)
+            for name in counts:
+                self.fields[f"{key}_{name}"] = forms.IntegerField(label=COUNTS[name], min_value=0, max_value=16,
+                                                                  required=False)
+            for stat in STATS:
+                self.fields[f"{key}_mod_{stat}"] = forms.IntegerField(
+                    label=_("modifier to %(stat)s") % {"stat": STAT_WORDS[stat]}, min_value=-5, max_value=5,
+                    required=False)
+            for name, label in flags.items():
+                self.fields[f"{key}_{name}"] = forms.BooleanField(label=label, required=False)
+
+    def present(self, key: str) -> bool:
+        return bool(self.cleaned_data.get(f"{key}_type"))
+
+    def clean(self):
+        data = super().clean()
+        for key, _role, _required, _types, _flags, _counts, attacks in self.UNITS:
+            if data.get(f"{key}_type") and not data.get(f"{key}_figures"):
+                self.add_error(f"{key}_figures", _("A unit has 1 to 16 figures."))
+            if attacks and data.get(f"{key}_type") and not data.get(f"{key}_attacks"):
+                self.add_error(f"{key}_attacks", PICK["required"])
+        return data
+
+    def unit(self, key: str, side: str) -> dict:
+        """The unit as the engine's case takes it (W41.3 with the mode's flags)."""
+        d = self.cleaned_data
+        spec = next(u for u in self.UNITS if u[0] == key)
+        node = {"id": key, "side": side, "type": d[f"{key}_type"], "figures": d[f"{key}_figures"],
+                "shields": bool(d.get(f"{key}_shields")), "status": "fleeing" if d.get(f"{key}_fleeing") else "ready",
+                "modifiers": [{"stat": stat, "value": d[f"{key}_mod_{stat}"], "source": "moderator"}
+                              for stat in STATS if d.get(f"{key}_mod_{stat}")]}
+        for name in spec[5]:
+            node[name] = d.get(f"{key}_{name}") or 0
+        for name in spec[4]:
+            node[name] = bool(d.get(f"{key}_{name}"))
+        if spec[6]:
+            node["attacks"] = d[f"{key}_attacks"]
+        return node
+
+    def groups(self) -> list[dict]:
+        """The page's fieldsets: per unit its role, the main fields, the numbers and the boxes."""
+        out = []
+        for key, role, _required, _types, flags, counts, attacks in self.UNITS:
+            main = [self[f"{key}_type"], self[f"{key}_figures"]] + ([self[f"{key}_attacks"]] if attacks else [])
+            numbers = [self[f"{key}_{name}"] for name in counts] + [self[f"{key}_mod_{stat}"] for stat in STATS]
+            boxes = [self[f"{key}_shields"], self[f"{key}_fleeing"]] + [self[f"{key}_{name}"] for name in flags]
+            out.append({"key": key, "role": role, "main": main, "numbers": numbers, "boxes": boxes})
+        return out
+
+
+STAT_WORDS = {"steadiness": _("steadiness"), "impetus": _("impetus"), "armour": _("armour")}
+ROLES = {"a": _("Attacker (unit A in a meeting)"), "c": _("Second attacker (attacks only)"),
+         "b": _("Defender (unit B in a meeting)"), "t": _("Target"), "s1": _("Shooter"), "s2": _("Second shooter")}
+
+
+class MeleeCalcForm(CalcUnits):
+    kind = forms.ChoiceField(label=_("Melee"), choices=[("attack", _("an attack on a defending unit")),
+                                                        ("meeting", _("a meeting engagement"))],
+                             initial="attack", error_messages=PICK)
+    same_cell = forms.BooleanField(label=_("both went for the same cell (a meeting engagement)"), required=False)
+    UNITS = (("a", ROLES["a"], True, sit.TYPES, MELEE_FLAGS, ("panic", "shooting_losses", "rallies"), True),
+             ("c", ROLES["c"], False, sit.TYPES, MELEE_FLAGS, ("panic", "shooting_losses", "rallies"), True),
+             ("b", ROLES["b"], True, sit.TYPES, MELEE_FLAGS, ("panic", "shooting_losses", "rallies"), False))
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") == "attack" and data.get("c_type") and data.get("a_attacks") == data.get("c_attacks"):
+            self.add_error("c_attacks", _("Two attackers cannot attack on the same side of the defender."))
+        if data.get("kind") == "meeting" and (data.get("a_fleeing") or data.get("b_fleeing")):
+            self.add_error(None, _("A fleeing unit does not fight a meeting engagement (W35)."))
+        return data
+
+
+class VolleyCalcForm(CalcUnits):
+    UNITS = (("t", ROLES["t"], True, sit.TYPES, TARGET_FLAGS, ("panic", "rallies"), False),
+             ("s1", ROLES["s1"], True, sit.SHOOTERS, SHOOTER_FLAGS, (), False),
+             ("s2", ROLES["s2"], False, sit.SHOOTERS, SHOOTER_FLAGS, (), False))
+
+
+class CommandCalcForm(forms.Form):
+    rerolls = forms.IntegerField(label=_("Re-rolls left (messengers)"), min_value=0, max_value=10, initial=0)
+
+
+CALC_INITIAL = {"m": {"kind": "attack", "a_type": "cavalry", "a_figures": 8, "a_attacks": "front",
+                      "b_type": "ashigaru_spears", "b_figures": 8, "c_attacks": "left"},
+                "v": {"t_type": "samurai_spears", "t_figures": 8, "s1_type": "samurai_bows", "s1_figures": 8},
+                "c": {"rerolls": 0}}

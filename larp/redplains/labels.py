@@ -105,6 +105,9 @@ REFUSALS = {
     "cannot_stop": gettext_lazy("This side may not stop the battle now (W39.3)."),
     "bad_orders": gettext_lazy("Those orders cannot be given."),
     "bad_cells": gettext_lazy("Place each unit in a cell of the field."),
+    "bad_extra_cells": gettext_lazy("Pick new cells next to the field's edge (at most 12 at once)."),
+    "extend_now": gettext_lazy("Cells are added before the execution's dice or after the turn."),
+    "calc_impossible": gettext_lazy("The rules do not let these units fight so: change the units or their marks."),
 }
 
 
@@ -137,8 +140,9 @@ def order_text(state: dict, order: dict) -> str:
     return text
 
 
-def event_text(state: dict, e: dict) -> str:
-    """One event of the execution (W41.10) as a sentence."""
+def event_text(state: dict, e: dict, hidden: frozenset | set = frozenset()) -> str:
+    """One event of the execution (W41.10) as a sentence; a unit in `hidden` (unseen in a forest, W38.2) is told
+    only as «a unit in a forest», without its name, dice or figures."""
     name = lambda uid: unit_name(state, uid)  # noqa: E731
     t = e.get("type")
     if t == "move":
@@ -165,6 +169,9 @@ def event_text(state: dict, e: dict) -> str:
     if t == "melee":
         parts = []
         for uid, u in (e.get("units") or {}).items():
+            if uid in hidden:
+                parts.append(_("A unit in a forest"))
+                continue
             rolls = "; ".join(_("%(n)s dice at %(needs)s+: %(values)s → %(hits)s hits + %(gd)s guaranteed") % {
                 "n": r["dice"], "needs": r["needs"], "values": " ".join(map(str, r["values"])) or "—",
                 "hits": r["hits"], "gd": r["guaranteed"]} for r in u.get("rolls", []))
@@ -177,10 +184,15 @@ def event_text(state: dict, e: dict) -> str:
     if t == "shoot":
         parts = []
         for s in e.get("shots", []):
+            if s["shooter"] in hidden:
+                parts.append(_("A unit in a forest shoots: %(losses)s losses") % {"losses": s.get("losses")})
+                continue
             parts.append(_("%(unit)s shoots %(n)s dice at %(needs)s+: %(values)s → %(losses)s losses") % {
                 "unit": name(s["shooter"]), "n": s.get("figures_shooting"), "needs": s.get("needs"),
                 "values": " ".join(map(str, s.get("values", []))) or "—", "losses": s.get("losses")})
         target = e.get("target") or {}
+        if e.get("at") in hidden:
+            return _("Shooting at a unit in a forest. %(parts)s.") % {"parts": "; ".join(parts)}
         return _("Shooting at %(unit)s. %(parts)s. Left: %(after)s.") % {
             "unit": name(e.get("at")), "parts": "; ".join(parts),
             "after": target.get("figures_after", "—")}

@@ -36,11 +36,14 @@ def board(state: dict, setup: dict, viewer: str | None) -> dict:
     field = setup.get("field") or {}
     hills, forests = set(field.get("hills") or []), set(field.get("forests") or [])
     grid = []
-    for c in sit.cells():
+    known = {c["id"] for c in sit.cells()}
+    for c in sit.table_cells(setup, state):
         x, y = (c["col"] - 1) * CELL, (c["row"] - 1) * CELL
         grid.append({"id": c["id"], "x": x, "y": y, "hill": c["id"] in hills, "forest": c["id"] in forests,
-                     "zone": "north" if c["row"] <= 3 else "south"})
+                     "zone": "north" if c["row"] <= 3 else "south", "extra": c["id"] not in known})
     pos = {c["id"]: (c["x"], c["y"]) for c in grid}
+    ghosts = [{"id": c["id"], "x": (c["col"] - 1) * CELL, "y": (c["row"] - 1) * CELL}
+              for c in sit.addable(setup, state)] if viewer == "moderator" and sit.may_extend(state) else []
     counters = []
     orders = {}
     if viewer in ("moderator",) + sit.SIDES and state["phase"] != sit.DEPLOYMENT:
@@ -66,7 +69,15 @@ def board(state: dict, setup: dict, viewer: str | None) -> dict:
                          "figures": u["figures"], "fleeing": u.get("status") == "fleeing",
                          "name": labels.unit_name(state, u["id"]),
                          "arrow": arrow(x, y, u.get("facing", "N")), "orders": orders.get(u["id"], 0)})
-    return {"width": 12 * CELL, "height": 6 * CELL, "cells": grid, "counters": counters, "size": CELL}
+    return {"cells": grid, "counters": counters, "size": CELL, "ghosts": ghosts, **frame(grid + ghosts)}
+
+
+def frame(shapes: list[dict]) -> dict:
+    """The SVG's view box around the cells (the field grows past 12 x 6 with added cells, W2.5) and the centre line."""
+    left, top = min(c["x"] for c in shapes), min(c["y"] for c in shapes)
+    right, bottom = max(c["x"] for c in shapes) + CELL, max(c["y"] for c in shapes) + CELL
+    return {"view_box": f"{left - 4} {top - 4} {right - left + 8} {bottom - top + 8}",
+            "centre": {"x1": left, "x2": right, "y": 3 * CELL}}
 
 
 def arrow(x: int, y: int, facing: str) -> str:
@@ -163,16 +174,39 @@ def option_key(order: dict) -> str:
     return f"{order['kind']}:{order['type']}:{extra}"
 
 
-def turn_log(state: dict) -> list[dict]:
-    """The executed turns (shown to everyone at the table: the turn as a replay)."""
+def unseen_by(state: dict, setup: dict, turn: dict, viewer: str | None) -> set[str]:
+    """W38.2: the units the viewer did not see in that turn (unrevealed in a forest at its end; the enemy's only).
+
+    The moderator sees all; the hall (the projector) what both sides may see. Turns executed before the table kept
+    `unseen` take today's forests."""
+    if viewer == "moderator":
+        return set()
+    ids = turn.get("unseen")
+    if ids is None:
+        ids = sit.unseen(setup, state)
+    sides = {u["id"]: u["side"] for u in state["units"]}
+    return {uid for uid in ids if sides.get(uid) != viewer}
+
+
+def event_lines(state: dict, events: list[dict], hidden: set[str]) -> list[str]:
+    """The events as sentences for one viewer: what a hidden unit did alone is left out, elsewhere it is «a unit in a
+    forest» (W38.2)."""
+    return [labels.event_text(state, e, hidden) for e in events
+            if not (e.get("unit") in hidden or e.get("swap_with") in hidden)]
+
+
+def turn_log(state: dict, setup: dict | None = None, viewer: str | None = "moderator") -> list[dict]:
+    """The executed turns as a replay, as far as the viewer may see them (W38.2; the moderator sees everything)."""
     out = []
     for t in state["turns"]:
-        out.append({"turn": t["turn"], "events": [labels.event_text(state, e) for e in t["events"]],
+        hidden = unseen_by(state, setup or {}, t, viewer)
+        out.append({"turn": t["turn"], "events": event_lines(state, t["events"], hidden),
                     "rolls": {s: command_view({**state, "command": t["command"],
                                                "rerolls_left": {x: 0 for x in sit.SIDES}}, s)
                               for s in sit.SIDES},
                     "orders": {s: [{"unit": labels.unit_name(state, o["unit"]), "slot": o["slot"],
-                                    "text": labels.order_text(state, o)} for o in t["orders"][s]]
+                                    "text": labels.order_text(state, o)} for o in t["orders"][s]
+                                   if o["unit"] not in hidden]
                                for s in sit.SIDES}})
     return out
 
@@ -226,7 +260,7 @@ def page(table, seat: Seat) -> dict:
            "turn": state["turn"], "board": board(state, table.setup, viewer), "viewer": viewer,
            "sides": [{"key": k, "name": sides[k].name if k in sides else k,
                       "confirmed": state["confirmed"][k], "colour": COLOURS[k]} for k in sit.SIDES],
-           "log": turn_log(state), "end": end_view(table, state)}
+           "log": turn_log(state, table.setup, viewer), "end": end_view(table, state)}
     mine = list(sit.SIDES) if seat.moderator else [seat.side_key]
     ctx["my_sides"] = []
     for key in mine:
@@ -273,7 +307,8 @@ def page(table, seat: Seat) -> dict:
     if seat.moderator:
         ctx["execution"] = execution(table, state)
         ctx["all_units"] = unit_rows(state, table.setup, "moderator")
-        ctx["cell_ids"] = [c["id"] for c in sit.cells()]
+        ctx["cell_ids"] = [c["id"] for c in sit.table_cells(table.setup, state)]
+        ctx["addable"] = sit.addable(table.setup, state) if sit.may_extend(state) else []
         ctx["before_play"] = sit.before_play(state)
         ctx["placed"] = state["phase"] == sit.COMMAND
         ctx["type_choices"] = list(labels.TYPES.items())
@@ -301,4 +336,4 @@ def projector(table) -> dict:
             "turn": state["turn"], "board": board(state, table.setup, "hall"),
             "sides": [{"key": k, "name": sides[k].name if k in sides else k, "confirmed": state["confirmed"][k],
                        "colour": COLOURS[k]} for k in sit.SIDES],
-            "last": turn_log(state)[-1:] if state["turns"] else [], "end": end_view(table, state)}
+            "last": turn_log(state, table.setup, "hall")[-1:], "end": end_view(table, state)}

@@ -226,6 +226,17 @@ def override(table_id: int, user, unit: str, changes: dict, reason: str) -> dict
                 reason=reason.strip())
 
 
+def extend_field(table_id: int, user, positions: list[tuple[int, int]], reason: str) -> dict:
+    """W2.5: the moderator adds cells next to the field's edge during the battle, with the reason."""
+    if not (reason or "").strip():
+        raise ValidationError(_("Say why."))
+    payload = {"cells": [{"col": col, "row": row} for col, row in positions]}
+    return _act(table_id, user, "extend", "", payload,
+                lambda t, p: _("The moderator added cells to the field: %(cells)s.") % {
+                    "cells": ", ".join(sit.extra_label(c["col"], c["row"]) for c in p["cells"])},
+                reason=reason.strip())
+
+
 def edit_roster(table_id: int, user, payload: dict) -> dict:
     """The moderator edits the armies before play (e.g. a table the bridge made from a battle of the war)."""
     def summary(t, p):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterable
 
+from larp.redplains.engine.board import Board
 from larp.redplains.engine.case import MAX_ID
 from larp.redplains.engine.data import load
 from larp.redplains.engine.end import end_mode
@@ -54,6 +55,75 @@ def cells() -> list[dict]:
 def zone(side: str) -> list[str]:
     rows = set(load().deployment_rows[side])
     return [c["id"] for c in cells() if c["row"] in rows]
+
+
+# ---------------------------------------------------------------------------- the field as extended (W2.5)
+MAX_CELLS_PER_STEP = 12
+
+
+def extra_label(col: int, row: int) -> str:
+    """W2.3's label carried past the field's edge: quarter, line counted from the centre, column counted outward.
+
+    The same rule names the 72 cells of the data file (A11 = col 6, row 3), so a label never repeats; a line or
+    column of 10 or more is set off by a dash (A3-10)."""
+    data = load()
+    north = row <= max(data.deployment_rows["north"])
+    west = col <= data.columns // 2
+    quarter = ("A" if west else "B") if north else ("C" if west else "D")
+    line = max(data.deployment_rows["north"]) + 1 - row if north else row - max(data.deployment_rows["north"])
+    outward = data.columns // 2 + 1 - col if west else col - data.columns // 2
+    return f"{quarter}{line}{outward}" if line < 10 and outward < 10 else f"{quarter}{line}-{outward}"
+
+
+def field_of(setup: dict, state: dict) -> dict:
+    """The case's `field`: the setup's, with the cells the moderator added during the battle (`extend` steps)."""
+    field = dict(setup.get("field") or {})
+    field["extra_cells"] = list(field.get("extra_cells") or []) + list(state.get("extra_cells") or [])
+    return field
+
+
+def table_cells(setup: dict, state: dict) -> list[dict]:
+    """Every cell of this battle's field: the 72 of W2.3 and the added ones (id, col, row)."""
+    return cells() + [{"id": c["id"], "col": c["col"], "row": c["row"]} for c in field_of(setup, state)["extra_cells"]]
+
+
+def may_extend(state: dict) -> bool:
+    """Cells are added before the execution's dice (never in the middle of a roll's resolution) or after a turn."""
+    return state["phase"] in (DEPLOYMENT, PLAN_CHANGE, COMMAND) or (state["phase"] == EXECUTION and not state["rolls"])
+
+
+def addable(setup: dict, state: dict) -> list[dict]:
+    """Where the moderator may add a cell now: next to a cell of the field (diagonals too), not a cell yet."""
+    taken = {(c["col"], c["row"]) for c in table_cells(setup, state)}
+    out = set()
+    for col, row in taken:
+        for dc in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                pos = (col + dc, row + dr)
+                if pos not in taken and -100 <= pos[0] <= 200 and -100 <= pos[1] <= 200:
+                    out.add(pos)
+    return [{"id": extra_label(col, row), "col": col, "row": row} for col, row in sorted(out, key=lambda p: (p[1], p[0]))]
+
+
+def extend_field(setup: dict, state: dict, payload: dict) -> None:
+    """W2.5: the moderator draws new cells (each next to the field as it stands); the engine checks the field."""
+    need(may_extend(state), "extend_now")
+    asked = payload.get("cells")
+    need(isinstance(asked, list) and 0 < len(asked) <= MAX_CELLS_PER_STEP, "bad_extra_cells")
+    free = {(c["col"], c["row"]): c for c in addable(setup, state)}
+    new = []
+    for item in asked:
+        pos = (item.get("col"), item.get("row")) if isinstance(item, dict) else None
+        need(pos is not None and all(isinstance(v, int) and not isinstance(v, bool) for v in pos), "bad_extra_cells")
+        need(pos in free and free[pos] not in new, "bad_extra_cells")
+        new.append(free[pos])
+    field = field_of(setup, state)
+    field["extra_cells"] += new
+    try:
+        Board(load(), field)
+    except CaseError:
+        raise StepRefused("bad_extra_cells") from None
+    state["extra_cells"] = list(state.get("extra_cells") or []) + new
 
 
 def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messengers: dict[str, int] | None = None,
@@ -135,7 +205,7 @@ def unit_map(state: dict) -> dict[str, dict]:
 
 
 def base_case(setup: dict, state: dict) -> dict:
-    return {"field": setup.get("field") or {}, "defender": setup.get("defender"), "units": state["units"],
+    return {"field": field_of(setup, state), "defender": setup.get("defender"), "units": state["units"],
             "leaders": setup.get("leaders") or []}
 
 
@@ -194,7 +264,7 @@ def turn_case(setup: dict, state: dict) -> dict:
     gone = set(state["withdraw"]["north"] + state["withdraw"]["south"])
     units = [{**u, "status": "withdrawn", "cell": None} if u["id"] in gone else u for u in state["units"]]
     orders = [o for o in state["orders"]["north"] + state["orders"]["south"] if o["unit"] not in gone]
-    return {"turn": state["turn"], "field": setup.get("field") or {}, "defender": setup.get("defender"),
+    return {"turn": state["turn"], "field": field_of(setup, state), "defender": setup.get("defender"),
             "sides": {s: {"general_retreat": retreat_turn(state, s)} for s in SIDES},
             "units": units, "orders": orders,
             "banners": state["banners"]["north"] + state["banners"]["south"],
@@ -317,11 +387,12 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         seen = preview(setup, state)
         need(seen["complete"], "dice_missing")
         execute(state, seen["result"])
+        state["turns"][-1]["unseen"] = unseen(setup, state)
     elif kind == "stop":
         need(may_stop(state) == side, "cannot_stop")
         end = end_mode({"end": {"turn": state["turn"] - 1, "stop": side,
                                 "sides": {s: {"general_retreat": state["general_retreat"][s]} for s in SIDES}},
-                        "field": setup.get("field") or {}, "units": state["units"], "history": state["history"]})
+                        "field": field_of(setup, state), "units": state["units"], "history": state["history"]})
         need(end["ended"], "cannot_stop")
         state["phase"], state["end"] = ENDED, end
         state["turns"][-1]["end"] = end
@@ -329,6 +400,8 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         need(before_play(state), "roster_after_start")
         roster(setup, state, payload)
         state["start"] = {s: sum(int(u["figures"]) for u in state["units"] if u["side"] == s) for s in SIDES}
+    elif kind == "extend":                                                  # W2.5, the moderator's
+        extend_field(setup, state, payload)
     elif kind == "override":
         need(phase in (DEPLOYMENT, COMMAND) or (phase == EXECUTION and not state["rolls"]), "override_now")
         u = unit_map(state).get(payload.get("unit"))
@@ -365,6 +438,13 @@ def execute(state: dict, result: dict) -> None:
     else:
         state["phase"], state["turn"] = COMMAND, state["turn"] + 1
     state.update(fresh_turn())
+
+
+def unseen(setup: dict, state: dict) -> list[str]:
+    """W38.2: the units standing in a forest unrevealed, hidden from their enemy (kept with each executed turn)."""
+    forests = set((setup.get("field") or {}).get("forests") or [])
+    return [u["id"] for u in state["units"] if u.get("cell") in forests and not u.get("revealed")
+            and u.get("status", "ready") in ("ready", "fleeing")]
 
 
 def may_stop(state: dict) -> str | None:

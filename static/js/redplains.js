@@ -40,3 +40,24 @@
   });
   document.addEventListener("table:refreshed", mark);
 })();
+
+// W2.5 on the moderator's board: tap a dashed place next to the field's edge to tick (or untick) that cell in
+// the «add cells» form below; the form is what is posted (its list of boxes works without this script too).
+(function () {
+  "use strict";
+  function box(id) { return document.querySelector('input[data-extend-cell="' + id + '"]'); }
+  function mark() {
+    document.querySelectorAll("[data-add-cell]").forEach(function (g) {
+      var b = box(g.getAttribute("data-add-cell"));
+      g.classList.toggle("chosen", !!(b && b.checked));
+    });
+  }
+  document.addEventListener("click", function (ev) {
+    var ghost = ev.target.closest("[data-add-cell]");
+    if (!ghost) return;
+    var b = box(ghost.getAttribute("data-add-cell"));
+    if (b) { b.checked = !b.checked; mark(); }
+  });
+  document.addEventListener("change", function (ev) { if (ev.target.closest("[data-extend-cell]")) mark(); });
+  document.addEventListener("table:refreshed", mark);
+})();

@@ -133,3 +133,96 @@ def test_a_whole_battle_through_the_pages(hall, new_page, artifacts):
     assert "override" in kinds and table.steps.filter(undone=True, kind="dice").count() == 1
     assert table.steps.filter(kind="dice", payload__source="hand", undone=False).exists()
     assert table.steps.filter(kind="dice", payload__source="server").exists()
+
+
+def test_the_moderator_adds_a_cell_a_unit_moves_into_it_and_the_calculators_answer(hall, new_page, artifacts):
+    """W2.5 and W42.1 through the pages: the moderator taps a place beyond the east edge, gives the reason; north's
+    ashigaru on the edge move into the new cell; the stored state is the engine's replay. Then the calculators,
+    reached from the «new battle» page, give the engine's exact odds."""
+    from larp.campaign.labels import odds_text
+    from larp.redplains import services
+    from larp.redplains import situation as sit
+    from larp.redplains.engine.modes import odds_mode
+    from larp.tables.models import Step
+
+    game = hall
+    setup = sit.make_setup({"north": [{"type": "samurai_spears", "figures": 8}, {"type": "samurai_spears", "figures": 8},
+                                      {"type": "ashigaru_spears", "figures": 6}],
+                            "south": [{"type": "ashigaru_spears", "figures": 8},
+                                      {"type": "ashigaru_spears", "figures": 8}]})
+    for u, cell in zip(setup["units"], ("A11", "B11", "B16", "C36", "D36")):
+        u["cell"] = cell
+    setup["units"][2]["facing"] = "E"
+    moderator = game.memberships.get(user__username="rp-mod").user
+    table = services.create(game, moderator, "Бой у края равнины", [
+        ("north", "Клан Журавля", game.factions.get(code="north")),
+        ("south", "Клан Скорпиона", game.factions.get(code="south"))], setup, seed=31)
+    table_url = reverse("redplains:table", args=[game.pk, table.pk])
+    shots = artifacts / "redplains"
+    shots.mkdir(exist_ok=True)
+
+    mod = new_page(viewport={"width": 1280, "height": 1000})
+    sign_in(mod, "rp-mod", "rp-mod-password-1")
+    mod.goto(table_url)
+    assert mod.locator('g[data-cell="B17"]').count() == 0
+    mod.click('g[data-add-cell="B17"]')                                 # tap the dashed place east of B16
+    assert mod.is_checked('input[data-extend-cell="B17"]')
+    mod.fill("input[data-extend-reason]", "отряду не хватило места у края стола")
+    mod.click("button[data-extend]")
+    mod.wait_for_selector('g[data-cell="B17"].extra')
+    mod.screenshot(path=str(shots / "moderator-added-cell.png"), full_page=True)
+
+    north = new_page(viewport=TABLET)
+    sign_in(north, "rp-north", "rp-north-password-1")
+    north.goto(table_url)
+    assert north.locator('g[data-cell="B17"]').count() == 1 and north.locator("[data-add-cell]").count() == 0
+    north.click('form.rp-stake button[value="low"]')
+    north.click("[data-roll-server]")
+    north.select_option('select[name="o_n3_1"]', "ordinary:move:")
+    north.click("form.rp-orders button[type=submit]")
+    north.click("#side-north [data-confirm]")
+    mod.goto(table_url)
+    mod.fill("#side-south input[data-roll-dice]", "3 3")
+    mod.click("#side-south [data-roll-hand]")
+    mod.click("#side-south [data-confirm]")
+    mod.click("[data-execute]")
+    assert "B16 → B17" in mod.inner_text("#rp-log")
+    north.goto(table_url)
+    counter = north.locator('g[data-unit="n3"] rect').first
+    cell = north.locator('g[data-cell="B17"] rect').first
+    assert int(counter.get_attribute("x")) == int(cell.get_attribute("x")) + 6
+    north.screenshot(path=str(shots / "tablet-added-cell.png"), full_page=True)
+    projector = new_page(viewport={"width": 1280, "height": 800})
+    sign_in(projector, "rp-mod", "rp-mod-password-1")
+    projector.goto(reverse("redplains:projector", args=[game.pk, table.pk]))
+    assert projector.locator('g[data-cell="B17"]').count() == 1 and projector.locator("[data-add-cell]").count() == 0
+    projector.screenshot(path=str(shots / "projector-added-cell.png"), full_page=True)
+
+    table.refresh_from_db()
+    step = Step.objects.get(table=table, kind="extend")
+    assert step.reason == "отряду не хватило места у края стола" and step.user.username == "rp-mod"
+    state = sit.replay(table.setup, services.step_dicts(table))
+    assert state == table.state and sit.unit_map(state)["n3"]["cell"] == "B17"
+
+    # the calculators, without a board: reached from the «new battle» page
+    mod.goto(reverse("redplains:new", args=[game.pk]))
+    mod.click("a[data-calc-link]")
+    mod.select_option("select[name=m-a_type]", "cavalry")
+    mod.fill("input[name=m-a_figures]", "8")
+    mod.select_option("select[name=m-b_type]", "samurai_spears")
+    mod.fill("input[name=m-b_figures]", "12")
+    mod.check("input[name=m-b_hold]")
+    mod.click("[data-calc-melee]")
+    result = mod.inner_text("[data-calc-result]")
+    engine = odds_mode({"melee": {"kind": "attack",
+                                  "defender": {"id": "b", "side": "south", "type": "samurai_spears", "figures": 12,
+                                               "hold": True},
+                                  "attackers": [{"id": "a", "side": "north", "type": "cavalry", "figures": 8,
+                                                 "attacks": "front"}]}})
+    for key in ("repelled", "pushed_back", "routed", "destroyed"):
+        if key in engine:
+            assert odds_text(engine[key]) in result
+    mod.screenshot(path=str(shots / "calculator-melee.png"), full_page=True)
+    mod.fill("input[name=c-rerolls]", "1")
+    mod.click("[data-calc-command]")
+    assert "35 из 36 (97 %)" in mod.inner_text("[data-calc-result]")
