@@ -120,7 +120,8 @@ class NewTableForm(forms.Form):
             for kind, field, unit in LEADER_FIELDS:
                 name, number = (data.get(f"{side}_{field}") or "").strip(), data.get(f"{side}_{unit}")
                 if name and number not in number_of_row:
-                    self.add_error(f"{side}_{unit}", _("Choose the unit the general rides in."))
+                    self.add_error(f"{side}_{unit}", _("Choose the unit the general rides in.") if kind == "general"
+                                   else _("Choose the unit the commander rides in."))
                 elif name and kind == "commander":
                     data.setdefault("commanders", {})[side] = (name, number_of_row[number])
                 elif name:

@@ -152,3 +152,24 @@ def test_fog_the_enemy_learns_the_leader_moves_and_the_dragon_when_the_turn_is_e
     assert "Генерал Акодо перешёл: Конные самураи 1 → Пешие самураи с копьями 5 (W11.1)." in south
     assert "с копьями 5 — генерал Акодо" in south
     assert rolled.state == sit.replay(rolled.setup, services.step_dicts(rolled))
+
+
+def test_the_new_battle_page_sets_the_commander_and_the_dragon_banner(tiny_game, moderator, client_for):
+    data = {"title": "У моста", "north_name": "Журавли", "north_faction": "", "south_name": "Скорпионы",
+            "south_faction": "", "defender": "south", "north_messengers": 0, "south_messengers": 0,
+            "north_type_1": "cavalry", "north_figures_1": 8, "north_type_2": "samurai_spears", "north_figures_2": 8,
+            "south_type_1": "ashigaru_spears", "south_figures_1": 8, "south_type_2": "samurai_bows",
+            "south_figures_2": 8, "north_general_1": "Акодо", "north_general_unit_1": 2,
+            "north_commander": "Тогаси", "north_banner_dragon": "on"}
+    new = reverse("redplains:new", args=[tiny_game.pk])
+    page_text = client_for(moderator).get(new).content.decode()
+    assert "Полководец (если едет в отряде)" in page_text and "Знамя Дракона" in page_text
+    r = client_for(moderator).post(new, data)                      # a commander without his unit
+    assert r.status_code == 400 and "в котором едет полководец" in r.content.decode()
+    assert not tiny_game.tables.exists()
+    r = client_for(moderator).post(new, {**data, "north_commander_unit": 1})
+    assert r.status_code == 302
+    setup = tiny_game.tables.get().setup
+    assert setup["leaders"] == [{"name": "Акодо", "kind": "general", "unit": "n2"},
+                                {"name": "Тогаси", "kind": "commander", "unit": "n1"}]
+    assert setup["sides"]["north"]["banners"] == {"dragon": 1}
