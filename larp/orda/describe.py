@@ -5,7 +5,7 @@ No engine id ever reaches the text: units are named by their token's name and nu
 """
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, pgettext
 
 from larp.orda import labels
 from larp.orda.engine.data import load
@@ -18,7 +18,7 @@ def unit_name(case: dict, uid: str | None) -> str:
         return ""
     u = next((x for x in case.get("units", []) if x["id"] == uid), None)
     if u is None:
-        return _("a unit")
+        return pgettext("orda", "a unit")
     name = labels.kind_name(u["faction"], u["token"])
     same = [x["id"] for x in case["units"] if x["faction"] == u["faction"] and x["token"] == u["token"]]
     if len(same) > 1:

@@ -25,6 +25,13 @@ DEFAULT_ARMIES = {"north_type_1": "samurai_spears", "north_figures_1": 8, "north
                   "south_shinobi": 0}
 
 
+# Up to two generals and the commander per side, each riding in a unit (W6.3; the commander only if he has
+# Brawler or Charisma, else he watches from afar and is not set here)
+LEADER_FIELDS = (("general", "general_1", "general_unit_1"), ("general", "general_2", "general_unit_2"),
+                 ("commander", "commander", "commander_unit"))
+LEADER_LABELS = {"general": _("General"), "commander": _("Commander (if he rides in a unit)")}
+
+
 def type_choices():
     return [("", "—")] + [(k, v) for k, v in labels.TYPES.items()]
 
@@ -55,7 +62,7 @@ class NewTableForm(forms.Form):
         self.fields["north_faction"].queryset = factions
         self.fields["south_faction"].queryset = factions
         for side in sit.SIDES:
-            for banner in sit.BANNERS:
+            for banner in sit.ARMY_BANNERS:
                 self.fields[f"{side}_banner_{banner}"] = forms.BooleanField(label=labels.BANNERS[banner],
                                                                             required=False)
             for i in range(1, ARMY_ROWS + 1):
@@ -66,18 +73,18 @@ class NewTableForm(forms.Form):
                 self.fields[f"{side}_shields_{i}"] = forms.BooleanField(label=_("Shields"), required=False)
                 self.fields[f"{side}_clan_{i}"] = forms.CharField(label=_("Minor clan"), max_length=60,
                                                                   required=False)
-            for j in (1, 2):
-                self.fields[f"{side}_general_{j}"] = forms.CharField(label=_("General"), max_length=60,
-                                                                     required=False)
-                self.fields[f"{side}_general_unit_{j}"] = forms.TypedChoiceField(
+            for kind, name, unit in LEADER_FIELDS:
+                self.fields[f"{side}_{name}"] = forms.CharField(label=LEADER_LABELS[kind], max_length=60,
+                                                                required=False)
+                self.fields[f"{side}_{unit}"] = forms.TypedChoiceField(
                     label=_("rides in unit"), coerce=int, required=False, empty_value=None, error_messages=PICK,
                     choices=[("", "—")] + [(i, str(i)) for i in range(1, ARMY_ROWS + 1)])
 
     def banner_boxes(self, side):
-        return [self[f"{side}_banner_{banner}"] for banner in sit.BANNERS]
+        return [self[f"{side}_banner_{banner}"] for banner in sit.ARMY_BANNERS]
 
     def general_rows(self, side):
-        return [(self[f"{side}_general_{j}"], self[f"{side}_general_unit_{j}"]) for j in (1, 2)]
+        return [(self[f"{side}_{name}"], self[f"{side}_{unit}"]) for _kind, name, unit in LEADER_FIELDS]
 
     def army_rows(self, side):
         return [(self[f"{side}_type_{i}"], self[f"{side}_figures_{i}"], self[f"{side}_shields_{i}"],
@@ -110,10 +117,13 @@ class NewTableForm(forms.Form):
                                  and t != "cavalry", "minor_clan": (data.get(f"{side}_clan_{i}") or "").strip()})
                     number_of_row[i] = len(army)
             gens = []
-            for j in (1, 2):
-                name, number = (data.get(f"{side}_general_{j}") or "").strip(), data.get(f"{side}_general_unit_{j}")
+            for kind, field, unit in LEADER_FIELDS:
+                name, number = (data.get(f"{side}_{field}") or "").strip(), data.get(f"{side}_{unit}")
                 if name and number not in number_of_row:
-                    self.add_error(f"{side}_general_unit_{j}", _("Choose the unit the general rides in."))
+                    self.add_error(f"{side}_{unit}", _("Choose the unit the general rides in.") if kind == "general"
+                                   else _("Choose the unit the commander rides in."))
+                elif name and kind == "commander":
+                    data.setdefault("commanders", {})[side] = (name, number_of_row[number])
                 elif name:
                     gens.append((name, number_of_row[number]))
             data.setdefault("generals", {})[side] = gens
@@ -132,8 +142,9 @@ class NewTableForm(forms.Form):
                               hills=d["hills"], forests=d["forests"],
                               shinobi={"north": d["north_shinobi"] or 0, "south": d["south_shinobi"] or 0},
                               generals=d.get("generals"),
-                              banners={side: {b: 1 for b in sit.BANNERS if d.get(f"{side}_banner_{b}")}
-                                       for side in sit.SIDES})
+                              banners={side: {b: 1 for b in sit.ARMY_BANNERS if d.get(f"{side}_banner_{b}")}
+                                       for side in sit.SIDES},
+                              commanders=d.get("commanders"))
 
 
 class SideForm(forms.Form):
@@ -192,7 +203,9 @@ class RollForm(SideForm):
 
 
 class OrdersForm(SideForm):
-    """Two slots per unit, each one of the orders the page offered for it (or none)."""
+    """Two slots per unit, each one of the orders the page offered for it (or none): the order in the first
+    select (`o_<unit>_<slot>`), what it names in the second (`x_<unit>_<slot>`); the pair must be one the engine
+    accepted for the unit (selectors.order_pickers). Choosing the Dragon move raises the Dragon banner (W12.4)."""
 
     general_retreat = forms.BooleanField(required=False)
 
@@ -200,41 +213,65 @@ class OrdersForm(SideForm):
         super().__init__(*args, **kwargs)
         self.pickers = list(pickers)
         for p in self.pickers:
-            allowed = [("", "—")] + [(c["value"], c["label"]) for c in p["choices"] if not c["refused"]]
             for slot in (1, 2):
+                allowed = [("", "—")] + [(g["value"], g["label"]) for g in p["groups"]
+                                         if g["legal"] and not (slot == 2 and g["first_only"])]
                 self.fields[f"o_{p['unit']}_{slot}"] = forms.ChoiceField(choices=allowed, required=False,
                                                                          error_messages=PICK)
+                self.fields[f"x_{p['unit']}_{slot}"] = forms.CharField(max_length=60, required=False)
             if p["may_withdraw"]:
                 self.fields[f"w_{p['unit']}"] = forms.BooleanField(required=False)
             self.fields[f"b_{p['unit']}"] = forms.ChoiceField(choices=[("", "—")] + [(b, b) for b in p["banners"]],
                                                               required=False, error_messages=PICK)
 
+    def clean(self):
+        data = super().clean()
+        self.chosen: list[dict] = []
+        for p in self.pickers:
+            for slot in (1, 2):
+                group = data.get(f"o_{p['unit']}_{slot}")
+                if not group:
+                    continue
+                detail = (data.get(f"x_{p['unit']}_{slot}") or "").strip()
+                order = p["lookup"].get((group, detail))
+                if order is None and not detail:           # a group of one legal choice needs no second select
+                    legal = [o for (g, _d), o in p["lookup"].items() if g == group]
+                    order = legal[0] if len(legal) == 1 else None
+                if order is None:
+                    self.add_error(f"x_{p['unit']}_{slot}", PICK["invalid_choice"])
+                    continue
+                self.chosen.append({**order, "slot": slot})
+        return data
+
     def withdraw(self) -> list[str]:
         return [p["unit"] for p in self.pickers if self.cleaned_data.get(f"w_{p['unit']}")]
 
     def banners(self) -> list[dict]:
-        return [{"unit": p["unit"], "banner": self.cleaned_data[f"b_{p['unit']}"]} for p in self.pickers
-                if self.cleaned_data.get(f"b_{p['unit']}")]
+        dragon = [{"unit": o["unit"], "banner": "dragon"} for o in self.chosen if o["type"] == "dragon"]
+        return dragon + [{"unit": p["unit"], "banner": self.cleaned_data[f"b_{p['unit']}"]} for p in self.pickers
+                         if self.cleaned_data.get(f"b_{p['unit']}")]
 
     def orders(self) -> list[dict]:
-        out = []
-        for p in self.pickers:
-            for slot in (1, 2):
-                value = self.cleaned_data.get(f"o_{p['unit']}_{slot}")
-                if not value:
-                    continue
-                kind, otype, extra = value.split(":", 2)
-                order = {"unit": p["unit"], "slot": slot, "kind": kind, "type": otype}
-                if otype in sit.TARGETED:
-                    order["target"] = extra
-                elif otype == "reform":
-                    order["dir"] = extra
-                elif otype == "regroup":
-                    order["face"] = extra
-                elif otype == "move" and extra == "2":
-                    order["actions"] = ["move", "move"]
-                out.append(order)
-        return out
+        return [dict(o) for o in self.chosen]
+
+
+class LeaderForm(SideForm):
+    """W11.1: which leader (by his place in the battle's list) moves to which unit — one the page offered."""
+    leader = forms.TypedChoiceField(coerce=int, choices=(), error_messages=PICK)
+    unit = forms.ChoiceField(choices=(), error_messages=PICK)
+
+    def __init__(self, *args, board=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.board = {g["index"]: g for g in board}
+        self.fields["leader"].choices = [(i, g["name"]) for i, g in self.board.items()]
+        self.fields["unit"].choices = sorted({(u, u) for g in self.board.values() for u in [g["unit"]] + g["targets"]})
+
+    def clean(self):
+        data = super().clean()
+        g = self.board.get(data.get("leader"))
+        if g is not None and data.get("unit") and data["unit"] != g["unit"] and data["unit"] not in g["targets"]:
+            self.add_error("unit", PICK["invalid_choice"])
+        return data
 
 
 class DiceForm(forms.Form):

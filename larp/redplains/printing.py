@@ -58,6 +58,7 @@ def protocol(table, seat) -> dict:
                                                               for o in t["orders"][side]]
             if len(orders) > 1:
                 blocks.append({"table": orders, "widths": [60, 12, 90]})
+        blocks += [{"p": m} for m in t["leaders"]]
         raw = next(x for x in state["turns"] if x["turn"] == t["turn"])
         dice_rows = [[_("Roll"), _("Dice"), _("How")]]
         for r in raw["rolls"]:

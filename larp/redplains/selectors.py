@@ -7,6 +7,7 @@ projector sees what the whole hall may see.
 """
 from __future__ import annotations
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from larp.redplains import labels
@@ -92,9 +93,10 @@ def arrow(x: int, y: int, facing: str) -> str:
 
 def unit_rows(state: dict, setup: dict, viewer: str | None, side: str | None = None) -> list[dict]:
     rows = []
-    riders = {}
-    for g in setup.get("leaders") or []:
-        riders.setdefault(g.get("unit"), []).append(g.get("name"))
+    riders, commanders = {}, {}
+    moved_by = sit.SIDES if viewer == "moderator" else (viewer,) if viewer in sit.SIDES else ()
+    for g in sit.leaders_now(setup, state, moved_by):                 # the enemy sees no move before execution
+        (commanders if g.get("kind") == "commander" else riders).setdefault(g.get("unit"), []).append(g.get("name"))
     for u in state["units"]:
         if side and u["side"] != side:
             continue
@@ -105,11 +107,34 @@ def unit_rows(state: dict, setup: dict, viewer: str | None, side: str | None = N
             name += " — " + _("clan %(clan)s") % {"clan": u["minor_clan"]}
         if u["id"] in riders:
             name += " — " + _("general %(names)s") % {"names": ", ".join(riders[u["id"]])}
+        if u["id"] in commanders:
+            name += " — " + _("commander %(names)s") % {"names": ", ".join(commanders[u["id"]])}
         rows.append({"id": u["id"], "side": u["side"], "name": name,
                      "type": labels.TYPES[u["type"]], "figures": u["figures"], "cell": u.get("cell") or "—",
                      "facing": labels.FACINGS.get(u.get("facing"), ""),
                      "status": labels.STATUSES.get(u.get("status", "ready"), ""), "ammo": u.get("ammo"),
                      "status_code": u.get("status", "ready")})
+    return rows
+
+
+def leader_rows(setup: dict, state: dict, side: str) -> list[dict]:
+    """The side's generals and commander: where each rides, the units he may move to now (W11.1), his fate when
+    his unit is out of the battle (W11.2)."""
+    units = sit.unit_map(state)
+
+    def where(uid):
+        return f"{labels.unit_name(state, uid)} ({units[uid].get('cell') or '—'})"
+
+    rows = []
+    for g in sit.leader_board(setup, state, side):
+        fate = None
+        if not g["alive"]:
+            fate = _("fell with his unit: his extra order is lost (W11.2)") if g["kind"] == "general" else \
+                _("his unit is out of the battle: he is unharmed, but Brawler and Charisma no longer work (W11.2)")
+        choices = [(g["unit"], where(g["unit"]) + " — " + _("stays"))] + [(uid, where(uid)) for uid in g["targets"]]
+        rows.append({"index": g["index"], "name": g["name"], "kind": labels.LEADER_KINDS.get(g["kind"], ""),
+                     "where": where(g["now"]), "moved": g["now"] != g["unit"], "fate": fate,
+                     "may_move": g["alive"] and bool(g["targets"]), "choices": choices, "current": g["now"]})
     return rows
 
 
@@ -144,34 +169,82 @@ def orders_view(state: dict, side: str) -> list[dict]:
             for o in state["orders"][side]]
 
 
+SECTIONS = ("ordinary", "special", "special+ordinary", "special+special", "dragon")
+
+
+def picker_keys(order: dict, cavalry: bool) -> tuple[str, str, str]:
+    """Where an order sits in the picker: its section, its group (the first select) and its detail (the second).
+
+    The group is the order's kind and name (a cavalry order's first action, W21.1); the detail what it names
+    besides (cavalry's second action, the target and a cavalry Decisive attack's first action, the direction,
+    the face, the Dragon's turn and distance), so a phone's list stays short (W42.2).
+    """
+    otype = order["type"]
+    if otype == "dragon":
+        section = "dragon"
+    elif order["kind"] == "special" and otype in sit.ORDINARY_TYPES:                        # W16.5
+        section = f"special+{order.get('timing') or 'ordinary'}"
+    else:
+        section = order["kind"]
+    actions = list(order.get("actions") or [])
+    if not actions and cavalry and labels.single_action(order):
+        actions = [labels.single_action(order)]
+    if actions:
+        return section, f"{section}:{actions[0]}", actions[1] if len(actions) > 1 else ""
+    if order.get("target"):
+        detail = order["target"] + (f"+{order['first']}" if order.get("first") else "")
+    elif otype == "dragon":
+        detail = f"{order.get('dir') or 'ahead'}:{order.get('moves') or ''}"
+    else:
+        detail = order.get("dir") or order.get("face") or ""
+    return section, f"{section}:{otype}", detail
+
+
 def order_pickers(table, state: dict, side: str) -> list[dict]:
-    """Per unit, the legal orders as choices (value = index), refused ones greyed with the reason (W42.2)."""
+    """Per unit, the legal orders in two selects: the order (grouped by kind), then what it names; refused ones
+    greyed with the reason (W42.2). `lookup` maps (group, detail) to the order the engine accepted."""
     out = []
     given = {(o["unit"], o["slot"]): o for o in state["orders"][side]}
+    units = sit.unit_map(state)
     for uid, options in sit.order_options(table.setup, state, side).items():
-        choices = []
-        for i, opt in enumerate(options):
+        cavalry = sit.is_cavalry(units[uid]["type"])
+        groups: dict[str, dict] = {}
+        lookup: dict[tuple[str, str], dict] = {}
+        for opt in options:
             o = opt["order"]
-            label = f"{labels.order_text(state, o)} ({labels.KINDS[o['kind']]})"
-            choices.append({"value": option_key(o), "label": label,
-                            "refused": labels.reason(opt["refused"]["reason"]) if opt["refused"] else None})
+            section, group, detail = picker_keys(o, cavalry)
+            refused = labels.reason(opt["refused"]["reason"]) if opt["refused"] else None
+            g = groups.setdefault(group, {"value": group, "section": section, "details": [], "refused": None,
+                                          "first_only": o["type"] == "dragon", "legal": False,
+                                          "label": f"{labels.order_head(o, cavalry)} "
+                                                   f"({labels.PICKER_SECTIONS_SHORT[section]})"})
+            g["details"].append({"value": detail, "refused": refused,
+                                 "label": labels.order_detail(state, o, cavalry) or
+                                 str(labels.ONLY_ACTION if cavalry and section != "dragon" and
+                                     o["type"] in ("move", "retreat", "reform") else "—")})
+            g["legal"] = g["legal"] or refused is None
+            if refused is None:
+                lookup[(group, detail)] = o
+        for g in groups.values():
+            if not g["legal"]:
+                g["refused"] = g["details"][0]["refused"]
+            g["single"] = len(g["details"]) == 1
+        sections = [{"key": key, "label": labels.PICKER_SECTIONS[key],
+                     "groups": [g for g in groups.values() if g["section"] == key]} for key in SECTIONS]
         slots = []
         for slot in (1, 2):
             g = given.get((uid, slot))
-            slots.append({"slot": slot, "current": option_key(g) if g else ""})
+            keys = picker_keys(g, cavalry) if g else ("", "", "")
+            slots.append({"slot": slot, "group": keys[1], "detail": keys[2]})
         raised = {x["unit"]: x["banner"] for x in state["banners"][side]}
         left = [b for b in sit.BANNERS if state["banners_left"][side].get(b, 0) > 0]
-        out.append({"unit": uid, "name": labels.unit_name(state, uid), "choices": choices, "slots": slots,
+        out.append({"unit": uid, "name": labels.unit_name(state, uid), "sections": [x for x in sections if x["groups"]],
+                    "groups": list(groups.values()), "lookup": lookup, "slots": slots,
                     "banners": left, "banner_choices": [(b, labels.BANNERS[b]) for b in left],
-                    "banner": raised.get(uid, ""), "withdrawn": uid in state["withdraw"][side],
-                    "may_withdraw": int(sit.unit_map(state)[uid]["figures"]) < 4})
+                    "banner": raised.get(uid, "") if raised.get(uid) != "dragon" else "",
+                    "withdrawn": uid in state["withdraw"][side],
+                    "may_withdraw": int(units[uid]["figures"]) < 4})
     return out
-
-
-def option_key(order: dict) -> str:
-    extra = order.get("target") or order.get("dir") or order.get("face") or (
-        str(len(order["actions"])) if order.get("actions") else "")
-    return f"{order['kind']}:{order['type']}:{extra}"
 
 
 def unseen_by(state: dict, setup: dict, turn: dict, viewer: str | None) -> set[str]:
@@ -207,7 +280,11 @@ def turn_log(state: dict, setup: dict | None = None, viewer: str | None = "moder
                     "orders": {s: [{"unit": labels.unit_name(state, o["unit"]), "slot": o["slot"],
                                     "text": labels.order_text(state, o)} for o in t["orders"][s]
                                    if o["unit"] not in hidden]
-                               for s in sit.SIDES}})
+                               for s in sit.SIDES},
+                    "leaders": [_("%(kind)s %(name)s moved: %(from)s → %(to)s (W11.1).") % {
+                        "kind": capfirst(str(labels.LEADER_KINDS.get(m["kind"], ""))), "name": m["name"],
+                        "from": labels.unit_name(state, m["from"]), "to": labels.unit_name(state, m["to"])}
+                        for m in t.get("leaders") or [] if m["from"] not in hidden and m["to"] not in hidden]})
     return out
 
 
@@ -303,6 +380,7 @@ def page(table, seat: Seat) -> dict:
                                        if not r["unit"] or r.get("slot") is None]
             if state["command"][key]["result"] and not state["confirmed"][key]:
                 entry["pickers"] = order_pickers(table, state, key)
+            entry["leaders"] = leader_rows(table.setup, state, key)
         ctx["my_sides"].append(entry)
     if seat.moderator:
         ctx["execution"] = execution(table, state)

@@ -166,6 +166,15 @@ def give_orders(table_id: int, user, side: str, orders: list[dict], general_retr
                 lambda t, p: _("%(side)s gave %(n)s orders.") % {"side": side_name(t, side), "n": len(orders)})
 
 
+def move_leader(table_id: int, user, side: str, leader: int, unit: str) -> dict:
+    """W11.1: a general or the commander moves to a unit next to his, in the command phase (back: no move)."""
+    def summary(t, p):                            # where he went stays hidden from the enemy, like the orders
+        g = sit.leaders_now(t.setup, current(t), ())[leader]
+        return _("%(side)s moved its %(kind)s %(name)s (W11.1).") % {
+            "side": side_name(t, side), "kind": labels.LEADER_KINDS.get(g.get("kind"), ""), "name": g.get("name")}
+    return _act(table_id, user, "leader", side, {"leader": leader, "unit": unit}, summary)
+
+
 def execution_dice(table_id: int, user, hand: list[int] | None = None) -> dict:
     """The dice of the roll the execution awaits: typed in (exactly as many as it takes) or by the server."""
     def before(table, state, seq, payload):

@@ -157,7 +157,7 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
     t = s.table
     state = services.current(t)
     try:
-        if action in ("deploy", "confirm", "stake", "roll", "orders", "stop", "scout"):
+        if action in ("deploy", "confirm", "stake", "roll", "orders", "stop", "scout", "leader"):
             if action == "deploy":
                 side = s.side_key or request.POST.get("side")
                 mine = [u["id"] for u in state["units"] if u["side"] == side]
@@ -173,6 +173,11 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 if side not in sit.SIDES or state["phase"] != sit.COMMAND or not state["command"][side]["result"]:
                     raise sit.StepRefused("no_roll_yet")
                 form = f.OrdersForm(request.POST, pickers=selectors.order_pickers(t, state, side))
+            elif action == "leader":
+                side = s.side_key or request.POST.get("side")
+                if side not in sit.SIDES or state["phase"] != sit.COMMAND:
+                    raise sit.StepRefused("not_command")
+                form = f.LeaderForm(request.POST, board=sit.leader_board(t.setup, state, side))
             else:
                 form = f.SideForm(request.POST)
             if not form.is_valid():
@@ -188,6 +193,8 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 services.scout(t.pk, request.user, side, form.cleaned_data["cells"])
             elif action == "stake":
                 services.stake(t.pk, request.user, side, form.cleaned_data["stake"])
+            elif action == "leader":
+                services.move_leader(t.pk, request.user, side, form.cleaned_data["leader"], form.cleaned_data["unit"])
             elif action == "roll":
                 hand = form.cleaned_data.get("values") if form.cleaned_data["source"] == "hand" else None
                 if hand is not None and not s.moderator:
