@@ -45,7 +45,7 @@ def protocol(table, seat) -> dict:
                      u.get("cell") or "—"])
     first.append({"table": rows, "widths": [40, 80, 20, 20]})
     pages = [first]
-    for t in selectors.turn_log(state):
+    for t in selectors.turn_log(state, names):
         blocks = [{"h": _("Turn %(n)s") % {"n": t["turn"]}}]
         for side in sit.SIDES:
             c = t["rolls"][side]
@@ -58,6 +58,9 @@ def protocol(table, seat) -> dict:
                                                               for o in t["orders"][side]]
             if len(orders) > 1:
                 blocks.append({"table": orders, "widths": [60, 12, 90]})
+        if t["shinobi"]:                                                          # W10: what each shinobi did
+            blocks.append({"p": _("Shinobi")})
+            blocks += [{"small": x} for x in t["shinobi"]]
         raw = next(x for x in state["turns"] if x["turn"] == t["turn"])
         dice_rows = [[_("Roll"), _("Dice"), _("How")]]
         for r in raw["rolls"]:
