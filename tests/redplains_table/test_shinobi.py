@@ -108,6 +108,7 @@ def test_sabotage_is_all_or_nothing_against_a_special_order(shinobi_table, moder
 
 def test_a_sabotage_by_the_server_takes_the_tables_next_die(shinobi_table, moderator, other_player):
     from larp.rules import dice as generator
+    from larp.turns.audit_text import sentence
     table = shinobi_table
     deploy_with_shinobi(table, moderator)
     services.roll(table.pk, other_player, "south")
@@ -116,8 +117,10 @@ def test_a_sabotage_by_the_server_takes_the_tables_next_die(shinobi_table, moder
     roll = Roll.objects.get(ref=step.ref)
     assert step.payload == {"task": "sabotage", "unit": "n1", "roll": roll.value, "source": "server"}
     assert roll.source == Roll.SERVER and roll.value == generator.die(77, roll.counter)
-    summary = AuditEntry.objects.filter(action="table_step", detail__seq=step.seq).get().detail["summary"]
+    entry = AuditEntry.objects.filter(action="table_step", detail__seq=step.seq).get()
+    summary = entry.detail["summary"]
     assert summary.startswith("Клан Скорпиона: синоби устраивает саботаж") and str(roll.value) in summary
+    assert summary in sentence(entry, {}) and "Ночь синоби" in sentence(entry, {})     # the game's audit log
 
 
 def test_several_panics_on_one_unit_add_up(shinobi_table, moderator):
