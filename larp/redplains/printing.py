@@ -156,7 +156,9 @@ def order_sheets(table, seat) -> dict:
         blocks = [{"h": _("%(side)s — turn ____") % {"side": names.get(side, side)}},
                   {"p": _("Stake (circle it BEFORE the roll): low / high.   Roll: ___ + ___   "
                           "Re-rolls: ___ ___ ___")},
-                  {"p": _("Orders: ___ special, ___ ordinary.   General retreat: yes / no.")}]
+                  {"p": _("Orders: ___ special, ___ ordinary.   General retreat: yes / no.")},
+                  {"p": _("Shinobi (W10): task ______________ enemy unit ______________ "
+                          "(sabotage is named before anyone sees an order).")}]
         rows = [[_("Army unit"), _("Cell"), _("Order 1 (kind)"), _("Order 2 (kind)")]]
         for u in state["units"]:
             if u["side"] == side and u.get("status", "ready") in ("ready", "fleeing"):

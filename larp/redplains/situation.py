@@ -251,7 +251,7 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         known = {c["id"] for c in cells()}
         need(isinstance(asked, list) and 0 < len(asked) <= SCOUTING_CELLS * through and
              all(c in known for c in asked) and len(set(asked)) == len(asked), "bad_scouting")
-        state["shinobi_used"][side] += -(-len(asked) // SCOUTING_CELLS)        # W6.5: each scout's one task
+        spend_shinobi(state, side, -(-len(asked) // SCOUTING_CELLS))          # W6.5: each scout's one task
         seen = [{"cell": u["cell"], "unit": u["id"], "type": u["type"], "figures": u["figures"]}
                 for u in state["units"] if u["side"] != side and u.get("cell") in asked]
         state["scouted"][side] = {"cells": list(asked), "seen": seen}
@@ -506,8 +506,14 @@ def shinobi_task(setup: dict, state: dict, side: str, payload: dict) -> None:
         entry.update(roll=roll, source="server" if payload.get("source") == "server" else "hand")
     elif task == "interception":                                             # W10.5
         entry["effect"] = intercept(setup, state, other(side))
-    state["tasks"][side].append(entry)
-    state["shinobi_used"][side] += 1
+    state.setdefault("tasks", {s: [] for s in SIDES})[side].append(entry)
+    spend_shinobi(state, side, 1)
+
+
+def spend_shinobi(state: dict, side: str, n: int) -> None:
+    """W10.1: n of the side's shinobi have done their one task (a state cached before the count began has none)."""
+    used = state.setdefault("shinobi_used", {s: 0 for s in SIDES})
+    used[side] = used.get(side, 0) + n
 
 
 def intercept(setup: dict, state: dict, enemy: str) -> str:

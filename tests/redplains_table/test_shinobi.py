@@ -265,3 +265,16 @@ def test_the_protocol_says_what_each_shinobi_did(shinobi_table, moderator, clien
                   "Клан Журавля: синоби сеет панику в отряде «Асигару с копьями 2»",
                   "Клан Скорпиона: синоби перехватывает гонца — у противника на один переброс меньше."):
         assert words in text, words
+    assert "Синоби (W10): задание" in " ".join(pdf_text(client_for(moderator), table, "orders").split())
+
+
+def test_a_state_cached_before_shinobi_were_counted_still_takes_a_task(shinobi_table, moderator):
+    """A table in play when this arrived: its cached state has no task list and no count yet."""
+    table = shinobi_table
+    deploy_with_shinobi(table, moderator)
+    services.roll(table.pk, moderator, "north", hand=[3, 3])
+    old = copy.deepcopy(state_of(table))
+    del old["tasks"], old["shinobi_used"]
+    new = sit.apply(table.setup, old, "shinobi", "north", {"task": "panic", "unit": "s1"})
+    assert sit.tasks(new, "north") == [{"task": "panic", "unit": "s1"}]
+    assert sit.shinobi_tally(new, "north")["ready"] == 2
