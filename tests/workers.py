@@ -14,6 +14,18 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def dies_with_the_tests() -> None:
+    """Popen's preexec_fn: the child gets SIGTERM when the test run that started it dies (Linux), so a killed
+    or crashed run leaves no worker, beat or rungame behind consuming the test Redis."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
 def test_database_url() -> str:
     db = connection.settings_dict
     if db["ENGINE"].endswith("sqlite3"):
@@ -31,7 +43,8 @@ class Worker:
                "--hostname", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         if beat:
             cmd += ["-B", "--schedule", str(tmp / f"beat-{name}")]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=open(self.log, "w"), stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=open(self.log, "w"), stderr=subprocess.STDOUT,
+                                     preexec_fn=dies_with_the_tests)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if "ready." in self.log.read_text(errors="replace"):

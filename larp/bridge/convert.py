@@ -209,6 +209,8 @@ def _orda(battle: dict, conv: dict, powers: dict[str, int]) -> dict:
                           "stats": {"health": health}, "damage": 0, "effects": [], "revealed": False,
                           "drill": False, "_card": card, "_stack": stack})
     return {"note": f"battle of the war at {battle['province']['name']}",
+            # Not the start of a new game: the table skips O4/O5's start-of-game checks (docs/orda.md, "Table").
+            "war_battle": True,
             "game": {"mode": "conquest", "players": 2, "order": [keys["attacker"], keys["defender"]],
                      "tour": 1, "active": keys["attacker"]},
             "factions": [{"id": keys["attacker"], "capital": f"{keys['attacker']}-cap"},

@@ -90,81 +90,66 @@ def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse
     return render(request, "ordonnance/projector.html", {"game": s.table.game, "table": s.table, "d": data})
 
 
+def _act(request, s, form, call, done: str | None = None) -> HttpResponse:
+    """One table act: the form at the door, then the service; a refusal re-renders the table with the reason."""
+    game_id, table_id = s.table.game_id, s.table.pk
+    if not form.is_valid():
+        return _refused(request, game_id, table_id, _problems(form), 400)
+    try:
+        call(form.cleaned_data)
+    except ValidationError as exc:
+        return _refused(request, game_id, table_id, exc.messages, _status(exc))
+    if done:
+        messages.success(request, done)
+    return redirect(_table_url(game_id, table_id))
+
+
+def _players(s) -> list[str]:
+    return list(s.table.sides.values_list("key", flat=True))
+
+
 @login_required
 @require_POST
 def lot(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
-    form = forms.LotForm(request.POST, players=list(s.table.sides.values_list("key", flat=True)))
-    if not form.is_valid():
-        return _refused(request, game_id, table_id, _problems(form), 400)
-    try:
-        if services.setup_of(s.table)["mode"] == "virtual":
-            services.deal(s.table.pk, request.user, first_player=form.cleaned_data["first_player"])
-        else:
-            services.lot(s.table.pk, request.user, first_player=form.cleaned_data["first_player"])
-    except ValidationError as exc:
-        return _refused(request, game_id, table_id, exc.messages, _status(exc))
-    return redirect(_table_url(game_id, table_id))
+    virtual = services.setup_of(s.table)["mode"] == "virtual"
+    draw = services.deal if virtual else services.lot
+    return _act(request, s, forms.LotForm(request.POST, players=_players(s)),
+                lambda d: draw(s.table.pk, request.user, first_player=d["first_player"]))
 
 
 @login_required
 @require_POST
 def play(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     s = seat(request.user, game_id, table_id, system=SYSTEM)
-    form = forms.PlayForm(request.POST, players=list(s.table.sides.values_list("key", flat=True)))
-    if not form.is_valid():
-        return _refused(request, game_id, table_id, _problems(form), 400)
-    d = form.cleaned_data
-    try:
-        services.lay(s.table.pk, request.user, s, player=d["player"], territory=d["territory"],
-                     symbols=d["symbols"], card=d["card"] or None)
-    except ValidationError as exc:
-        return _refused(request, game_id, table_id, exc.messages, _status(exc))
-    return redirect(_table_url(game_id, table_id))
+    return _act(request, s, forms.PlayForm(request.POST, players=_players(s)),
+                lambda d: services.lay(s.table.pk, request.user, s, player=d["player"], territory=d["territory"],
+                                       symbols=d["symbols"], card=d["card"] or None))
 
 
 @login_required
 @require_POST
 def override_turn(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
-    form = forms.TurnForm(request.POST, players=list(s.table.sides.values_list("key", flat=True)))
-    if not form.is_valid():
-        return _refused(request, game_id, table_id, _problems(form), 400)
-    try:
-        services.override_turn(s.table.pk, request.user, to_move=form.cleaned_data["to_move"],
-                               reason=form.cleaned_data["reason"])
-    except ValidationError as exc:
-        return _refused(request, game_id, table_id, exc.messages, _status(exc))
-    return redirect(_table_url(game_id, table_id))
+    return _act(request, s, forms.TurnForm(request.POST, players=_players(s)),
+                lambda d: services.override_turn(s.table.pk, request.user, to_move=d["to_move"], reason=d["reason"]))
 
 
 @login_required
 @require_POST
 def override_end(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
-    form = forms.ReasonForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, game_id, table_id, _problems(form), 400)
-    try:
-        services.override_end(s.table.pk, request.user, reason=form.cleaned_data["reason"])
-    except ValidationError as exc:
-        return _refused(request, game_id, table_id, exc.messages, _status(exc))
-    return redirect(_table_url(game_id, table_id))
+    return _act(request, s, forms.ReasonForm(request.POST),
+                lambda d: services.override_end(s.table.pk, request.user, reason=d["reason"]))
 
 
 @login_required
 @require_POST
 def undo(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
-    form = forms.ReasonForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, game_id, table_id, _problems(form), 400)
-    try:
-        services.undo(s.table.pk, request.user, reason=form.cleaned_data["reason"])
-    except ValidationError as exc:
-        return _refused(request, game_id, table_id, exc.messages, _status(exc))
-    messages.success(request, _("The last step is undone."))
-    return redirect(_table_url(game_id, table_id))
+    return _act(request, s, forms.ReasonForm(request.POST),
+                lambda d: services.undo(s.table.pk, request.user, reason=d["reason"]),
+                done=_("The last step is undone."))
 
 
 def _pdf(result) -> HttpResponse:

@@ -377,7 +377,9 @@ def _after_close(phase: Phase, by, reason: str = "") -> None:
     audit(game, by, "phase_closed", detail, reason)
     clock.invalidate_on_commit(game.pk)
     ts = turn_settings(game)
-    if phase.kind == Phase.STRATEGY and phase.closed_how == "deadline" and ts.auto_advance:
+    # The worker's close ("deadline") and a request's that found the deadline passed first ("request") are
+    # the same event: the hard deadline. Auto-advance follows either, or a late worker would stall the turn.
+    if phase.kind == Phase.STRATEGY and phase.closed_how in ("deadline", "request") and ts.auto_advance:
         _start_phase(ts, turn, Phase.MOVEMENT, None)
 
 

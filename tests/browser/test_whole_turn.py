@@ -128,7 +128,10 @@ def test_a_whole_turn_through_the_pages_equals_the_engine(hall, new_page, artifa
     # --- the deadline is closed by the worker, nobody presses anything ---------------------------------
     phase = current_phase(game)
     assert wait_until(lambda: Phase.objects.get(pk=phase.pk).state == Phase.CLOSED, STRATEGY_SECONDS + 30, 0.5)
-    assert Phase.objects.get(pk=phase.pk).closed_how == "deadline"
+    # Closed at the deadline with nobody pressing: by the worker, or (on a loaded machine) by a tablet's clock
+    # request that noticed the deadline first; both are the hard deadline (tests/turns/test_deadline.py).
+    closed = Phase.objects.get(pk=phase.pk)
+    assert closed.closed_how in ("deadline", "request") and closed.closed_by is None
     tablets["bulgaria"].locator("[data-lock-note]").first.wait_for(state="visible", timeout=15000)
 
     # --- Movement ---------------------------------------------------------------------------------------

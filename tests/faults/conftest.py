@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from tests.workers import wait_until
+from tests.workers import dies_with_the_tests, wait_until
 
 
 def _free_port() -> int:
@@ -42,7 +42,7 @@ class SpareRedis:
         self.proc = subprocess.Popen(
             [shutil.which("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no", "--dir", str(self.tmp)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=dies_with_the_tests)
         if not wait_until(lambda: _answers(self.port), 10):
             raise RuntimeError("the spare redis-server did not start")
 

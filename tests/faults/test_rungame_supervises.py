@@ -59,7 +59,8 @@ class Rungame:
                    CELERY_BROKER_URL_TEST=settings.CELERY_BROKER_URL)
         self.proc = subprocess.Popen(
             [sys.executable, "manage.py", "rungame", "--port", str(self.port), "--web-workers", "1"],
-            cwd=ROOT, env=env, stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
+            cwd=ROOT, env=env, stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=workers.dies_with_the_tests)
 
     def text(self) -> str:
         return self.log.read_text(errors="replace")

@@ -73,7 +73,8 @@ def test_a_night_over_https_serves_tls_secure_cookies_and_hsts(certificate, tran
         flags = tls_arguments()
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "larp.wsgi:application", "--bind",
                                f"127.0.0.1:{port}", "--workers", "1", "--threads", "2", "--keep-alive", "75",
-                               *flags], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               *flags], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              preexec_fn=workers.dies_with_the_tests)
     try:
         trusted = ssl.create_default_context(cafile=str(cert))  # the tablet that installed the certificate
         deadline = time.monotonic() + 30

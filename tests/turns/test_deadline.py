@@ -67,6 +67,24 @@ def test_order_after_the_deadline_is_refused_without_any_worker(fast_game):
 
 
 @pytest.mark.worker
+def test_auto_advance_follows_a_deadline_a_request_closed(fast_game):
+    """No worker at the deadline: the tablet's clock request closes the phase and Movement starts all the same."""
+    from larp.turns import clock
+
+    game, mod, player = setup(fast_game, 1)
+    ts = services.turn_settings(game)
+    ts.auto_advance = True
+    ts.save(update_fields=["auto_advance"])
+    phase = services.start_game(game, mod)
+    time.sleep(max(0, phase.remaining()) + 0.05)
+    shown = clock.payload(game.pk)
+    closed = Phase.objects.get(pk=phase.pk)
+    assert closed.state == Phase.CLOSED and closed.closed_how == "request"
+    assert phase_of(game).kind == Phase.MOVEMENT and phase_of(game).state == Phase.RUNNING
+    assert shown["phase"] == "movement"
+
+
+@pytest.mark.worker
 def test_worker_that_was_down_catches_up_when_it_returns(fast_game, worker_factory):
     game, mod, player = setup(fast_game, 1)
     phase = services.start_game(game, mod)
