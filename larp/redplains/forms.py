@@ -274,6 +274,26 @@ class LeaderForm(SideForm):
         return data
 
 
+class ShinobiForm(SideForm):
+    """W10: a shinobi's task and, for sabotage, panic and signals, the enemy unit it names (one the side sees)."""
+    task = forms.ChoiceField(choices=[(k, v) for k, v in labels.TASKS.items()], error_messages=PICK)
+    unit = forms.ChoiceField(choices=[], required=False, error_messages=PICK)
+    source = forms.ChoiceField(choices=[("server", "server"), ("hand", "hand")], required=False, error_messages=PICK)
+    dice = forms.CharField(max_length=20, required=False)
+
+    def __init__(self, *args, targets=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].choices = [("", "—")] + [(uid, uid) for uid in targets]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("task") in sit.TARGETED_TASKS and not data.get("unit"):
+            self.add_error("unit", _("Choose the enemy unit for the shinobi."))
+        if data.get("task") == "sabotage" and data.get("source") == "hand":
+            data["values"] = parse_dice(data.get("dice"), exactly=1)
+        return data
+
+
 class DiceForm(forms.Form):
     source = forms.ChoiceField(choices=[("server", "server"), ("hand", "hand")], error_messages=PICK)
     dice = forms.CharField(max_length=400, required=False)

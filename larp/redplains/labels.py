@@ -45,7 +45,8 @@ ONLY_ACTION = gettext_lazy("no second action")
 LEADER_KINDS = {"general": gettext_lazy("general (Red Plains leader)"),
                 "commander": gettext_lazy("commander (Red Plains leader)")}
 SIDE_WORDS = {"north": gettext_lazy("north"), "south": gettext_lazy("south")}
-PHASES = {"deployment": gettext_lazy("Deployment turn"), "plan_change": gettext_lazy("Plan-change phase"), "command": gettext_lazy("Command phase"), "execution": gettext_lazy("Execution phase"),
+PHASES = {"deployment": gettext_lazy("Deployment turn"), "plan_change": gettext_lazy("Plan-change phase"),
+          "signals": gettext_lazy("Plan-change phase"), "command": gettext_lazy("Command phase"), "execution": gettext_lazy("Execution phase"),
           "ended": gettext_lazy("The battle is over")}
 OUTCOMES = {"total_defeat": gettext_lazy("total defeat"), "defeat": gettext_lazy("ordinary defeat"), "draw": gettext_lazy("a draw")}
 CONDITIONS = {"W39.2": gettext_lazy("every unit of a side fled or is out of the battle"),
@@ -137,7 +138,61 @@ REFUSALS = {
     "bad_leader_move": gettext_lazy("A leader moves only to a unit of his side in a cell next to his own, "
                                     "diagonals included, and not into a minor clan's unit (W11.1)."),
     "leader_unit_gone": gettext_lazy("This leader's unit is out of the battle: he moves no more (W11.2)."),
+    "no_shinobi": gettext_lazy("No shinobi of this side is left for a task: each that got through does one task "
+                               "per battle, scouting included."),
+    "bad_task": gettext_lazy("Choose the shinobi's task from the list."),
+    "bad_target": gettext_lazy("Name an enemy unit on the field that your side can see."),
+    "no_plan_change": gettext_lazy("Only a side whose shinobi gave signals changes its orders now."),
 }
+
+
+TASKS = {"sabotage": gettext_lazy("Sabotage"), "panic": gettext_lazy("Spreading panic"),
+         "interception": gettext_lazy("Interception"), "signals": gettext_lazy("Signals")}
+TASK_HINTS = {"sabotage": gettext_lazy("a d6: on 3+ cancels all the unit's orders if they are all ordinary, "
+                                       "on 5+ even with a special one"),
+              "panic": gettext_lazy("the unit's steadiness and impetus −1 this turn"),
+              "interception": gettext_lazy("kills an enemy messenger: one re-roll fewer, or his last re-roll "
+                                           "this turn is void"),
+              "signals": gettext_lazy("learn the unit's orders this turn, then change yours")}
+LEADER_TRAITS = {"brawler": gettext_lazy("a Brawler leader"), "charisma": gettext_lazy("a Charismatic leader")}
+
+
+def task_text(state: dict, side_name: str, t: dict) -> str:
+    """One shinobi task as a sentence (W10): what the side's shinobi does, and what came of it when known."""
+    unit = unit_name(state, t.get("unit"))
+    if t["task"] == "sabotage":
+        text = _("%(side)s: a shinobi sabotages %(unit)s, roll %(roll)s (%(source)s)") % {
+            "side": side_name, "unit": unit, "roll": t.get("roll"), "source": SOURCES.get(t.get("source"), "")}
+        outcome = {"cancelled": _("all its orders are cancelled"),
+                   "nothing_to_cancel": _("the roll succeeds, but the unit has no orders to cancel"),
+                   "failed": _("nothing is cancelled")}.get(t.get("outcome"))
+        return f"{text}: {outcome}." if outcome else f"{text}."
+    if t["task"] == "panic":
+        return _("%(side)s: a shinobi spreads panic in %(unit)s (steadiness and impetus −1 this turn).") % {
+            "side": side_name, "unit": unit}
+    if t["task"] == "interception":
+        effect = {"voided": _("the enemy's last re-roll this turn is void"),
+                  "lost_one": _("the enemy loses one re-roll"),
+                  "none": _("the enemy had no re-roll left")}.get(t.get("effect"), "")
+        return _("%(side)s: a shinobi intercepts a messenger: %(effect)s.") % {"side": side_name, "effect": effect}
+    return _("%(side)s: a shinobi gives signals about %(unit)s.") % {"side": side_name, "unit": unit}
+
+
+def report_lines(state: dict, report: dict) -> list[str]:
+    """W10.2: the shinobi's report of an enemy unit, line by line, in words."""
+    lines = [_("Order %(slot)s: %(text)s (%(kind)s)") % {"slot": o["slot"], "text": order_text(state, o),
+                                                        "kind": KINDS.get(o["kind"], "")}
+             for o in report.get("orders", [])] or [_("No orders this turn.")]
+    if report.get("general_retreat"):
+        lines.append(_("The army is in general retreat."))
+    if report.get("withdrawn"):
+        lines.append(_("The unit is withdrawn to the rear."))
+    lines += [_("Banner raised: %(banner)s") % {"banner": BANNERS.get(b, "")} for b in report.get("banners", [])]
+    lines += [_("With it: %(leader)s") % {"leader": LEADER_TRAITS[x]} for x in report.get("leaders", [])
+              if x in LEADER_TRAITS]
+    if not report.get("leaders"):
+        lines.append(_("No Brawler or Charismatic leader with it."))
+    return lines
 
 
 def refusal(error) -> str:

@@ -45,7 +45,7 @@ def protocol(table, seat) -> dict:
                      u.get("cell") or "—"])
     first.append({"table": rows, "widths": [40, 80, 20, 20]})
     pages = [first]
-    for t in selectors.turn_log(state):
+    for t in selectors.turn_log(state, table.setup, "moderator", names):
         blocks = [{"h": _("Turn %(n)s") % {"n": t["turn"]}}]
         for side in sit.SIDES:
             c = t["rolls"][side]
@@ -59,6 +59,9 @@ def protocol(table, seat) -> dict:
             if len(orders) > 1:
                 blocks.append({"table": orders, "widths": [60, 12, 90]})
         blocks += [{"p": m} for m in t["leaders"]]
+        if t["shinobi"]:                                                          # W10: what each shinobi did
+            blocks.append({"p": _("Shinobi")})
+            blocks += [{"small": x} for x in t["shinobi"]]
         raw = next(x for x in state["turns"] if x["turn"] == t["turn"])
         dice_rows = [[_("Roll"), _("Dice"), _("How")]]
         for r in raw["rolls"]:
@@ -154,7 +157,9 @@ def order_sheets(table, seat) -> dict:
         blocks = [{"h": _("%(side)s — turn ____") % {"side": names.get(side, side)}},
                   {"p": _("Stake (circle it BEFORE the roll): low / high.   Roll: ___ + ___   "
                           "Re-rolls: ___ ___ ___")},
-                  {"p": _("Orders: ___ special, ___ ordinary.   General retreat: yes / no.")}]
+                  {"p": _("Orders: ___ special, ___ ordinary.   General retreat: yes / no.")},
+                  {"p": _("Shinobi (W10): task ______________ enemy unit ______________ "
+                          "(sabotage is named before anyone sees an order).")}]
         rows = [[_("Army unit"), _("Cell"), _("Order 1 (kind)"), _("Order 2 (kind)")]]
         for u in state["units"]:
             if u["side"] == side and u.get("status", "ready") in ("ready", "fleeing"):

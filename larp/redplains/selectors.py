@@ -268,12 +268,16 @@ def event_lines(state: dict, events: list[dict], hidden: set[str]) -> list[str]:
             if not (e.get("unit") in hidden or e.get("swap_with") in hidden)]
 
 
-def turn_log(state: dict, setup: dict | None = None, viewer: str | None = "moderator") -> list[dict]:
+def turn_log(state: dict, setup: dict | None = None, viewer: str | None = "moderator",
+             names: dict[str, str] | None = None) -> list[dict]:
     """The executed turns as a replay, as far as the viewer may see them (W38.2; the moderator sees everything)."""
     out = []
+    names = names or {s: str(labels.SIDE_WORDS[s]) for s in sit.SIDES}
     for t in state["turns"]:
         hidden = unseen_by(state, setup or {}, t, viewer)
         out.append({"turn": t["turn"], "events": event_lines(state, t["events"], hidden),
+                    "shinobi": [labels.task_text(state, names.get(s, s), x) for s in sit.SIDES
+                                for x in (t.get("shinobi") or {}).get(s, [])],
                     "rolls": {s: command_view({**state, "command": t["command"],
                                                "rerolls_left": {x: 0 for x in sit.SIDES}}, s)
                               for s in sit.SIDES},
@@ -285,6 +289,49 @@ def turn_log(state: dict, setup: dict | None = None, viewer: str | None = "moder
                         "kind": capfirst(str(labels.LEADER_KINDS.get(m["kind"], ""))), "name": m["name"],
                         "from": labels.unit_name(state, m["from"]), "to": labels.unit_name(state, m["to"])}
                         for m in t.get("leaders") or [] if m["from"] not in hidden and m["to"] not in hidden]})
+    return out
+
+
+def shinobi_panel(table, state: dict, side: str, name: str) -> dict | None:
+    """W10 on a side's panel: its shinobi (through, used, ready), the tasks given this turn, the task form, the
+    signals' reports in the plan-change phase, and what an enemy shinobi did to it that it must know (W10.5).
+    Nothing here names the enemy's targets: the other side's tasks are shown only by their effect on this side."""
+    tally = sit.shinobi_tally(state, side)
+    mine = sit.tasks(state, side)
+    struck = [t["effect"] for t in sit.tasks(state, sit.other(side))
+              if t["task"] == "interception" and t.get("effect") in ("voided", "lost_one")]
+    if not tally["through"] and not struck:
+        return None
+    rolled = state["command"][side]["result"] is not None
+    open_now = state["phase"] == sit.COMMAND and not state["confirmed"][side] and tally["ready"] > 0
+    words = {"voided": _("An enemy shinobi killed your messenger: your last re-roll this turn is void, the roll "
+                         "before it stands."),
+             "lost_one": _("An enemy shinobi killed one of your messengers: you have one re-roll fewer.")}
+    return {"tally": tally, "given": [labels.task_text(state, name, t) for t in mine],
+            "may_task": open_now and rolled, "after_roll": open_now and not rolled,
+            "tasks": [{"key": k, "label": labels.TASKS[k], "hint": labels.TASK_HINTS[k]} for k in sit.TASKS],
+            "targets": [{"id": u["id"], "name": labels.unit_name(state, u["id"])}
+                        for u in sit.visible_enemies(table.setup, state, side)],
+            "reports": [{"unit": labels.unit_name(state, t["unit"]), "lines": labels.report_lines(state, t["report"])}
+                        for t in mine if t["task"] == "signals" and t.get("report")],
+            "struck": [words[e] for e in struck]}
+
+
+def shinobi_turn(state: dict, names: dict[str, str]) -> list[dict]:
+    """The moderator's list of the turn's shinobi tasks (both sides), each sabotage with what its roll does against
+    the target's orders as given now (the engine's shinobi mode), each signal with its report."""
+    if state["phase"] not in (sit.COMMAND, sit.SIGNALS, sit.EXECUTION):
+        return []
+    verdicts = iter(sit.sabotage_verdicts(state))
+    out = []
+    for side in sit.SIDES:
+        for t in sit.tasks(state, side):
+            line = {"text": labels.task_text(state, names.get(side, side), t), "verdict": None,
+                    "report": labels.report_lines(state, t["report"]) if t.get("report") else []}
+            if t["task"] == "sabotage":
+                line["verdict"] = _("against the orders given now: all cancelled") if next(verdicts)["cancelled"] \
+                    else _("against the orders given now: nothing cancelled")
+            out.append(line)
     return out
 
 
@@ -337,7 +384,8 @@ def page(table, seat: Seat) -> dict:
            "turn": state["turn"], "board": board(state, table.setup, viewer), "viewer": viewer,
            "sides": [{"key": k, "name": sides[k].name if k in sides else k,
                       "confirmed": state["confirmed"][k], "colour": COLOURS[k]} for k in sit.SIDES],
-           "log": turn_log(state, table.setup, viewer), "end": end_view(table, state)}
+           "log": turn_log(state, table.setup, viewer, {k: v.name for k, v in sides.items()}),
+           "end": end_view(table, state)}
     mine = list(sit.SIDES) if seat.moderator else [seat.side_key]
     ctx["my_sides"] = []
     for key in mine:
@@ -364,7 +412,8 @@ def page(table, seat: Seat) -> dict:
             entry["looked"] = ", ".join((scouted or {}).get("cells", []))
         if state.get("infiltration") and state["turn"] in (0, 1) and state["phase"] != sit.DEPLOYMENT:
             entry["infiltration"] = state["infiltration"][key]
-        if state["phase"] == sit.COMMAND:
+        if state["phase"] in (sit.COMMAND, sit.SIGNALS):
+            entry["shinobi_panel"] = shinobi_panel(table, state, key, sides[key].name if key in sides else key)
             entry["may_stop"] = sit.may_stop(state) == key
             entry["command"] = command_view(state, key)
             entry["odds"] = stake_odds(state["rerolls_left"][key])
@@ -384,6 +433,7 @@ def page(table, seat: Seat) -> dict:
         ctx["my_sides"].append(entry)
     if seat.moderator:
         ctx["execution"] = execution(table, state)
+        ctx["shinobi_turn"] = shinobi_turn(state, {k: v.name for k, v in sides.items()})
         ctx["all_units"] = unit_rows(state, table.setup, "moderator")
         ctx["cell_ids"] = [c["id"] for c in sit.table_cells(table.setup, state)]
         ctx["addable"] = sit.addable(table.setup, state) if sit.may_extend(state) else []
@@ -414,4 +464,5 @@ def projector(table) -> dict:
             "turn": state["turn"], "board": board(state, table.setup, "hall"),
             "sides": [{"key": k, "name": sides[k].name if k in sides else k, "confirmed": state["confirmed"][k],
                        "colour": COLOURS[k]} for k in sit.SIDES],
-            "last": turn_log(state, table.setup, "hall")[-1:], "end": end_view(table, state)}
+            "last": turn_log(state, table.setup, "hall", {k: v.name for k, v in sides.items()})[-1:],
+            "end": end_view(table, state)}

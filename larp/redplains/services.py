@@ -152,6 +152,25 @@ def scout(table_id: int, user, side: str, cells: list[str]) -> dict:
                 lambda t, p: _("%(side)s scouted %(n)s cells.") % {"side": side_name(t, side), "n": len(cells)})
 
 
+def shinobi(table_id: int, user, side: str, task: str, unit: str | None = None, hand: list[int] | None = None) -> dict:
+    """W10: one shinobi's task; sabotage rolls its d6 now, by the server or typed in at the table (W10.4)."""
+    def before(table, state, seq, payload):
+        if task != "sabotage":
+            return payload
+        sit.apply(table.setup, state, "shinobi", side, {**payload, "roll": 1})     # refused before any die is taken
+        values = tables.take_dice(table, seq, hand=hand, count=0 if hand is not None else 1,
+                                  purpose=_("sabotage roll (W10.4)"), user=user)
+        return {**payload, "roll": values[0], "source": "hand" if hand is not None else "server"}
+
+    def summary(t, p):                                       # the task as it stands after the step (its effect)
+        after = sit.apply(t.setup, current(t), "shinobi", side, p)
+        return labels.task_text(after, side_name(t, side), sit.tasks(after, side)[-1])
+
+    payload = {"task": task, **({"unit": unit} if unit and task in sit.TARGETED_TASKS else {})}
+    return _act(table_id, user, "shinobi", side, payload, summary,
+                before=before)
+
+
 def stop(table_id: int, user, side: str) -> dict:
     """W39.3: the winner stops the battle; the other side suffers an ordinary defeat."""
     return _act(table_id, user, "stop", side, {},

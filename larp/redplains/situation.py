@@ -35,6 +35,9 @@ TARGETED = ("shoot", "massed_shoot", "decisive_attack")
 DEPLOYMENT, COMMAND, EXECUTION, ENDED = "deployment", "command", "execution", "ended"
 PLAN_CHANGE = "plan_change"                     # W6.5: after the deployment, for a side whose shinobi got through
 SCOUTING_CELLS = 2                              # red-plains.yaml shinobi.scouting_cells: cells per shinobi
+SIGNALS = "signals"                             # W10.2: a battle turn's plan-change phase, after shinobi signalled
+TASKS = ("sabotage", "panic", "interception", "signals")   # W10.2–W10.5: a shinobi's one task of the battle
+TARGETED_TASKS = ("sabotage", "panic", "signals")
 
 
 class StepRefused(Exception):
@@ -173,7 +176,7 @@ def initial_state(setup: dict) -> dict:
              "history": [], "turns": [], "end": None, "overrides": [],
              "start": {s: sum(int(u["figures"]) for u in units if u["side"] == s) for s in SIDES},
              "shinobi": {s: shinobi_of(setup, s) for s in SIDES}, "infiltrate": {s: 0 for s in SIDES},
-             "infiltration": None, "scouted": {s: None for s in SIDES},
+             "infiltration": None, "scouted": {s: None for s in SIDES}, "shinobi_used": {s: 0 for s in SIDES},
              "banners_left": {s: dict(((setup.get("sides") or {}).get(s) or {}).get("banners") or {}) for s in SIDES},
              "leaders": copy.deepcopy(setup.get("leaders") or [])}
     state.update(fresh_turn())
@@ -204,7 +207,7 @@ def fresh_turn() -> dict:
     return {"command": {s: {"stake": None, "rolls": [], "sources": [], "result": None} for s in SIDES},
             "orders": {s: [] for s in SIDES}, "orders_check": {s: None for s in SIDES},
             "retreat_signal": {s: False for s in SIDES}, "banners": {s: [] for s in SIDES},
-            "withdraw": {s: [] for s in SIDES}, "leader_moves": {s: {} for s in SIDES},
+            "withdraw": {s: [] for s in SIDES}, "leader_moves": {s: {} for s in SIDES}, "tasks": {s: [] for s in SIDES},
             "dice": {}, "rolls": []}
 
 
@@ -253,6 +256,7 @@ def command_result(state: dict, side: str, setup: dict | None = None) -> dict:
     c = state["command"][side]
     return command_mode({"command": {"side": side, "turn": state["turn"], "stake": c["stake"] or "low",
                                      "rolls": c["rolls"], "rerolls_left": state["rerolls_left"][side],
+                                     "intercepted": intercepted(c),
                                      "generals": generals(setup or {}, state, side),
                                      "minor_clans": minor_clans(state, side)}})
 
@@ -276,7 +280,7 @@ def turn_case(setup: dict, state: dict) -> dict:
             "sides": {s: {"general_retreat": retreat_turn(state, s)} for s in SIDES},
             "units": units, "orders": orders,
             "banners": state["banners"]["north"] + state["banners"]["south"],
-            "shinobi": {"panic": [], "sabotage": []}, "choices": {"no_joint": [], "stop": None},
+            "shinobi": shinobi_case(state), "choices": {"no_joint": [], "stop": None},
             "history": state["history"], "dice": state["dice"], "seed": None}
 
 
@@ -396,9 +400,17 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         known = {c["id"] for c in cells()}
         need(isinstance(asked, list) and 0 < len(asked) <= SCOUTING_CELLS * through and
              all(c in known for c in asked) and len(set(asked)) == len(asked), "bad_scouting")
+        spend_shinobi(state, side, -(-len(asked) // SCOUTING_CELLS))          # W6.5: each scout's one task
         seen = [{"cell": u["cell"], "unit": u["id"], "type": u["type"], "figures": u["figures"]}
                 for u in state["units"] if u["side"] != side and u.get("cell") in asked]
         state["scouted"][side] = {"cells": list(asked), "seen": seen}
+    elif kind == "shinobi":                                                 # W10.2–W10.5
+        shinobi_task(setup, state, side, payload)
+    elif kind == "orders" and phase == SIGNALS:                             # W10.2: the re-opened order form
+        need(side in SIDES and signalled(state, side) and not state["confirmed"][side], "no_plan_change")
+        state = as_command(setup, state, kind, side, payload)
+    elif kind == "confirm" and phase == SIGNALS:
+        confirm_plan(state, side)
     elif kind == "confirm":
         need(phase in (DEPLOYMENT, PLAN_CHANGE, COMMAND), "nothing_to_confirm")
         need(not state["confirmed"][side], "already_confirmed")
@@ -418,6 +430,7 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
                 state["phase"], state["turn"] = COMMAND, 1
             else:
                 state["phase"] = EXECUTION
+                open_plan_change(setup, state)                              # W10.2, when shinobi signalled
             if phase == DEPLOYMENT and any(state["shinobi"].values()):       # W6.4, the guards' kill rolls
                 state["infiltration"] = shinobi_mode({"shinobi": {"infiltration": infiltration_case(state)},
                                                       "dice": payload.get("shinobi_dice") or {}})["infiltration"]
@@ -509,7 +522,8 @@ def execute(state: dict, result: dict) -> None:
     state["turns"].append({"turn": state["turn"], "command": copy.deepcopy(state["command"]),
                            "orders": copy.deepcopy(state["orders"]), "rolls": state["rolls"],
                            "events": result["events"], "refused": result["refused"],
-                           "cancelled": result["cancelled"], "end": result["end"]})
+                           "cancelled": result["cancelled"], "end": result["end"],
+                           "shinobi": shinobi_record(state, result)})
     for side in SIDES:
         for raised in state["banners"][side]:                                   # W12.1: one use per raising
             left = state["banners_left"][side]
@@ -614,6 +628,158 @@ def result_of(setup: dict, state: dict) -> dict:
             "losses": {s: {"start": start[s], "lost": start[s] - now[s]} for s in SIDES}}
 
 
+# ---------------------------------------------------------------------------- shinobi in battle (W10)
+def shinobi_tally(state: dict, side: str) -> dict:
+    """The side's shinobi (W6.4, W10.1): alive (not killed by the guards), through, used (scouting included), ready."""
+    fate = (state.get("infiltration") or {}).get(side) or {}
+    through, used = int(fate.get("through", 0)), int((state.get("shinobi_used") or {}).get(side, 0))
+    return {"alive": state["shinobi"][side] - int(fate.get("killed", 0)), "through": through, "used": used,
+            "ready": max(0, through - used)}
+
+
+def tasks(state: dict, side: str) -> list[dict]:
+    """The tasks the side's shinobi were given this turn."""
+    return (state.get("tasks") or {}).get(side, [])
+
+
+def signalled(state: dict, side: str) -> bool:
+    return any(t["task"] == "signals" for t in tasks(state, side))
+
+
+def intercepted(command: dict) -> bool:
+    """W10.5: the side's last re-roll this turn is void (a later re-roll stands again)."""
+    return command.get("voided") is not None and command["voided"] == len(command["rolls"]) - 1
+
+
+def shinobi_task(setup: dict, state: dict, side: str, payload: dict) -> None:
+    """W10.1: a shinobi that got through and has not yet done its one task of the battle is given one, in the
+    command phase after the stake and the roll (W7.1). Sabotage is named here, before the plan-change phase in
+    which signals show anybody an enemy order (W10.4); its die is in the payload."""
+    need(side in SIDES and state["phase"] == COMMAND and not state["confirmed"][side], "not_command")
+    need(state["command"][side]["result"] is not None, "no_roll_yet")
+    need(shinobi_tally(state, side)["ready"] > 0, "no_shinobi")
+    task = payload.get("task")
+    need(task in TASKS, "bad_task")
+    entry: dict[str, Any] = {"task": task}
+    if task in TARGETED_TASKS:
+        need(payload.get("unit") in {u["id"] for u in visible_enemies(setup, state, side)}, "bad_target")
+        entry["unit"] = payload["unit"]
+    if task == "sabotage":                                                   # W10.4
+        roll = payload.get("roll")
+        need(type(roll) is int and 1 <= roll <= 6, "bad_dice")
+        entry.update(roll=roll, source="server" if payload.get("source") == "server" else "hand")
+    elif task == "interception":                                             # W10.5
+        entry["effect"] = intercept(setup, state, other(side))
+    state.setdefault("tasks", {s: [] for s in SIDES})[side].append(entry)
+    spend_shinobi(state, side, 1)
+
+
+def spend_shinobi(state: dict, side: str, n: int) -> None:
+    """W10.1: n of the side's shinobi have done their one task (a state cached before the count began has none)."""
+    used = state.setdefault("shinobi_used", {s: 0 for s in SIDES})
+    used[side] = used.get(side, 0) + n
+
+
+def intercept(setup: dict, state: dict, enemy: str) -> str:
+    """W10.5 ruling: if the enemy re-rolled this turn his last re-roll is void (the roll before it stands, his
+    count drops no further); otherwise he loses one unused re-roll; with none left nothing happens."""
+    c = state["command"][enemy]
+    last = len(c["rolls"]) - 1
+    if last > 0 and c.get("voided") != last:
+        c["voided"] = last
+        c["result"] = command_result(state, enemy, setup)
+        if state["orders_check"][enemy] is not None:                        # the orders he gave are paid again
+            check = check_orders(setup, state, enemy, state["orders"][enemy], state["retreat_signal"][enemy],
+                                 state["banners"][enemy], state["withdraw"][enemy])
+            state["orders_check"][enemy] = check
+            if not check["ok"]:
+                state["confirmed"][enemy] = False
+        return "voided"
+    if state["rerolls_left"][enemy] - max(0, last) > 0:
+        state["rerolls_left"][enemy] -= 1
+        if c["rolls"]:
+            c["result"] = command_result(state, enemy, setup)
+        return "lost_one"
+    return "none"
+
+
+def open_plan_change(setup: dict, state: dict) -> None:
+    """W10.2: once both sides have confirmed, a side whose shinobi signalled hears the reports and may change its
+    orders (the plan-change phase); a side that did not signal stays confirmed."""
+    who = {s: signalled(state, s) for s in SIDES}
+    if not any(who.values()):
+        return
+    for s in SIDES:
+        for t in tasks(state, s):
+            if t["task"] == "signals":
+                t["report"] = signal_report(setup, state, other(s), t["unit"])
+    state["phase"] = SIGNALS
+    state["confirmed"] = {s: not who[s] for s in SIDES}
+
+
+def signal_report(setup: dict, state: dict, enemy: str, uid: str) -> dict:
+    """W10.2: the unit's orders this turn, whether a Brawler or Charismatic leader is with it, a banner raised in it."""
+    u = unit_map(state).get(uid) or {}
+    traits = {m.get("source") for m in u.get("modifiers") or [] if isinstance(m, dict)}
+    for leader in setup.get("leaders") or []:
+        if leader.get("unit") == uid:
+            traits |= set(leader.get("traits") or [])
+    return {"orders": [copy.deepcopy(o) for o in state["orders"][enemy] if o["unit"] == uid],
+            "banners": [b["banner"] for b in state["banners"][enemy] if b["unit"] == uid],
+            "leaders": sorted(traits & {"brawler", "charisma"}),
+            "withdrawn": uid in state["withdraw"][enemy], "general_retreat": retreat_turn(state, enemy) is not None}
+
+
+def as_command(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict:
+    """The command phase's own step, for a side whose order form the plan-change phase re-opened (W10.2)."""
+    state["phase"] = COMMAND
+    state = apply(setup, state, kind, side, payload)
+    state["phase"] = SIGNALS
+    return state
+
+
+def confirm_plan(state: dict, side: str) -> None:
+    need(side in SIDES and not state["confirmed"][side], "already_confirmed")
+    check = state["orders_check"][side]
+    need(check is None or check["ok"], "orders_not_valid")
+    state["confirmed"][side] = True
+    if all(state["confirmed"].values()):
+        state["confirmed"] = {s: False for s in SIDES}
+        state["phase"] = EXECUTION
+
+
+def shinobi_case(state: dict) -> dict:
+    """The turn case's `shinobi`: every panic (several on one unit add up) and every sabotage with its roll."""
+    given = [t for s in SIDES for t in tasks(state, s)]
+    return {"panic": [t["unit"] for t in given if t["task"] == "panic"],
+            "sabotage": [{"unit": t["unit"], "roll": t["roll"]} for t in given if t["task"] == "sabotage"]}
+
+
+def sabotage_verdicts(state: dict) -> list[dict]:
+    """The engine's shinobi mode on each sabotage of the turn against the target's orders as given (W10.4):
+    `cancelled` is whether that roll succeeds, all or nothing."""
+    case = [{"unit": t["unit"], "roll": t["roll"],
+             "orders": [o["kind"] for o in state["orders"][other(s)] if o["unit"] == t["unit"]][:2]}
+            for s in SIDES for t in tasks(state, s) if t["task"] == "sabotage"]
+    return shinobi_mode({"shinobi": {"sabotage": case}})["sabotage"] if case else []
+
+
+def shinobi_record(state: dict, result: dict) -> dict:
+    """What each side's shinobi did this turn, for the executed turn's log and the protocol."""
+    struck = {c["unit"] for c in result["cancelled"] if c.get("reason") == "sabotage"}
+    verdicts = iter(sabotage_verdicts(state))
+    out: dict[str, list[dict]] = {}
+    for s in SIDES:
+        out[s] = []
+        for t in tasks(state, s):
+            t = copy.deepcopy(t)
+            if t["task"] == "sabotage":
+                success = next(verdicts)["cancelled"]
+                t["outcome"] = ("cancelled" if t["unit"] in struck else "nothing_to_cancel") if success else "failed"
+            out[s].append(t)
+    return out
+
+
 # ---------------------------------------------------------------------------- what a player may give
 def order_options(setup: dict, state: dict, side: str) -> dict[str, list[dict]]:
     """Per unit of the side, every order the rules allow it now (one engine check each), with refused ones' rule.
@@ -623,10 +789,7 @@ def order_options(setup: dict, state: dict, side: str) -> dict[str, list[dict]]:
     (W16.5); the Dragon move where the army owns the Dragon banner (W12.4, slot 1 only).
     """
     out: dict[str, list[dict]] = {}
-    forests = set((setup.get("field") or {}).get("forests") or [])
-    enemies = [u for u in state["units"] if u["side"] != side and u.get("cell") and
-               u.get("status", "ready") in ("ready", "fleeing") and
-               (u["cell"] not in forests or u.get("revealed"))]                   # W38.2: unseen in a forest
+    enemies = visible_enemies(setup, state, side)
     result = state["command"][side]["result"]
     dragon = "dragon" in (state.get("banners_left") or {}).get(side, {})
     for u in state["units"]:
@@ -682,6 +845,13 @@ def _candidates(u: dict, enemies: list[dict], dragon: bool) -> list[dict]:
         out += [{**base, "kind": "special", "type": "dragon", **({"dir": d} if d else {}), "moves": n}
                 for d in (None, "left", "right") for n in range(1, cells + 1)]
     return out
+
+
+def visible_enemies(setup: dict, state: dict, side: str) -> list[dict]:
+    """The enemy units on the field the side can see and name (W38.2: not one unseen in a forest)."""
+    forests = set((setup.get("field") or {}).get("forests") or [])
+    return [u for u in state["units"] if u["side"] != side and u.get("cell") and
+            u.get("status", "ready") in ("ready", "fleeing") and (u["cell"] not in forests or u.get("revealed"))]
 
 
 def _single_refusal(setup: dict, state: dict, side: str, order: dict, result: dict | None) -> dict | None:

@@ -149,6 +149,13 @@ def _side(request, s, form) -> str:
     return side
 
 
+def _hand(s, values: list[int] | None) -> list[int] | None:
+    """Dice typed in at the table are the moderator's to enter; players roll by the server."""
+    if values is not None and not s.moderator:
+        raise PermissionDenied("Players roll by the server; the moderator types in dice rolled at the table.")
+    return values
+
+
 @login_required
 @require_POST
 @not_ready
@@ -157,7 +164,7 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
     t = s.table
     state = services.current(t)
     try:
-        if action in ("deploy", "confirm", "stake", "roll", "orders", "stop", "scout", "leader"):
+        if action in ("deploy", "confirm", "stake", "roll", "orders", "stop", "scout", "leader", "shinobi"):
             if action == "deploy":
                 side = s.side_key or request.POST.get("side")
                 mine = [u["id"] for u in state["units"] if u["side"] == side]
@@ -168,9 +175,14 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 form = f.ScoutForm(request.POST)
             elif action == "roll":
                 form = f.RollForm(request.POST)
+            elif action == "shinobi":
+                side = s.side_key or request.POST.get("side")
+                form = f.ShinobiForm(request.POST, targets=[u["id"] for u in sit.visible_enemies(t.setup, state, side)]
+                                     if side in sit.SIDES else [])
             elif action == "orders":
                 side = s.side_key or request.POST.get("side")
-                if side not in sit.SIDES or state["phase"] != sit.COMMAND or not state["command"][side]["result"]:
+                if side not in sit.SIDES or state["phase"] not in (sit.COMMAND, sit.SIGNALS) or \
+                        not state["command"][side]["result"]:
                     raise sit.StepRefused("no_roll_yet")
                 form = f.OrdersForm(request.POST, pickers=selectors.order_pickers(t, state, side))
             elif action == "leader":
@@ -189,6 +201,10 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 services.confirm(t.pk, request.user, side)
             elif action == "stop":
                 services.stop(t.pk, request.user, side)
+            elif action == "shinobi":
+                d = form.cleaned_data
+                hand = _hand(s, d.get("values") if d["task"] == "sabotage" and d.get("source") == "hand" else None)
+                services.shinobi(t.pk, request.user, side, d["task"], d.get("unit") or None, hand=hand)
             elif action == "scout":
                 services.scout(t.pk, request.user, side, form.cleaned_data["cells"])
             elif action == "stake":
@@ -196,9 +212,7 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
             elif action == "leader":
                 services.move_leader(t.pk, request.user, side, form.cleaned_data["leader"], form.cleaned_data["unit"])
             elif action == "roll":
-                hand = form.cleaned_data.get("values") if form.cleaned_data["source"] == "hand" else None
-                if hand is not None and not s.moderator:
-                    raise PermissionDenied("Players roll by the server; the moderator types in dice rolled at the table.")
+                hand = _hand(s, form.cleaned_data.get("values") if form.cleaned_data["source"] == "hand" else None)
                 services.roll(t.pk, request.user, side, hand=hand)
             else:
                 services.give_orders(t.pk, request.user, side, form.orders(),

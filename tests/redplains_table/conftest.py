@@ -42,3 +42,25 @@ def give_turn_one(table, moderator, player, other_player):
     services.confirm(table.pk, player, "north")
     services.roll(table.pk, moderator, "south", hand=[3, 4])
     services.confirm(table.pk, other_player, "south")
+
+
+@pytest.fixture
+def shinobi_table(tiny_game, moderator):
+    """North has 3 shinobi and 1 messenger, south 2 shinobi and 1 messenger; all try to get in, none guard."""
+    north = tiny_game.factions.get(code="north")
+    south = tiny_game.factions.get(code="south")
+    return services.create(tiny_game, moderator, "Ночь синоби",
+                           [("north", "Клан Журавля", north), ("south", "Клан Скорпиона", south)],
+                           sit.make_setup(ARMIES, messengers={"north": 1, "south": 1},
+                                          shinobi={"north": 3, "south": 2}), seed=77)
+
+
+def deploy_with_shinobi(table, moderator):
+    """Both sides deploy and send every shinobi in (no guards: all get through); the plan-change phase is
+    confirmed without scouting, and turn 1 begins."""
+    for side, n in (("north", 3), ("south", 2)):
+        services.deploy(table.pk, moderator, side, PLACES[side], infiltrate=n)
+    for side in sit.SIDES:
+        services.confirm(table.pk, moderator, side)
+    for side in sit.SIDES:
+        services.confirm(table.pk, moderator, side)
