@@ -358,6 +358,7 @@ def strategic_view(seat: Seat, state: dict) -> dict:
                          "side_key": t["side"], "path": path_words(t["steps"]), "cost": t["cost"],
                          "cards": [card_name(card) for flag, card in sit.MARCH_CARDS.items() if t.get(flag)]}
                         for t in m["targets"] if seat.moderator or t["side"] == mine],
+            "agreed": sit.battle_agreed(m), "offer_open": sit.offer_open(m),
             "lay_next": names.get(sit.next_layer(m), "") if m["hands"] else "",
             "lay_mine": bool(m["hands"]) and not seat.moderator and sit.next_layer(m) == mine}
 
