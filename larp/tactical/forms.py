@@ -397,7 +397,7 @@ class CorpsForm(forms.Form):
 class TargetForm(forms.Form):
     """A march target (T31.1): the corps and the cards it enters on its way, in order; Road and Stealth march
     offered only when the side holds them (when hands are dealt)."""
-    corps = forms.ChoiceField(label=_("Corps"))
+    corps = forms.ChoiceField(label=_("Corps"), error_messages={"invalid_choice": _("No such corps of this side: choose one from the list.")})
     steps = forms.CharField(label=_("Cards entered, in order (e.g. A5 A4 A3)"), max_length=80,
                             help_text=_("Add ~ after a card whose feature the march goes round (counts as clear)."))
     road = forms.BooleanField(label=_("Road card played"), required=False)
@@ -437,7 +437,7 @@ class MarchForm(TargetForm):
 
 
 class CorpsPickForm(forms.Form):
-    corps = forms.ChoiceField(label=_("Corps"))
+    corps = forms.ChoiceField(label=_("Corps"), error_messages={"invalid_choice": _("No such corps of this side: choose one from the list.")})
 
     def __init__(self, *args, corps=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -446,11 +446,12 @@ class CorpsPickForm(forms.Form):
 
 class AnswerForm(forms.Form):
     answer = forms.ChoiceField(label=_("Answer"), choices=[("accept", _("Accept battle")),
-                                                           ("refuse", _("Refuse battle"))])
+                                                           ("refuse", _("Refuse battle"))],
+                               error_messages={"invalid_choice": _("Accept battle or refuse it.")})
 
 
 class LayForm(forms.Form):
-    card = forms.ChoiceField(label=_("Terrain card"))
+    card = forms.ChoiceField(label=_("Terrain card"), error_messages={"invalid_choice": _("This card is not in the hand: choose one from the list.")})
     cell = forms.CharField(label=_("Card place (e.g. B3)"), max_length=3)
 
     def __init__(self, *args, cards=(), **kwargs):
@@ -462,7 +463,7 @@ class LayForm(forms.Form):
 
 
 class PlayForm(forms.Form):
-    card = forms.ChoiceField(label=_("Card"))
+    card = forms.ChoiceField(label=_("Card"), error_messages={"invalid_choice": _("This card is not in the hand: choose one from the list.")})
     cell = forms.CharField(label=_("For a Path: the card it lies on (e.g. C2)"), max_length=3, required=False)
 
     def __init__(self, *args, cards=(), **kwargs):
@@ -475,7 +476,8 @@ class PlayForm(forms.Form):
 
 
 class FirstMoveForm(forms.Form):
-    side = forms.ChoiceField(label=_("Moves first"), required=False)
+    side = forms.ChoiceField(label=_("Moves first"), required=False,
+                             error_messages={"invalid_choice": _("No such side.")})
 
     def __init__(self, *args, sides=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -483,7 +485,7 @@ class FirstMoveForm(forms.Form):
 
 
 class CorpsRuleForm(forms.Form):
-    corps = forms.ChoiceField(label=_("Corps"))
+    corps = forms.ChoiceField(label=_("Corps"), error_messages={"invalid_choice": _("No such corps.")})
     cell = forms.CharField(label=_("On the card (empty: off the map, at its edge)"), max_length=3, required=False)
     tired = forms.BooleanField(label=_("Tired"), required=False)
     reason = forms.CharField(label=_("Reason"), max_length=300)
