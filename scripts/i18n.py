@@ -3,7 +3,9 @@
 
 Each area of the code keeps its Russian texts in its own JSON file (msgid ->
 msgstr), so people working on different areas never edit the same .po file.
-Prints the msgids still missing a translation; exit 1 if any.
+A text given a context (pgettext, {% translate "…" context "…" %}) is keyed "context|msgid".
+Prints the msgids still missing a translation, and any msgid two files translate differently
+(one English text has one Russian: where the meanings differ, the English must differ too); exit 1 if any.
 Usage: .venv/bin/python scripts/i18n.py
 """
 import json
@@ -22,15 +24,16 @@ def main() -> int:
     subprocess.run([sys.executable, "manage.py", "makemessages", "-l", "ru", "--no-obsolete",
                     "--ignore=.venv", "--ignore=var", "--ignore=tests", "--ignore=benchmarks"],
                    cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    translations: dict[str, str] = {}
-    for path in sorted((ROOT / "locale" / "ru" / "translations").glob("*.json")):
-        translations.update(json.loads(path.read_text(encoding="utf-8")))
+    translations, clashes = load_translations()
     po = polib.pofile(str(PO))
     po.metadata.update({"Plural-Forms": PLURALS, "Content-Type": "text/plain; charset=UTF-8", "Language": "ru"})
     missing = []
     for entry in po:
-        if entry.msgid in translations:
-            entry.msgstr = translations[entry.msgid]
+        key = f"{entry.msgctxt}|{entry.msgid}" if entry.msgctxt else entry.msgid
+        if key not in translations and entry.msgid in translations:
+            key = entry.msgid            # a context only the English needs: the plain text's Russian serves
+        if key in translations:
+            entry.msgstr = translations[key]
             if "fuzzy" in entry.flags:
                 entry.flags.remove("fuzzy")
         elif entry.msgid_plural:
@@ -38,12 +41,28 @@ def main() -> int:
                 missing.append(entry.msgid)
         else:
             entry.msgstr = ""
-            missing.append(entry.msgid)
+            missing.append(key)
     po.save()
     po.save_as_mofile(str(PO.with_suffix(".mo")))
     for msgid in missing:
         print(f"missing Russian: {msgid!r}")
-    return 1 if missing else 0
+    for clash in clashes:
+        print(clash)
+    return 1 if missing or clashes else 0
+
+
+def load_translations() -> tuple[dict[str, str], list[str]]:
+    """Every area's msgid -> msgstr, and the msgids two files translate differently."""
+    translations: dict[str, str] = {}
+    where: dict[str, str] = {}
+    clashes = []
+    for path in sorted((ROOT / "locale" / "ru" / "translations").glob("*.json")):
+        for msgid, msgstr in json.loads(path.read_text(encoding="utf-8")).items():
+            if msgid in translations and translations[msgid] != msgstr:
+                clashes.append(f"two Russians for {msgid!r}: {where[msgid]} {translations[msgid]!r}, "
+                               f"{path.name} {msgstr!r}")
+            translations[msgid], where[msgid] = msgstr, path.name
+    return translations, clashes
 
 
 if __name__ == "__main__":

@@ -209,8 +209,13 @@ def _orda(battle: dict, conv: dict, powers: dict[str, int]) -> dict:
                           "stats": {"health": health}, "damage": 0, "effects": [], "revealed": False,
                           "drill": False, "_card": card, "_stack": stack})
     return {"note": f"battle of the war at {battle['province']['name']}",
+            # Not the start of a new game: the table skips O4/O5's start-of-game checks (docs/orda.md, "Table").
+            "war_battle": True,
+            # The attacker (the Mongol side) wins by destroying every city the defender has here: its capital and,
+            # behind a fortress, its city (O6's three cities are a whole board's; docs/bridge.md).
             "game": {"mode": "conquest", "players": 2, "order": [keys["attacker"], keys["defender"]],
-                     "tour": 1, "active": keys["attacker"]},
+                     "tour": 1, "active": keys["attacker"],
+                     "cities_to_win": sum(1 for c in cities if c["faction"] == keys["defender"])},
             "factions": [{"id": keys["attacker"], "capital": f"{keys['attacker']}-cap"},
                          {"id": keys["defender"], "capital": f"{keys['defender']}-cap"}],
             "board": {"radius": radius}, "border": None, "cities": cities, "units": units,

@@ -21,6 +21,7 @@ from larp.bridge.models import TableBattle
 from larp.campaign.access import require_moderator
 from larp.campaign.models import Faction, Game, Province
 from larp.forces.models import TroopType
+from larp.tables import registry as table_systems
 from larp.tables import services as tables
 from larp.tables.models import SYSTEM_CHOICES, Table
 from larp.turns.models import Phase, Turn
@@ -177,6 +178,9 @@ def send_to_table(game: Game, user, battle_no: int, system: str, reason: str, *,
             [(keys[role], battle[role]["name"], factions.get(battle[role]["faction"])) for role in convert.ROLES],
             user, setup=setup, seed=seed,
             origin={"battle": battle_no, "turn": turn.number, "province": battle["province"]["id"]})
+        # The system's own work on the converted setup: «Орда» takes the printed values the conversion lacks
+        # from the game's data set (docs/bridge.md).
+        table_systems.prepare(table, user)
         tb = TableBattle.objects.create(
             turn=turn, battle_no=battle_no, province=battle["province"]["id"], table=table, sides=keys,
             power={role: convert.side_power(battle[role], kinds) for role in convert.ROLES}, battle=battle,

@@ -6,3 +6,9 @@ class OrdaConfig(AppConfig):
     name = "larp.orda"
     label = "orda"
     verbose_name = _("Orda")
+
+    def ready(self):
+        from larp.orda.services import prepare_war_battle
+        from larp.tables.registry import register_prepare
+
+        register_prepare("orda", prepare_war_battle)

@@ -5,23 +5,24 @@ No engine id ever reaches the text: units are named by their token's name and nu
 """
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, pgettext
 
 from larp.orda import labels
 from larp.orda.engine.data import load
 
 
 def unit_name(case: dict, uid: str | None) -> str:
-    """«Дружинник с топором 2» — the token's printed name, numbered when the faction has two."""
+    """«Дружинник с топором 2» — the token's printed name, numbered (in the case's order) when the table has more
+    than one token of its kind: a faction's two in a new game, or as many as a battle of the war converted."""
     if not uid:
         return ""
     u = next((x for x in case.get("units", []) if x["id"] == uid), None)
     if u is None:
-        return _("a unit")
+        return pgettext("orda", "a unit")
     name = labels.kind_name(u["faction"], u["token"])
-    kind = load().kinds[u["faction"]][u["token"]]
-    if kind.count > 1 and uid[-1].isdigit():
-        name = f"{name} {uid.rsplit('-', 1)[1]}"
+    same = [x["id"] for x in case["units"] if x["faction"] == u["faction"] and x["token"] == u["token"]]
+    if len(same) > 1:
+        name = f"{name} {same.index(uid) + 1}"
     return name
 
 
@@ -87,6 +88,10 @@ def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, 
     name = lambda uid: unit_name(case_before, uid)  # noqa: E731
     if kind == "setup":
         return _("The event deck is shuffled by the server's dice.")
+    if kind == "values":
+        return _("Printed values taken from the data set «%(title)s»: %(units)s tokens, %(cities)s cities.") % {
+            "title": payload.get("title", ""), "units": len(payload.get("units") or {}),
+            "cities": len(payload.get("cities") or {})}
     if kind == "deploy":
         if payload.get("hex"):
             return _("Setup: %(unit)s is placed on %(hex)s.") % {"unit": name(payload["unit"]),

@@ -168,6 +168,11 @@ class AbilityForm(forms.Form):
         return out
 
 
+class ValuesForm(forms.Form):
+    """The data set whose numbers fill what the table lacks (the service checks it is this game's)."""
+    data_set = forms.IntegerField(min_value=1)
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Why"), max_length=500)
 

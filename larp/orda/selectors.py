@@ -77,6 +77,12 @@ def board(hexes: list, *, cities=(), units=(), beyond=(), moves=None, targets=No
                                        f"{max(xs) - min(xs) + 2 * pad:.0f} {max(ys) - min(ys) + 2 * pad:.0f}"}
 
 
+def printed(u: dict, kind, param: str) -> int | None:
+    """The token's printed value as the engine reads it: the case's, else the source's (O7), else unknown."""
+    value = (u.get("stats") or {}).get(param)
+    return kind.stats.get(param) if value is None else value
+
+
 def unit_view(case: dict, u: dict) -> dict:
     kind = load().kinds[u["faction"]][u["token"]]
     health = u["stats"].get("health")
@@ -87,7 +93,8 @@ def unit_view(case: dict, u: dict) -> dict:
             "hex": u["hex"], "health": health, "left": None if health is None else health - u["damage"],
             "damage": u["damage"], "cls": labels.cls(kind.cls), "trait": labels.trait_name(kind.trait),
             "trait_text": labels.trait_text(kind.trait), "trait_kind": load().traits[kind.trait]["kind"],
-            "stats": [(labels.param(p), u["stats"].get(p)) for p in STATS if not (p == "range" and u["stats"].get(p) is None)],
+            "stats": [(labels.param(p), "—" if v is None else v) for p in STATS
+                      if (v := printed(u, kind, p)) is not None or p != "range" or kind.cls == "ranged"],
             "effects": [labels.source(e["kind"]) for e in u["effects"]], "revealed": u.get("revealed")}
 
 
@@ -97,11 +104,17 @@ def city_view(c: dict) -> dict:
             "left": None if c["durability"] is None else max(0, c["durability"] - c["damage"])}
 
 
+def data_set_for(table: Table) -> DataSet | None:
+    """The data set the table reads (O23): the one it was made from, else (a table from the bridge) the game's
+    last edited."""
+    return DataSet.objects.filter(pk=table.origin.get("data_set"), game_id=table.game_id).first() or \
+        DataSet.objects.filter(game_id=table.game_id).order_by("-updated_at", "-pk").first()
+
+
 def event_text(table: Table, card: str | None) -> str:
     if not card:
         return ""
-    ds = DataSet.objects.filter(pk=table.origin.get("data_set"), game_id=table.game_id).first() or \
-        DataSet.objects.filter(game_id=table.game_id).order_by("-updated_at").first()   # a table from the bridge
+    ds = data_set_for(table)
     text = (ds.data.get("events") or {}).get(card) if ds else None
     return text or _("Event card %(n)s: its text is not transcribed; read it from the card.") % {"n": card[1:]}
 
@@ -155,7 +168,8 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                           and distance(tuple(h), tuple(cap["hex"])) <= 2)
             moves = {h: {"path": [list(h)], "provoked": [], "trap": False} for h in free}
         deploy = {"problems": problems, "ok": not any(p["error"] for p in problems),
-                  "pickable": [u for u in units if u.get("link")]}
+                  "pickable": [u for u in units if u.get("link")], "war_battle": sit.is_war_battle(case),
+                  **missing_values_context(table, case, seat)}
     pend = None
     if pending:
         tgt_faction = by_id[pending["target"]]["faction"]
@@ -226,6 +240,21 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                        "value": m["value"], "source": labels.source(m["source"])} for m in case.get("modifiers", [])],
         "board_units": [u for u in units if u["where"] == O.BOARD],
     }
+
+
+def missing_values_context(table: Table, case: dict, seat: Seat) -> dict:
+    """The printed values the table lacks (O23), one line each, and for the moderator the game's data sets to
+    take them from (each with its editor, opened at the first faction that lacks a value)."""
+    lines = sit.missing_text(case)
+    if not lines or not seat.moderator:
+        return {"missing": lines, "data_sets": [], "data_set": None}
+    gaps = sit.missing_values(case)
+    faction = next((u["faction"] for u in case["units"] if u["id"] in gaps["units"]), "")
+    chosen = data_set_for(table)
+    sets = [{"id": ds.pk, "title": ds.title, "faction": faction, "test_data": bool(ds.data.get("test_data")),
+             "gives": bool(any(sit.values_from(case, ds.data).values()))}
+            for ds in DataSet.objects.filter(game_id=table.game_id).order_by("-updated_at", "-pk")]
+    return {"missing": lines, "data_sets": sets, "data_set": chosen.pk if chosen else None}
 
 
 def _effect_kinds(case: dict, uid: str) -> list[str]:

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from larp.campaign.audit import audit
 from larp.campaign.models import Faction, Game
-from larp.orda import dataset, describe, labels
+from larp.orda import dataset, describe, labels, selectors
 from larp.orda.access import acts_for
 from larp.orda import situation as sit
 from larp.orda.engine import outcomes as O
@@ -103,7 +103,7 @@ def _check_seat(seat: Seat, kind: str, state: dict, payload: dict) -> str:
     """The side acting (its key), or PermissionDenied: players act only for their own faction, at its moment."""
     case = state["case"]
     active = case["game"]["active"]
-    if kind in ("undo", "override_unit", "override_modifier", "override_unmodify", "override_end"):
+    if kind in ("undo", "values", "override_unit", "override_modifier", "override_unmodify", "override_end"):
         if not seat.moderator:
             raise PermissionDenied(_("Only the game's moderators may do this."))
         return ""
@@ -137,6 +137,8 @@ def act(table_id: int, user, seat: Seat, kind: str, payload: dict, *, hand: list
         seq = tables.next_seq(table)
         payload = dict(payload)
         try:
+            if kind == "values":
+                payload = _values(table, state, payload)
             payload = _with_dice(table, seq, state, kind, payload, hand, user)
             new, outcome = sit.apply(state, kind, payload)
         except sit.Refusal as r:
@@ -150,6 +152,30 @@ def act(table_id: int, user, seat: Seat, kind: str, payload: dict, *, hand: list
             _finish(table, new, user)
     table.refresh_from_db()
     return table
+
+
+def _values(table: Table, state: dict, payload: dict) -> dict:
+    """The printed values the table lacks, as the chosen data set of the game gives them (O23): the step keeps
+    them, so the replay never reads the data set again (it may be edited later)."""
+    ds = DataSet.objects.filter(pk=payload.get("data_set"), game_id=table.game_id).first()
+    if ds is None:
+        raise sit.Refusal(_("That data set is not in this game."))
+    given = sit.values_from(state["case"], ds.data)
+    if not given["units"] and not given["cities"]:
+        raise sit.Refusal(_("The data set «%(title)s» has none of the values this table lacks.") % {"title": ds.title})
+    return {"data_set": ds.pk, "title": ds.title, **given}
+
+
+def prepare_war_battle(table: Table, user) -> None:
+    """larp.tables.registry: a battle of the war the bridge set up takes the printed values its tokens lack from
+    the game's data set, when it has them (never invented); what is still missing the table's page lists."""
+    ds = selectors.data_set_for(table)
+    state = current(table)
+    if ds is None or state["phase"] != sit.START:
+        return
+    given = sit.values_from(state["case"], ds.data)
+    if given["units"] or given["cities"]:
+        act(table.pk, user, Seat(table, True, None), "values", {"data_set": ds.pk})
 
 
 def _with_dice(table: Table, seq: int, state: dict, kind: str, payload: dict, hand, user) -> dict:
@@ -227,7 +253,7 @@ def undo(table_id: int, user, seat: Seat, reason: str) -> Table:
     return table
 
 
-KINDS = ("setup", "deploy", "turn_start", "turn_end", "move", "declare", "counter", "attack", "ability", "override_unit",
+KINDS = ("setup", "values", "deploy", "turn_start", "turn_end", "move", "declare", "counter", "attack", "ability", "override_unit",
          "override_modifier", "override_unmodify", "override_end")
 
 

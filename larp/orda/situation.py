@@ -22,7 +22,7 @@ from larp.orda import dataset, labels
 from larp.orda.engine import outcomes as O
 from larp.orda.engine.case import parse
 from larp.orda.engine.cli import MODES
-from larp.orda.engine.data import load
+from larp.orda.engine.data import STATS, load
 from larp.orda.engine.errors import CaseError
 from larp.orda.engine.hexes import distance, hex_order, neighbours
 from larp.orda.engine.values import active_trait, effective, is_ranged
@@ -151,10 +151,83 @@ def build_setup(data: dict, mode: str, order: list[str], players: int | None = N
     return case
 
 
+# A battle of the war set up by the bridge (docs/bridge.md) is not the start of a new game: its armies come
+# from the war's stacks by the stated conversion, so the start-of-game checks of O4/O5 do not apply (Ruling,
+# docs/orda.md "Table"). Every other check stays.
+WAR_BATTLE_SKIPS = frozenset({"capital_colour", "roster", "start_classes", "placement"})
+
+
+def is_war_battle(case: dict) -> bool:
+    return case.get("war_battle") is True
+
+
 def setup_problems(case: dict) -> list[dict]:
-    """orda.setup's problems for the starting situation (O4, O5, O8, O13/O20)."""
+    """orda.setup's problems for the starting situation (O4, O5, O8, O13/O20); for a battle of the war, less
+    the start-of-game checks its converted armies cannot meet (WAR_BATTLE_SKIPS)."""
     doc = {k: v for k, v in case.items() if k not in ("summon_track", "activations", "traps")}
-    return run(O.SETUP, doc)["problems"]
+    problems = run(O.SETUP, doc)["problems"]
+    if is_war_battle(case):
+        problems = [p for p in problems if p["code"] not in WAR_BATTLE_SKIPS]
+    return problems
+
+
+# ---------------------------------------------------------------- printed values a table lacks (O23)
+
+def _needed(u: dict) -> list[str]:
+    """The printed values this token plays with (range only for a ranged kind)."""
+    kind = load().kinds[u["faction"]][u["token"]]
+    return [s for s in STATS if s != "range" or kind.cls == "ranged"]
+
+
+def _lacks(u: dict) -> list[str]:
+    """The values the token needs that neither the case nor the source (orda.yaml's five, O7) gives."""
+    kind = load().kinds[u["faction"]][u["token"]]
+    stats = u.get("stats") or {}
+    return [s for s in _needed(u) if stats.get(s) is None and kind.stats.get(s) is None]
+
+
+def missing_values(case: dict) -> dict:
+    """What the table still lacks: {"units": {uid: [params]}, "cities": [city ids with no durability]}."""
+    return {"units": {u["id"]: lacks for u in case["units"] if (lacks := _lacks(u))},
+            "cities": [c["id"] for c in case["cities"] if c.get("durability") is None and not c.get("destroyed")]}
+
+
+def missing_text(case: dict) -> list[str]:
+    """missing_values in the user's words: which token (or city) and which values, one line each."""
+    from larp.orda import describe
+
+    gaps = missing_values(case)
+    out = []
+    for u in case["units"]:
+        if u["id"] in gaps["units"]:
+            out.append(_("%(unit)s (%(faction)s): %(params)s.") % {
+                "unit": describe.unit_name(case, u["id"]), "faction": labels.faction(u["faction"]),
+                "params": ", ".join(labels.param(p) for p in gaps["units"][u["id"]])})
+    for c in case["cities"]:
+        if c["id"] in gaps["cities"]:
+            out.append(_("%(city)s (%(faction)s): durability.") % {
+                "city": _("Capital") if c["kind"] == "capital" else _("City"), "faction": labels.faction(c["faction"])})
+    return out
+
+
+def values_from(case: dict, data: dict) -> dict:
+    """The values a data set (O23) gives for what the table lacks: {"units": {uid: {param: value}}, "cities":
+    {cid: durability}}. A token takes them only when the data set has every value it lacks for its kind
+    (a health the conversion gave stays); nothing is invented, and nothing the table has is replaced."""
+    gaps = missing_values(case)
+    units, cities = {}, {}
+    for u in case["units"]:
+        lacks = gaps["units"].get(u["id"])
+        if not lacks:
+            continue
+        given = ((data.get("stats") or {}).get(u["faction"]) or {}).get(u["token"]) or {}
+        if all(given.get(s) is not None for s in lacks):
+            units[u["id"]] = {s: given[s] for s in lacks}
+    durability = data.get("durability") or {}
+    for c in case["cities"]:
+        if c["id"] in gaps["cities"] and durability.get(c["kind"]) is not None:
+            cities[c["id"]] = durability[c["kind"]]
+    return {"units": units, "cities": cities}
 
 
 def problem_text(p: dict) -> str:
@@ -222,10 +295,29 @@ def apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
         else:
             u.update(where=O.RESERVE, hex=None)
         return state, {"problems": setup_problems(case)}
+    if kind == "values":
+        if state.get("started", True) or state["phase"] != START:
+            raise Refusal(_("Printed values are entered only before the first turn."))
+        by_id = {u["id"]: u for u in case["units"]}
+        cities = {c["id"]: c for c in case["cities"]}
+        for uid, given in (payload.get("units") or {}).items():
+            if uid not in by_id:
+                raise Refusal(_("No such unit."))
+            by_id[uid]["stats"] = {**(by_id[uid].get("stats") or {}), **given}
+        for cid, durability in (payload.get("cities") or {}).items():
+            if cid not in cities:
+                raise Refusal(_("No such city."))
+            cities[cid]["durability"] = durability
+        state_of(case)                                   # a value out of its bounds is refused here
+        return state, {"units": len(payload.get("units") or {}), "cities": len(payload.get("cities") or {})}
     if kind == "turn_start":
         if state["phase"] != START:
             raise Refusal(_("The turn has already begun."))
         if not state.get("started", True):
+            lacking = missing_text(case) if is_war_battle(case) else []   # a data-set table has them all
+            if lacking:
+                raise Refusal(_("The table lacks printed values the engine needs (O23): %(list)s")
+                              % {"list": " ".join(lacking)})
             problems = [p for p in setup_problems(case) if p["severity"] == O.ERROR]
             if problems:
                 raise Refusal(_("The setup breaks the rules: %(codes)s")

@@ -83,7 +83,7 @@ def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse
 
 
 ACTIONS = {
-    "deploy": forms.DeployForm, "turn_start": forms.TurnStartForm, "turn_end": None, "move": forms.MoveForm, "declare": forms.DeclareForm,
+    "values": forms.ValuesForm, "deploy": forms.DeployForm, "turn_start": forms.TurnStartForm, "turn_end": None, "move": forms.MoveForm, "declare": forms.DeclareForm,
     "counter": forms.CounterForm, "attack": forms.RollForm, "ability": forms.AbilityForm, "undo": forms.ReasonForm,
     "override_unit": forms.OverrideUnitForm, "override_modifier": forms.OverrideModifierForm,
     "override_unmodify": forms.OverrideUnmodifyForm, "override_end": forms.OverrideEndForm, "cancel": forms.ReasonForm,
@@ -124,6 +124,8 @@ def _payload(action: str, form, d: dict) -> tuple[dict, list | None]:
         return {"choices": form.choices()}, None
     if action == "turn_end":
         return {}, None
+    if action == "values":
+        return {"data_set": d["data_set"]}, None
     if action == "deploy":
         return {"unit": d["unit"], "hex": d.get("hex")}, None
     if action == "move":

@@ -25,6 +25,13 @@ DEFAULT_ARMIES = {"north_type_1": "samurai_spears", "north_figures_1": 8, "north
                   "south_shinobi": 0}
 
 
+# Up to two generals and the commander per side, each riding in a unit (W6.3; the commander only if he has
+# Brawler or Charisma, else he watches from afar and is not set here)
+LEADER_FIELDS = (("general", "general_1", "general_unit_1"), ("general", "general_2", "general_unit_2"),
+                 ("commander", "commander", "commander_unit"))
+LEADER_LABELS = {"general": _("General"), "commander": _("Commander (if he rides in a unit)")}
+
+
 def type_choices():
     return [("", "—")] + [(k, v) for k, v in labels.TYPES.items()]
 
@@ -55,7 +62,7 @@ class NewTableForm(forms.Form):
         self.fields["north_faction"].queryset = factions
         self.fields["south_faction"].queryset = factions
         for side in sit.SIDES:
-            for banner in sit.BANNERS:
+            for banner in sit.ARMY_BANNERS:
                 self.fields[f"{side}_banner_{banner}"] = forms.BooleanField(label=labels.BANNERS[banner],
                                                                             required=False)
             for i in range(1, ARMY_ROWS + 1):
@@ -66,18 +73,18 @@ class NewTableForm(forms.Form):
                 self.fields[f"{side}_shields_{i}"] = forms.BooleanField(label=_("Shields"), required=False)
                 self.fields[f"{side}_clan_{i}"] = forms.CharField(label=_("Minor clan"), max_length=60,
                                                                   required=False)
-            for j in (1, 2):
-                self.fields[f"{side}_general_{j}"] = forms.CharField(label=_("General"), max_length=60,
-                                                                     required=False)
-                self.fields[f"{side}_general_unit_{j}"] = forms.TypedChoiceField(
+            for kind, name, unit in LEADER_FIELDS:
+                self.fields[f"{side}_{name}"] = forms.CharField(label=LEADER_LABELS[kind], max_length=60,
+                                                                required=False)
+                self.fields[f"{side}_{unit}"] = forms.TypedChoiceField(
                     label=_("rides in unit"), coerce=int, required=False, empty_value=None, error_messages=PICK,
                     choices=[("", "—")] + [(i, str(i)) for i in range(1, ARMY_ROWS + 1)])
 
     def banner_boxes(self, side):
-        return [self[f"{side}_banner_{banner}"] for banner in sit.BANNERS]
+        return [self[f"{side}_banner_{banner}"] for banner in sit.ARMY_BANNERS]
 
     def general_rows(self, side):
-        return [(self[f"{side}_general_{j}"], self[f"{side}_general_unit_{j}"]) for j in (1, 2)]
+        return [(self[f"{side}_{name}"], self[f"{side}_{unit}"]) for _kind, name, unit in LEADER_FIELDS]
 
     def army_rows(self, side):
         return [(self[f"{side}_type_{i}"], self[f"{side}_figures_{i}"], self[f"{side}_shields_{i}"],
@@ -110,10 +117,13 @@ class NewTableForm(forms.Form):
                                  and t != "cavalry", "minor_clan": (data.get(f"{side}_clan_{i}") or "").strip()})
                     number_of_row[i] = len(army)
             gens = []
-            for j in (1, 2):
-                name, number = (data.get(f"{side}_general_{j}") or "").strip(), data.get(f"{side}_general_unit_{j}")
+            for kind, field, unit in LEADER_FIELDS:
+                name, number = (data.get(f"{side}_{field}") or "").strip(), data.get(f"{side}_{unit}")
                 if name and number not in number_of_row:
-                    self.add_error(f"{side}_general_unit_{j}", _("Choose the unit the general rides in."))
+                    self.add_error(f"{side}_{unit}", _("Choose the unit the general rides in.") if kind == "general"
+                                   else _("Choose the unit the commander rides in."))
+                elif name and kind == "commander":
+                    data.setdefault("commanders", {})[side] = (name, number_of_row[number])
                 elif name:
                     gens.append((name, number_of_row[number]))
             data.setdefault("generals", {})[side] = gens
@@ -132,8 +142,9 @@ class NewTableForm(forms.Form):
                               hills=d["hills"], forests=d["forests"],
                               shinobi={"north": d["north_shinobi"] or 0, "south": d["south_shinobi"] or 0},
                               generals=d.get("generals"),
-                              banners={side: {b: 1 for b in sit.BANNERS if d.get(f"{side}_banner_{b}")}
-                                       for side in sit.SIDES})
+                              banners={side: {b: 1 for b in sit.ARMY_BANNERS if d.get(f"{side}_banner_{b}")}
+                                       for side in sit.SIDES},
+                              commanders=d.get("commanders"))
 
 
 class SideForm(forms.Form):
@@ -192,7 +203,9 @@ class RollForm(SideForm):
 
 
 class OrdersForm(SideForm):
-    """Two slots per unit, each one of the orders the page offered for it (or none)."""
+    """Two slots per unit, each one of the orders the page offered for it (or none): the order in the first
+    select (`o_<unit>_<slot>`), what it names in the second (`x_<unit>_<slot>`); the pair must be one the engine
+    accepted for the unit (selectors.order_pickers). Choosing the Dragon move raises the Dragon banner (W12.4)."""
 
     general_retreat = forms.BooleanField(required=False)
 
@@ -200,41 +213,65 @@ class OrdersForm(SideForm):
         super().__init__(*args, **kwargs)
         self.pickers = list(pickers)
         for p in self.pickers:
-            allowed = [("", "—")] + [(c["value"], c["label"]) for c in p["choices"] if not c["refused"]]
             for slot in (1, 2):
+                allowed = [("", "—")] + [(g["value"], g["label"]) for g in p["groups"]
+                                         if g["legal"] and not (slot == 2 and g["first_only"])]
                 self.fields[f"o_{p['unit']}_{slot}"] = forms.ChoiceField(choices=allowed, required=False,
                                                                          error_messages=PICK)
+                self.fields[f"x_{p['unit']}_{slot}"] = forms.CharField(max_length=60, required=False)
             if p["may_withdraw"]:
                 self.fields[f"w_{p['unit']}"] = forms.BooleanField(required=False)
             self.fields[f"b_{p['unit']}"] = forms.ChoiceField(choices=[("", "—")] + [(b, b) for b in p["banners"]],
                                                               required=False, error_messages=PICK)
 
+    def clean(self):
+        data = super().clean()
+        self.chosen: list[dict] = []
+        for p in self.pickers:
+            for slot in (1, 2):
+                group = data.get(f"o_{p['unit']}_{slot}")
+                if not group:
+                    continue
+                detail = (data.get(f"x_{p['unit']}_{slot}") or "").strip()
+                order = p["lookup"].get((group, detail))
+                if order is None and not detail:           # a group of one legal choice needs no second select
+                    legal = [o for (g, _d), o in p["lookup"].items() if g == group]
+                    order = legal[0] if len(legal) == 1 else None
+                if order is None:
+                    self.add_error(f"x_{p['unit']}_{slot}", PICK["invalid_choice"])
+                    continue
+                self.chosen.append({**order, "slot": slot})
+        return data
+
     def withdraw(self) -> list[str]:
         return [p["unit"] for p in self.pickers if self.cleaned_data.get(f"w_{p['unit']}")]
 
     def banners(self) -> list[dict]:
-        return [{"unit": p["unit"], "banner": self.cleaned_data[f"b_{p['unit']}"]} for p in self.pickers
-                if self.cleaned_data.get(f"b_{p['unit']}")]
+        dragon = [{"unit": o["unit"], "banner": "dragon"} for o in self.chosen if o["type"] == "dragon"]
+        return dragon + [{"unit": p["unit"], "banner": self.cleaned_data[f"b_{p['unit']}"]} for p in self.pickers
+                         if self.cleaned_data.get(f"b_{p['unit']}")]
 
     def orders(self) -> list[dict]:
-        out = []
-        for p in self.pickers:
-            for slot in (1, 2):
-                value = self.cleaned_data.get(f"o_{p['unit']}_{slot}")
-                if not value:
-                    continue
-                kind, otype, extra = value.split(":", 2)
-                order = {"unit": p["unit"], "slot": slot, "kind": kind, "type": otype}
-                if otype in sit.TARGETED:
-                    order["target"] = extra
-                elif otype == "reform":
-                    order["dir"] = extra
-                elif otype == "regroup":
-                    order["face"] = extra
-                elif otype == "move" and extra == "2":
-                    order["actions"] = ["move", "move"]
-                out.append(order)
-        return out
+        return [dict(o) for o in self.chosen]
+
+
+class LeaderForm(SideForm):
+    """W11.1: which leader (by his place in the battle's list) moves to which unit — one the page offered."""
+    leader = forms.TypedChoiceField(coerce=int, choices=(), error_messages=PICK)
+    unit = forms.ChoiceField(choices=(), error_messages=PICK)
+
+    def __init__(self, *args, board=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.board = {g["index"]: g for g in board}
+        self.fields["leader"].choices = [(i, g["name"]) for i, g in self.board.items()]
+        self.fields["unit"].choices = sorted({(u, u) for g in self.board.values() for u in [g["unit"]] + g["targets"]})
+
+    def clean(self):
+        data = super().clean()
+        g = self.board.get(data.get("leader"))
+        if g is not None and data.get("unit") and data["unit"] != g["unit"] and data["unit"] not in g["targets"]:
+            self.add_error("unit", PICK["invalid_choice"])
+        return data
 
 
 class DiceForm(forms.Form):
@@ -261,6 +298,11 @@ class OverrideForm(ReasonForm):
                              error_messages=PICK)
     facing = forms.ChoiceField(choices=[("", "—")] + [(k, v) for k, v in labels.FACINGS.items()], required=False,
                                error_messages=PICK)
+
+    def __init__(self, *args, cells=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if cells is not None:                                   # the field as extended (W2.5)
+            self.fields["cell"].choices = [("", "—")] + [(c, c) for c in cells]
 
     def changes(self) -> dict:
         d = self.cleaned_data
@@ -300,5 +342,147 @@ class RosterForm(forms.Form):
         return out
 
 
+class ExtendForm(ReasonForm):
+    """W2.5: the cells to add, each one of the places next to the field the page offered."""
+    cells = forms.MultipleChoiceField(error_messages={**PICK, "invalid_list": PICK["invalid_choice"],
+                                                      "required": _("Pick the cells to add.")})
+
+    def __init__(self, *args, options=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.options = {c["id"]: (c["col"], c["row"]) for c in options}
+        self.fields["cells"].choices = [(c, c) for c in self.options]
+
+    def positions(self) -> list[tuple[int, int]]:
+        return [self.options[c] for c in self.cleaned_data["cells"]]
+
+
 def errors_text(form) -> str:
     return " ".join(str(m) for errors in form.errors.values() for m in errors)
+
+
+# ---------------------------------------------------------------------------- the calculators (W42.1)
+STATS = ("steadiness", "impetus", "armour")
+ATTACK_SIDES = {"front": _("on the front"), "left": _("on the left flank"), "right": _("on the right flank"),
+                "rear": _("in the rear")}
+MELEE_FLAGS = {"hold": _("Hold the position! (its bonus stands)"), "moved": _("moved this turn"),
+               "decisive": _("decisive attack"), "across_river": _("attacks across the river"),
+               "uphill": _("attacks uphill"), "into_forest": _("attacks into a forest"),
+               "crab": _("Crab banner"), "tiger": _("Tiger banner"),
+               "no_defence_bonuses": _("no defence bonuses (the Dragon's target)")}
+TARGET_FLAGS = {"has_move_order": _("has an order to move in this step"),
+                "move_is_decisive": _("that move is a decisive attack"), "crosses_bridge": _("crosses the bridge"),
+                "on_hill": _("on a hill"), "in_forest": _("in a forest"),
+                "moved_or_turned": _("moved or turned this turn (no shields)"),
+                "hold": _("Hold the position! (its bonus stands)"), "crab": _("Crab banner")}
+SHOOTER_FLAGS = {"massed": _("massed shooting"), "straight": _("the target is straight ahead"),
+                 "at_attacker": _("shoots at its attacker (automatic)"), "from_hill": _("shoots from a hill"),
+                 "crab": _("Crab banner")}
+COUNTS = {"panic": _("panic markers"), "shooting_losses": _("losses from shooting this turn"),
+          "rallies": _("times rallied")}
+
+
+class CalcUnits(forms.Form):
+    """Units typed into a calculator: troop type, figures (the ranks follow), shields, the flags and counts of
+    W41.5–W41.6 and the moderator's modifiers; each unit's fields are named `<key>_<field>`."""
+
+    UNITS: tuple = ()          # (key, role label, required, troop types, flags, counts, attacks)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for key, _role, required, types, flags, counts, attacks in self.UNITS:
+            self.fields[f"{key}_type"] = forms.ChoiceField(
+                label=_("Troop type"), choices=[("", "—")] + [(t, labels.TYPES[t]) for t in types],
+                required=required, error_messages=PICK)
+            self.fields[f"{key}_figures"] = forms.IntegerField(label=_("Figures"), min_value=1, max_value=16,
+                                                               required=False)
+            if attacks:
+                self.fields[f"{key}_attacks"] = forms.ChoiceField(label=_("Attacks"), choices=list(ATTACK_SIDES.items()),
+                                                                  required=False, error_messages=PICK)
+            self.fields[f"{key}_shields"] = forms.BooleanField(label=_("Shields"), required=False)
+            self.fields[f"{key}_fleeing"] = forms.BooleanField(label=_("fleeing"), required=False)
+            for name in counts:
+                self.fields[f"{key}_{name}"] = forms.IntegerField(label=COUNTS[name], min_value=0, max_value=16,
+                                                                  required=False)
+            for stat in STATS:
+                self.fields[f"{key}_mod_{stat}"] = forms.IntegerField(
+                    label=_("modifier to %(stat)s") % {"stat": STAT_WORDS[stat]}, min_value=-5, max_value=5,
+                    required=False)
+            for name, label in flags.items():
+                self.fields[f"{key}_{name}"] = forms.BooleanField(label=label, required=False)
+
+    def present(self, key: str) -> bool:
+        return bool(self.cleaned_data.get(f"{key}_type"))
+
+    def clean(self):
+        data = super().clean()
+        for key, _role, _required, _types, _flags, _counts, attacks in self.UNITS:
+            if data.get(f"{key}_type") and not data.get(f"{key}_figures"):
+                self.add_error(f"{key}_figures", _("A unit has 1 to 16 figures."))
+            if attacks and data.get(f"{key}_type") and not data.get(f"{key}_attacks"):
+                self.add_error(f"{key}_attacks", PICK["required"])
+        return data
+
+    def unit(self, key: str, side: str) -> dict:
+        """The unit as the engine's case takes it (W41.3 with the mode's flags)."""
+        d = self.cleaned_data
+        spec = next(u for u in self.UNITS if u[0] == key)
+        node = {"id": key, "side": side, "type": d[f"{key}_type"], "figures": d[f"{key}_figures"],
+                "shields": bool(d.get(f"{key}_shields")), "status": "fleeing" if d.get(f"{key}_fleeing") else "ready",
+                "modifiers": [{"stat": stat, "value": d[f"{key}_mod_{stat}"], "source": "moderator"}
+                              for stat in STATS if d.get(f"{key}_mod_{stat}")]}
+        for name in spec[5]:
+            node[name] = d.get(f"{key}_{name}") or 0
+        for name in spec[4]:
+            node[name] = bool(d.get(f"{key}_{name}"))
+        if spec[6]:
+            node["attacks"] = d[f"{key}_attacks"]
+        return node
+
+    def groups(self) -> list[dict]:
+        """The page's fieldsets: per unit its role, the main fields, the numbers and the boxes."""
+        out = []
+        for key, role, _required, _types, flags, counts, attacks in self.UNITS:
+            main = [self[f"{key}_type"], self[f"{key}_figures"]] + ([self[f"{key}_attacks"]] if attacks else [])
+            numbers = [self[f"{key}_{name}"] for name in counts] + [self[f"{key}_mod_{stat}"] for stat in STATS]
+            boxes = [self[f"{key}_shields"], self[f"{key}_fleeing"]] + [self[f"{key}_{name}"] for name in flags]
+            out.append({"key": key, "role": role, "main": main, "numbers": numbers, "boxes": boxes})
+        return out
+
+
+STAT_WORDS = {"steadiness": _("steadiness"), "impetus": _("impetus"), "armour": _("armour")}
+ROLES = {"a": _("Attacker (unit A in a meeting)"), "c": _("Second attacker (attacks only)"),
+         "b": _("Defender (unit B in a meeting)"), "t": _("Target"), "s1": _("Shooter"), "s2": _("Second shooter")}
+
+
+class MeleeCalcForm(CalcUnits):
+    kind = forms.ChoiceField(label=_("Melee"), choices=[("attack", _("an attack on a defending unit")),
+                                                        ("meeting", _("a meeting engagement"))],
+                             initial="attack", error_messages=PICK)
+    same_cell = forms.BooleanField(label=_("both went for the same cell (a meeting engagement)"), required=False)
+    UNITS = (("a", ROLES["a"], True, sit.TYPES, MELEE_FLAGS, ("panic", "shooting_losses", "rallies"), True),
+             ("c", ROLES["c"], False, sit.TYPES, MELEE_FLAGS, ("panic", "shooting_losses", "rallies"), True),
+             ("b", ROLES["b"], True, sit.TYPES, MELEE_FLAGS, ("panic", "shooting_losses", "rallies"), False))
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") == "attack" and data.get("c_type") and data.get("a_attacks") == data.get("c_attacks"):
+            self.add_error("c_attacks", _("Two attackers cannot attack on the same side of the defender."))
+        if data.get("kind") == "meeting" and (data.get("a_fleeing") or data.get("b_fleeing")):
+            self.add_error(None, _("A fleeing unit does not fight a meeting engagement (W35)."))
+        return data
+
+
+class VolleyCalcForm(CalcUnits):
+    UNITS = (("t", ROLES["t"], True, sit.TYPES, TARGET_FLAGS, ("panic", "rallies"), False),
+             ("s1", ROLES["s1"], True, sit.SHOOTERS, SHOOTER_FLAGS, (), False),
+             ("s2", ROLES["s2"], False, sit.SHOOTERS, SHOOTER_FLAGS, (), False))
+
+
+class CommandCalcForm(forms.Form):
+    rerolls = forms.IntegerField(label=_("Re-rolls left (messengers)"), min_value=0, max_value=10, initial=0)
+
+
+CALC_INITIAL = {"m": {"kind": "attack", "a_type": "cavalry", "a_figures": 8, "a_attacks": "front",
+                      "b_type": "ashigaru_spears", "b_figures": 8, "c_attacks": "left"},
+                "v": {"t_type": "samurai_spears", "t_figures": 8, "s1_type": "samurai_bows", "s1_figures": 8},
+                "c": {"rerolls": 0}}

@@ -1,6 +1,7 @@
 """The words a Red Plains page or sheet shows for the engine's names (engine ids are never shown)."""
 from __future__ import annotations
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -21,6 +22,28 @@ STATUSES = {"ready": gettext_lazy("in order"), "fleeing": gettext_lazy("fleeing"
             "dispersed": gettext_lazy("dispersed"), "withdrawn": gettext_lazy("withdrawn")}
 FACINGS = {"N": gettext_lazy("north"), "E": gettext_lazy("east"), "S": gettext_lazy("south"), "W": gettext_lazy("west")}
 DIRS = {"left": gettext_lazy("to the left"), "right": gettext_lazy("to the right")}
+# W21.1: a cavalry order's actions; W16.3: a cavalry Decisive attack's first action
+ACTIONS = {"move": gettext_lazy("moving (cavalry action)"), "retreat": gettext_lazy("retreat (cavalry action)"),
+           "reform_left": gettext_lazy("reform to the left"), "reform_right": gettext_lazy("reform to the right")}
+# W16.5: an ordinary order given instead of a special one, in the special order's timing or the ordinary one's
+TIMINGS = {"ordinary": gettext_lazy("instead of a special order, in the ordinary timing"),
+           "special": gettext_lazy("instead of a special order, in the special timing")}
+# The sections of the order picker (W42.2) and the word each order carries after its name
+PICKER_SECTIONS = {
+    "ordinary": gettext_lazy("Ordinary orders"),
+    "special": gettext_lazy("Special orders"),
+    "special+ordinary": gettext_lazy("An ordinary order instead of a special one, in the ordinary timing (W16.5)"),
+    "special+special": gettext_lazy("An ordinary order instead of a special one, in the special timing: it acts "
+                                    "earlier and may expose the flank (W16.5)"),
+    "dragon": gettext_lazy("The Dragon banner (W12.4): raised in the unit, its move is the unit's first order "
+                           "and costs none"),
+}
+PICKER_SECTIONS_SHORT = {"ordinary": KINDS["ordinary"], "special": KINDS["special"],
+                         "special+ordinary": TIMINGS["ordinary"], "special+special": TIMINGS["special"],
+                         "dragon": BANNERS["dragon"]}
+ONLY_ACTION = gettext_lazy("no second action")
+LEADER_KINDS = {"general": gettext_lazy("general (Red Plains leader)"),
+                "commander": gettext_lazy("commander (Red Plains leader)")}
 SIDE_WORDS = {"north": gettext_lazy("north"), "south": gettext_lazy("south")}
 PHASES = {"deployment": gettext_lazy("Deployment turn"), "plan_change": gettext_lazy("Plan-change phase"), "command": gettext_lazy("Command phase"), "execution": gettext_lazy("Execution phase"),
           "ended": gettext_lazy("The battle is over")}
@@ -72,6 +95,9 @@ REASONS = {
     "one_banner_per_unit": gettext_lazy("one banner per unit"),
     "withdraw_not_allowed": gettext_lazy("only a unit of fewer than 4 figures is withdrawn to the rear"),
     "general_retreat_too_early": gettext_lazy("a general retreat is signalled from turn 2"),
+    "dragon_not_first": gettext_lazy("the Dragon move is only the first of the unit's orders"),
+    "dragon_too_far": gettext_lazy("the Dragon move goes no farther than its troop type allows"),
+    "dragon_without_banner": gettext_lazy("the Dragon move needs the Dragon banner raised in the unit"),
 }
 REFUSALS = {
     "not_deployment": gettext_lazy("The deployment turn is over."),
@@ -105,6 +131,12 @@ REFUSALS = {
     "cannot_stop": gettext_lazy("This side may not stop the battle now (W39.3)."),
     "bad_orders": gettext_lazy("Those orders cannot be given."),
     "bad_cells": gettext_lazy("Place each unit in a cell of the field."),
+    "bad_extra_cells": gettext_lazy("Pick new cells next to the field's edge (at most 12 at once)."),
+    "extend_now": gettext_lazy("Cells are added before the execution's dice or after the turn."),
+    "calc_impossible": gettext_lazy("The rules do not let these units fight so: change the units or their marks."),
+    "bad_leader_move": gettext_lazy("A leader moves only to a unit of his side in a cell next to his own, "
+                                    "diagonals included, and not into a minor clan's unit (W11.1)."),
+    "leader_unit_gone": gettext_lazy("This leader's unit is out of the battle: he moves no more (W11.2)."),
 }
 
 
@@ -124,21 +156,64 @@ def unit_name(state: dict, uid: str | None) -> str:
     return _("an army unit")
 
 
-def order_text(state: dict, order: dict) -> str:
-    text = str(ORDERS.get(order.get("type"), "?"))
+def single_action(order: dict) -> str | None:
+    """A cavalry order of one action given as the plain order (W21.1): which action it is."""
+    otype = order.get("type")
+    if otype == "reform":
+        return f"reform_{order.get('dir')}" if order.get("dir") in DIRS else None
+    return otype if otype in ("move", "retreat") else None
+
+
+def order_head(order: dict, cavalry: bool = False) -> str:
+    """The order's name; a cavalry order's first action (W21.1)."""
+    actions = list(order.get("actions") or [])
+    if not actions and cavalry and single_action(order):
+        actions = [single_action(order)]
+    if actions and actions[0] in ACTIONS:
+        return capfirst(str(ACTIONS[actions[0]]))
+    return str(ORDERS.get(order.get("type"), "?"))
+
+
+def order_detail(state: dict, order: dict, cavalry: bool = False) -> str:
+    """What the order names besides its name: cavalry's second action, the target, the direction, the face."""
+    actions = order.get("actions") or []
+    if len(actions) > 1 and actions[1] in ACTIONS:
+        return _("then %(action)s") % {"action": ACTIONS[actions[1]]}
     if order.get("target"):
-        text += " → " + unit_name(state, order["target"])
-    if order.get("dir"):
-        text += " (" + str(DIRS[order["dir"]]) + ")"
-    if order.get("actions") and len(order["actions"]) > 1:
-        text += " ×" + str(len(order["actions"]))
-    if order.get("face"):
-        text += " (" + _("face %(dir)s") % {"dir": FACINGS[order["face"]]} + ")"
+        text = "→ " + unit_name(state, order["target"])
+        if order.get("first") in ACTIONS:                                     # W16.3
+            text += ", " + _("first %(action)s") % {"action": ACTIONS[order["first"]]}
+        return text
+    if order.get("type") == "dragon":                                         # W12.4
+        way = _("turning %(dir)s") % {"dir": DIRS[order["dir"]]} if order.get("dir") in DIRS else _("straight ahead")
+        n = order.get("moves")
+        if n:
+            way += ", " + (_("up to one cell ahead") if n == 1 else _("up to %(n)s cells ahead") % {"n": n})
+        return way
+    if order.get("dir") in DIRS and not (cavalry and order.get("type") == "reform"):
+        return str(DIRS[order["dir"]])
+    if order.get("face") in FACINGS:
+        return _("face %(dir)s") % {"dir": FACINGS[order["face"]]}
+    return ""
+
+
+def order_text(state: dict, order: dict) -> str:
+    text = order_head(order)
+    detail = order_detail(state, order)
+    if detail.startswith("→"):
+        text += " " + detail
+    elif order.get("actions") or order.get("type") == "dragon":
+        text += ", " + detail if detail else ""
+    elif detail:
+        text += " (" + detail + ")"
+    if order.get("kind") == "special" and order.get("type") in ("move", "retreat", "reform", "shoot", "wait"):
+        text += " — " + str(TIMINGS.get(order.get("timing") or "ordinary"))             # W16.5
     return text
 
 
-def event_text(state: dict, e: dict) -> str:
-    """One event of the execution (W41.10) as a sentence."""
+def event_text(state: dict, e: dict, hidden: frozenset | set = frozenset()) -> str:
+    """One event of the execution (W41.10) as a sentence; a unit in `hidden` (unseen in a forest, W38.2) is told
+    only as «a unit in a forest», without its name, dice or figures."""
     name = lambda uid: unit_name(state, uid)  # noqa: E731
     t = e.get("type")
     if t == "move":
@@ -165,6 +240,9 @@ def event_text(state: dict, e: dict) -> str:
     if t == "melee":
         parts = []
         for uid, u in (e.get("units") or {}).items():
+            if uid in hidden:
+                parts.append(_("A unit in a forest"))
+                continue
             rolls = "; ".join(_("%(n)s dice at %(needs)s+: %(values)s → %(hits)s hits + %(gd)s guaranteed") % {
                 "n": r["dice"], "needs": r["needs"], "values": " ".join(map(str, r["values"])) or "—",
                 "hits": r["hits"], "gd": r["guaranteed"]} for r in u.get("rolls", []))
@@ -177,10 +255,15 @@ def event_text(state: dict, e: dict) -> str:
     if t == "shoot":
         parts = []
         for s in e.get("shots", []):
+            if s["shooter"] in hidden:
+                parts.append(_("A unit in a forest shoots: %(losses)s losses") % {"losses": s.get("losses")})
+                continue
             parts.append(_("%(unit)s shoots %(n)s dice at %(needs)s+: %(values)s → %(losses)s losses") % {
                 "unit": name(s["shooter"]), "n": s.get("figures_shooting"), "needs": s.get("needs"),
                 "values": " ".join(map(str, s.get("values", []))) or "—", "losses": s.get("losses")})
         target = e.get("target") or {}
+        if e.get("at") in hidden:
+            return _("Shooting at a unit in a forest. %(parts)s.") % {"parts": "; ".join(parts)}
         return _("Shooting at %(unit)s. %(parts)s. Left: %(after)s.") % {
             "unit": name(e.get("at")), "parts": "; ".join(parts),
             "after": target.get("figures_after", "—")}

@@ -58,6 +58,7 @@ def protocol(table, seat) -> dict:
                                                               for o in t["orders"][side]]
             if len(orders) > 1:
                 blocks.append({"table": orders, "widths": [60, 12, 90]})
+        blocks += [{"p": m} for m in t["leaders"]]
         raw = next(x for x in state["turns"] if x["turn"] == t["turn"])
         dice_rows = [[_("Roll"), _("Dice"), _("How")]]
         for r in raw["rolls"]:
@@ -159,9 +160,16 @@ def order_sheets(table, seat) -> dict:
             if u["side"] == side and u.get("status", "ready") in ("ready", "fleeing"):
                 rows.append([labels.unit_name(state, u["id"]), u.get("cell") or "", "", ""])
         blocks.append({"table": rows, "widths": [50, 18, 50, 50], "height": 11})
-        grid = {"columns": 12, "rows": 6, "labels": {(c["col"], c["row"]): c["id"] for c in sit.cells()},
-                "marks": {}, "shade": set()}
-        blocks.append({"grid": grid})
+        blocks.append({"grid": field_grid(table.setup, state)})
         pages.append(blocks)
     return {"document": _("Order sheet"), "kicker": _("Battle of Red Plains · order sheet"), "title": table.title,
             "pages": pages}
+
+
+def field_grid(setup: dict, state: dict) -> dict:
+    """The field sheet's grid (W42.3): the 12 x 6 cells with their labels and any the moderator added (W2.5)."""
+    cells = sit.table_cells(setup, state)
+    cols, rows = [c["col"] for c in cells], [c["row"] for c in cells]
+    return {"columns": max(cols) - min(cols) + 1, "rows": max(rows) - min(rows) + 1,
+            "first_col": min(cols), "first_row": min(rows), "centre_row": max(load().deployment_rows["north"]) + 1,
+            "labels": {(c["col"], c["row"]): c["id"] for c in cells}, "marks": {}, "shade": set()}

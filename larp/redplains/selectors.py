@@ -7,6 +7,7 @@ projector sees what the whole hall may see.
 """
 from __future__ import annotations
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from larp.redplains import labels
@@ -36,11 +37,14 @@ def board(state: dict, setup: dict, viewer: str | None) -> dict:
     field = setup.get("field") or {}
     hills, forests = set(field.get("hills") or []), set(field.get("forests") or [])
     grid = []
-    for c in sit.cells():
+    known = {c["id"] for c in sit.cells()}
+    for c in sit.table_cells(setup, state):
         x, y = (c["col"] - 1) * CELL, (c["row"] - 1) * CELL
         grid.append({"id": c["id"], "x": x, "y": y, "hill": c["id"] in hills, "forest": c["id"] in forests,
-                     "zone": "north" if c["row"] <= 3 else "south"})
+                     "zone": "north" if c["row"] <= 3 else "south", "extra": c["id"] not in known})
     pos = {c["id"]: (c["x"], c["y"]) for c in grid}
+    ghosts = [{"id": c["id"], "x": (c["col"] - 1) * CELL, "y": (c["row"] - 1) * CELL}
+              for c in sit.addable(setup, state)] if viewer == "moderator" and sit.may_extend(state) else []
     counters = []
     orders = {}
     if viewer in ("moderator",) + sit.SIDES and state["phase"] != sit.DEPLOYMENT:
@@ -66,7 +70,15 @@ def board(state: dict, setup: dict, viewer: str | None) -> dict:
                          "figures": u["figures"], "fleeing": u.get("status") == "fleeing",
                          "name": labels.unit_name(state, u["id"]),
                          "arrow": arrow(x, y, u.get("facing", "N")), "orders": orders.get(u["id"], 0)})
-    return {"width": 12 * CELL, "height": 6 * CELL, "cells": grid, "counters": counters, "size": CELL}
+    return {"cells": grid, "counters": counters, "size": CELL, "ghosts": ghosts, **frame(grid + ghosts)}
+
+
+def frame(shapes: list[dict]) -> dict:
+    """The SVG's view box around the cells (the field grows past 12 x 6 with added cells, W2.5) and the centre line."""
+    left, top = min(c["x"] for c in shapes), min(c["y"] for c in shapes)
+    right, bottom = max(c["x"] for c in shapes) + CELL, max(c["y"] for c in shapes) + CELL
+    return {"view_box": f"{left - 4} {top - 4} {right - left + 8} {bottom - top + 8}",
+            "centre": {"x1": left, "x2": right, "y": 3 * CELL}}
 
 
 def arrow(x: int, y: int, facing: str) -> str:
@@ -81,9 +93,10 @@ def arrow(x: int, y: int, facing: str) -> str:
 
 def unit_rows(state: dict, setup: dict, viewer: str | None, side: str | None = None) -> list[dict]:
     rows = []
-    riders = {}
-    for g in setup.get("leaders") or []:
-        riders.setdefault(g.get("unit"), []).append(g.get("name"))
+    riders, commanders = {}, {}
+    moved_by = sit.SIDES if viewer == "moderator" else (viewer,) if viewer in sit.SIDES else ()
+    for g in sit.leaders_now(setup, state, moved_by):                 # the enemy sees no move before execution
+        (commanders if g.get("kind") == "commander" else riders).setdefault(g.get("unit"), []).append(g.get("name"))
     for u in state["units"]:
         if side and u["side"] != side:
             continue
@@ -94,11 +107,34 @@ def unit_rows(state: dict, setup: dict, viewer: str | None, side: str | None = N
             name += " — " + _("clan %(clan)s") % {"clan": u["minor_clan"]}
         if u["id"] in riders:
             name += " — " + _("general %(names)s") % {"names": ", ".join(riders[u["id"]])}
+        if u["id"] in commanders:
+            name += " — " + _("commander %(names)s") % {"names": ", ".join(commanders[u["id"]])}
         rows.append({"id": u["id"], "side": u["side"], "name": name,
                      "type": labels.TYPES[u["type"]], "figures": u["figures"], "cell": u.get("cell") or "—",
                      "facing": labels.FACINGS.get(u.get("facing"), ""),
                      "status": labels.STATUSES.get(u.get("status", "ready"), ""), "ammo": u.get("ammo"),
                      "status_code": u.get("status", "ready")})
+    return rows
+
+
+def leader_rows(setup: dict, state: dict, side: str) -> list[dict]:
+    """The side's generals and commander: where each rides, the units he may move to now (W11.1), his fate when
+    his unit is out of the battle (W11.2)."""
+    units = sit.unit_map(state)
+
+    def where(uid):
+        return f"{labels.unit_name(state, uid)} ({units[uid].get('cell') or '—'})"
+
+    rows = []
+    for g in sit.leader_board(setup, state, side):
+        fate = None
+        if not g["alive"]:
+            fate = _("fell with his unit: his extra order is lost (W11.2)") if g["kind"] == "general" else \
+                _("his unit is out of the battle: he is unharmed, but Brawler and Charisma no longer work (W11.2)")
+        choices = [(g["unit"], where(g["unit"]) + " — " + _("stays"))] + [(uid, where(uid)) for uid in g["targets"]]
+        rows.append({"index": g["index"], "name": g["name"], "kind": labels.LEADER_KINDS.get(g["kind"], ""),
+                     "where": where(g["now"]), "moved": g["now"] != g["unit"], "fate": fate,
+                     "may_move": g["alive"] and bool(g["targets"]), "choices": choices, "current": g["now"]})
     return rows
 
 
@@ -133,47 +169,122 @@ def orders_view(state: dict, side: str) -> list[dict]:
             for o in state["orders"][side]]
 
 
+SECTIONS = ("ordinary", "special", "special+ordinary", "special+special", "dragon")
+
+
+def picker_keys(order: dict, cavalry: bool) -> tuple[str, str, str]:
+    """Where an order sits in the picker: its section, its group (the first select) and its detail (the second).
+
+    The group is the order's kind and name (a cavalry order's first action, W21.1); the detail what it names
+    besides (cavalry's second action, the target and a cavalry Decisive attack's first action, the direction,
+    the face, the Dragon's turn and distance), so a phone's list stays short (W42.2).
+    """
+    otype = order["type"]
+    if otype == "dragon":
+        section = "dragon"
+    elif order["kind"] == "special" and otype in sit.ORDINARY_TYPES:                        # W16.5
+        section = f"special+{order.get('timing') or 'ordinary'}"
+    else:
+        section = order["kind"]
+    actions = list(order.get("actions") or [])
+    if not actions and cavalry and labels.single_action(order):
+        actions = [labels.single_action(order)]
+    if actions:
+        return section, f"{section}:{actions[0]}", actions[1] if len(actions) > 1 else ""
+    if order.get("target"):
+        detail = order["target"] + (f"+{order['first']}" if order.get("first") else "")
+    elif otype == "dragon":
+        detail = f"{order.get('dir') or 'ahead'}:{order.get('moves') or ''}"
+    else:
+        detail = order.get("dir") or order.get("face") or ""
+    return section, f"{section}:{otype}", detail
+
+
 def order_pickers(table, state: dict, side: str) -> list[dict]:
-    """Per unit, the legal orders as choices (value = index), refused ones greyed with the reason (W42.2)."""
+    """Per unit, the legal orders in two selects: the order (grouped by kind), then what it names; refused ones
+    greyed with the reason (W42.2). `lookup` maps (group, detail) to the order the engine accepted."""
     out = []
     given = {(o["unit"], o["slot"]): o for o in state["orders"][side]}
+    units = sit.unit_map(state)
     for uid, options in sit.order_options(table.setup, state, side).items():
-        choices = []
-        for i, opt in enumerate(options):
+        cavalry = sit.is_cavalry(units[uid]["type"])
+        groups: dict[str, dict] = {}
+        lookup: dict[tuple[str, str], dict] = {}
+        for opt in options:
             o = opt["order"]
-            label = f"{labels.order_text(state, o)} ({labels.KINDS[o['kind']]})"
-            choices.append({"value": option_key(o), "label": label,
-                            "refused": labels.reason(opt["refused"]["reason"]) if opt["refused"] else None})
+            section, group, detail = picker_keys(o, cavalry)
+            refused = labels.reason(opt["refused"]["reason"]) if opt["refused"] else None
+            g = groups.setdefault(group, {"value": group, "section": section, "details": [], "refused": None,
+                                          "first_only": o["type"] == "dragon", "legal": False,
+                                          "label": f"{labels.order_head(o, cavalry)} "
+                                                   f"({labels.PICKER_SECTIONS_SHORT[section]})"})
+            g["details"].append({"value": detail, "refused": refused,
+                                 "label": labels.order_detail(state, o, cavalry) or
+                                 str(labels.ONLY_ACTION if cavalry and section != "dragon" and
+                                     o["type"] in ("move", "retreat", "reform") else "—")})
+            g["legal"] = g["legal"] or refused is None
+            if refused is None:
+                lookup[(group, detail)] = o
+        for g in groups.values():
+            if not g["legal"]:
+                g["refused"] = g["details"][0]["refused"]
+            g["single"] = len(g["details"]) == 1
+        sections = [{"key": key, "label": labels.PICKER_SECTIONS[key],
+                     "groups": [g for g in groups.values() if g["section"] == key]} for key in SECTIONS]
         slots = []
         for slot in (1, 2):
             g = given.get((uid, slot))
-            slots.append({"slot": slot, "current": option_key(g) if g else ""})
+            keys = picker_keys(g, cavalry) if g else ("", "", "")
+            slots.append({"slot": slot, "group": keys[1], "detail": keys[2]})
         raised = {x["unit"]: x["banner"] for x in state["banners"][side]}
         left = [b for b in sit.BANNERS if state["banners_left"][side].get(b, 0) > 0]
-        out.append({"unit": uid, "name": labels.unit_name(state, uid), "choices": choices, "slots": slots,
+        out.append({"unit": uid, "name": labels.unit_name(state, uid), "sections": [x for x in sections if x["groups"]],
+                    "groups": list(groups.values()), "lookup": lookup, "slots": slots,
                     "banners": left, "banner_choices": [(b, labels.BANNERS[b]) for b in left],
-                    "banner": raised.get(uid, ""), "withdrawn": uid in state["withdraw"][side],
-                    "may_withdraw": int(sit.unit_map(state)[uid]["figures"]) < 4})
+                    "banner": raised.get(uid, "") if raised.get(uid) != "dragon" else "",
+                    "withdrawn": uid in state["withdraw"][side],
+                    "may_withdraw": int(units[uid]["figures"]) < 4})
     return out
 
 
-def option_key(order: dict) -> str:
-    extra = order.get("target") or order.get("dir") or order.get("face") or (
-        str(len(order["actions"])) if order.get("actions") else "")
-    return f"{order['kind']}:{order['type']}:{extra}"
+def unseen_by(state: dict, setup: dict, turn: dict, viewer: str | None) -> set[str]:
+    """W38.2: the units the viewer did not see in that turn (unrevealed in a forest at its end; the enemy's only).
+
+    The moderator sees all; the hall (the projector) what both sides may see. Turns executed before the table kept
+    `unseen` take today's forests."""
+    if viewer == "moderator":
+        return set()
+    ids = turn.get("unseen")
+    if ids is None:
+        ids = sit.unseen(setup, state)
+    sides = {u["id"]: u["side"] for u in state["units"]}
+    return {uid for uid in ids if sides.get(uid) != viewer}
 
 
-def turn_log(state: dict) -> list[dict]:
-    """The executed turns (shown to everyone at the table: the turn as a replay)."""
+def event_lines(state: dict, events: list[dict], hidden: set[str]) -> list[str]:
+    """The events as sentences for one viewer: what a hidden unit did alone is left out, elsewhere it is «a unit in a
+    forest» (W38.2)."""
+    return [labels.event_text(state, e, hidden) for e in events
+            if not (e.get("unit") in hidden or e.get("swap_with") in hidden)]
+
+
+def turn_log(state: dict, setup: dict | None = None, viewer: str | None = "moderator") -> list[dict]:
+    """The executed turns as a replay, as far as the viewer may see them (W38.2; the moderator sees everything)."""
     out = []
     for t in state["turns"]:
-        out.append({"turn": t["turn"], "events": [labels.event_text(state, e) for e in t["events"]],
+        hidden = unseen_by(state, setup or {}, t, viewer)
+        out.append({"turn": t["turn"], "events": event_lines(state, t["events"], hidden),
                     "rolls": {s: command_view({**state, "command": t["command"],
                                                "rerolls_left": {x: 0 for x in sit.SIDES}}, s)
                               for s in sit.SIDES},
                     "orders": {s: [{"unit": labels.unit_name(state, o["unit"]), "slot": o["slot"],
-                                    "text": labels.order_text(state, o)} for o in t["orders"][s]]
-                               for s in sit.SIDES}})
+                                    "text": labels.order_text(state, o)} for o in t["orders"][s]
+                                   if o["unit"] not in hidden]
+                               for s in sit.SIDES},
+                    "leaders": [_("%(kind)s %(name)s moved: %(from)s → %(to)s (W11.1).") % {
+                        "kind": capfirst(str(labels.LEADER_KINDS.get(m["kind"], ""))), "name": m["name"],
+                        "from": labels.unit_name(state, m["from"]), "to": labels.unit_name(state, m["to"])}
+                        for m in t.get("leaders") or [] if m["from"] not in hidden and m["to"] not in hidden]})
     return out
 
 
@@ -226,7 +337,7 @@ def page(table, seat: Seat) -> dict:
            "turn": state["turn"], "board": board(state, table.setup, viewer), "viewer": viewer,
            "sides": [{"key": k, "name": sides[k].name if k in sides else k,
                       "confirmed": state["confirmed"][k], "colour": COLOURS[k]} for k in sit.SIDES],
-           "log": turn_log(state), "end": end_view(table, state)}
+           "log": turn_log(state, table.setup, viewer), "end": end_view(table, state)}
     mine = list(sit.SIDES) if seat.moderator else [seat.side_key]
     ctx["my_sides"] = []
     for key in mine:
@@ -269,11 +380,13 @@ def page(table, seat: Seat) -> dict:
                                        if not r["unit"] or r.get("slot") is None]
             if state["command"][key]["result"] and not state["confirmed"][key]:
                 entry["pickers"] = order_pickers(table, state, key)
+            entry["leaders"] = leader_rows(table.setup, state, key)
         ctx["my_sides"].append(entry)
     if seat.moderator:
         ctx["execution"] = execution(table, state)
         ctx["all_units"] = unit_rows(state, table.setup, "moderator")
-        ctx["cell_ids"] = [c["id"] for c in sit.cells()]
+        ctx["cell_ids"] = [c["id"] for c in sit.table_cells(table.setup, state)]
+        ctx["addable"] = sit.addable(table.setup, state) if sit.may_extend(state) else []
         ctx["before_play"] = sit.before_play(state)
         ctx["placed"] = state["phase"] == sit.COMMAND
         ctx["type_choices"] = list(labels.TYPES.items())
@@ -301,4 +414,4 @@ def projector(table) -> dict:
             "turn": state["turn"], "board": board(state, table.setup, "hall"),
             "sides": [{"key": k, "name": sides[k].name if k in sides else k, "confirmed": state["confirmed"][k],
                        "colour": COLOURS[k]} for k in sit.SIDES],
-            "last": turn_log(state)[-1:] if state["turns"] else [], "end": end_view(table, state)}
+            "last": turn_log(state, table.setup, "hall")[-1:], "end": end_view(table, state)}

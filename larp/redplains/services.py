@@ -166,6 +166,15 @@ def give_orders(table_id: int, user, side: str, orders: list[dict], general_retr
                 lambda t, p: _("%(side)s gave %(n)s orders.") % {"side": side_name(t, side), "n": len(orders)})
 
 
+def move_leader(table_id: int, user, side: str, leader: int, unit: str) -> dict:
+    """W11.1: a general or the commander moves to a unit next to his, in the command phase (back: no move)."""
+    def summary(t, p):                            # where he went stays hidden from the enemy, like the orders
+        g = sit.leaders_now(t.setup, current(t), ())[leader]
+        return _("%(side)s moved its %(kind)s %(name)s (W11.1).") % {
+            "side": side_name(t, side), "kind": labels.LEADER_KINDS.get(g.get("kind"), ""), "name": g.get("name")}
+    return _act(table_id, user, "leader", side, {"leader": leader, "unit": unit}, summary)
+
+
 def execution_dice(table_id: int, user, hand: list[int] | None = None) -> dict:
     """The dice of the roll the execution awaits: typed in (exactly as many as it takes) or by the server."""
     def before(table, state, seq, payload):
@@ -223,6 +232,17 @@ def override(table_id: int, user, unit: str, changes: dict, reason: str) -> dict
         raise ValidationError(_("Say why."))
     return _act(table_id, user, "override", "", {"unit": unit, "changes": changes, "reason": reason.strip()},
                 lambda t, p: _("The moderator changed %(unit)s.") % {"unit": labels.unit_name(current(t), unit)},
+                reason=reason.strip())
+
+
+def extend_field(table_id: int, user, positions: list[tuple[int, int]], reason: str) -> dict:
+    """W2.5: the moderator adds cells next to the field's edge during the battle, with the reason."""
+    if not (reason or "").strip():
+        raise ValidationError(_("Say why."))
+    payload = {"cells": [{"col": col, "row": row} for col, row in positions]}
+    return _act(table_id, user, "extend", "", payload,
+                lambda t, p: _("The moderator added cells to the field: %(cells)s.") % {
+                    "cells": ", ".join(sit.extra_label(c["col"], c["row"]) for c in p["cells"])},
                 reason=reason.strip())
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterable
 
+from larp.redplains.engine.board import Board
 from larp.redplains.engine.case import MAX_ID
 from larp.redplains.engine.data import load
 from larp.redplains.engine.end import end_mode
@@ -21,7 +22,10 @@ from larp.redplains.engine.turn import turn_mode
 from larp.redplains.engine.validate import validate_mode
 
 SIDES = ("north", "south")
-BANNERS = ("phoenix", "tiger", "crab")          # raised from the tablet (the Dragon's move order is not offered)
+BANNERS = ("phoenix", "tiger", "crab")          # raised from the tablet's banner list (the Dragon's with its move)
+ARMY_BANNERS = ("phoenix", "tiger", "dragon", "crab")   # an army may own (the «new battle» page, W12.1)
+CAVALRY_ACTIONS = ("move", "retreat", "reform_left", "reform_right")   # W21.1: a cavalry order's actions
+CAVALRY_FIRST = ("move", "reform_left", "reform_right")                # W16.3: a cavalry Decisive attack's first
 STAKES = ("low", "high")
 TYPES = ("cavalry", "samurai_spears", "samurai_bows", "ashigaru_spears", "ashigaru_arquebus")
 SHOOTERS = ("samurai_bows", "ashigaru_arquebus")
@@ -56,11 +60,82 @@ def zone(side: str) -> list[str]:
     return [c["id"] for c in cells() if c["row"] in rows]
 
 
+# ---------------------------------------------------------------------------- the field as extended (W2.5)
+MAX_CELLS_PER_STEP = 12
+
+
+def extra_label(col: int, row: int) -> str:
+    """W2.3's label carried past the field's edge: quarter, line counted from the centre, column counted outward.
+
+    The same rule names the 72 cells of the data file (A11 = col 6, row 3), so a label never repeats; a line or
+    column of 10 or more is set off by a dash (A3-10)."""
+    data = load()
+    north = row <= max(data.deployment_rows["north"])
+    west = col <= data.columns // 2
+    quarter = ("A" if west else "B") if north else ("C" if west else "D")
+    line = max(data.deployment_rows["north"]) + 1 - row if north else row - max(data.deployment_rows["north"])
+    outward = data.columns // 2 + 1 - col if west else col - data.columns // 2
+    return f"{quarter}{line}{outward}" if line < 10 and outward < 10 else f"{quarter}{line}-{outward}"
+
+
+def field_of(setup: dict, state: dict) -> dict:
+    """The case's `field`: the setup's, with the cells the moderator added during the battle (`extend` steps)."""
+    field = dict(setup.get("field") or {})
+    field["extra_cells"] = list(field.get("extra_cells") or []) + list(state.get("extra_cells") or [])
+    return field
+
+
+def table_cells(setup: dict, state: dict) -> list[dict]:
+    """Every cell of this battle's field: the 72 of W2.3 and the added ones (id, col, row)."""
+    return cells() + [{"id": c["id"], "col": c["col"], "row": c["row"]} for c in field_of(setup, state)["extra_cells"]]
+
+
+def may_extend(state: dict) -> bool:
+    """Cells are added before the execution's dice (never in the middle of a roll's resolution) or after a turn."""
+    return state["phase"] in (DEPLOYMENT, PLAN_CHANGE, COMMAND) or (state["phase"] == EXECUTION and not state["rolls"])
+
+
+def addable(setup: dict, state: dict) -> list[dict]:
+    """Where the moderator may add a cell now: next to a cell of the field (diagonals too), not a cell yet."""
+    taken = {(c["col"], c["row"]) for c in table_cells(setup, state)}
+    out = set()
+    for col, row in taken:
+        for dc in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                pos = (col + dc, row + dr)
+                if pos not in taken and -100 <= pos[0] <= 200 and -100 <= pos[1] <= 200:
+                    out.add(pos)
+    return [{"id": extra_label(col, row), "col": col, "row": row} for col, row in sorted(out, key=lambda p: (p[1], p[0]))]
+
+
+def extend_field(setup: dict, state: dict, payload: dict) -> None:
+    """W2.5: the moderator draws new cells (each next to the field as it stands); the engine checks the field."""
+    need(may_extend(state), "extend_now")
+    asked = payload.get("cells")
+    need(isinstance(asked, list) and 0 < len(asked) <= MAX_CELLS_PER_STEP, "bad_extra_cells")
+    free = {(c["col"], c["row"]): c for c in addable(setup, state)}
+    new = []
+    for item in asked:
+        pos = (item.get("col"), item.get("row")) if isinstance(item, dict) else None
+        need(pos is not None and all(isinstance(v, int) and not isinstance(v, bool) for v in pos), "bad_extra_cells")
+        need(pos in free and free[pos] not in new, "bad_extra_cells")
+        new.append(free[pos])
+    field = field_of(setup, state)
+    field["extra_cells"] += new
+    try:
+        Board(load(), field)
+    except CaseError:
+        raise StepRefused("bad_extra_cells") from None
+    state["extra_cells"] = list(state.get("extra_cells") or []) + new
+
+
 def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messengers: dict[str, int] | None = None,
                hills: Iterable[str] = (), forests: Iterable[str] = (), shinobi: dict[str, int] | None = None,
                generals: dict[str, list[tuple[str, int]]] | None = None,
-               banners: dict[str, dict[str, int]] | None = None) -> dict:
-    """`generals`: per side, (name, the number of the unit he rides in, 1-based in that side's army) (W6.3)."""
+               banners: dict[str, dict[str, int]] | None = None,
+               commanders: dict[str, tuple[str, int]] | None = None) -> dict:
+    """`generals`: per side, (name, the number of the unit he rides in, 1-based in that side's army) (W6.3);
+    `commanders`: per side, the commander riding in a unit (name, number), if he does."""
     """A starting situation from the «new table» page: each army a list of {type, figures, shields}."""
     units = []
     for side in SIDES:
@@ -81,7 +156,9 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
                       for s in SIDES},
             "units": units,
             "leaders": [{"name": name, "kind": "general", "unit": f"{side[0]}{number}"}
-                        for side, gens in (generals or {}).items() for name, number in gens]}
+                        for side, gens in (generals or {}).items() for name, number in gens] +
+                       [{"name": name, "kind": "commander", "unit": f"{side[0]}{number}"}
+                        for side, (name, number) in (commanders or {}).items()]}
 
 
 def initial_state(setup: dict) -> dict:
@@ -97,7 +174,8 @@ def initial_state(setup: dict) -> dict:
              "start": {s: sum(int(u["figures"]) for u in units if u["side"] == s) for s in SIDES},
              "shinobi": {s: shinobi_of(setup, s) for s in SIDES}, "infiltrate": {s: 0 for s in SIDES},
              "infiltration": None, "scouted": {s: None for s in SIDES},
-             "banners_left": {s: dict(((setup.get("sides") or {}).get(s) or {}).get("banners") or {}) for s in SIDES}}
+             "banners_left": {s: dict(((setup.get("sides") or {}).get(s) or {}).get("banners") or {}) for s in SIDES},
+             "leaders": copy.deepcopy(setup.get("leaders") or [])}
     state.update(fresh_turn())
     return state
 
@@ -126,7 +204,7 @@ def fresh_turn() -> dict:
     return {"command": {s: {"stake": None, "rolls": [], "sources": [], "result": None} for s in SIDES},
             "orders": {s: [] for s in SIDES}, "orders_check": {s: None for s in SIDES},
             "retreat_signal": {s: False for s in SIDES}, "banners": {s: [] for s in SIDES},
-            "withdraw": {s: [] for s in SIDES},
+            "withdraw": {s: [] for s in SIDES}, "leader_moves": {s: {} for s in SIDES},
             "dice": {}, "rolls": []}
 
 
@@ -135,8 +213,8 @@ def unit_map(state: dict) -> dict[str, dict]:
 
 
 def base_case(setup: dict, state: dict) -> dict:
-    return {"field": setup.get("field") or {}, "defender": setup.get("defender"), "units": state["units"],
-            "leaders": setup.get("leaders") or []}
+    return {"field": field_of(setup, state), "defender": setup.get("defender"), "units": state["units"],
+            "leaders": leaders_now(setup, state)}
 
 
 # ---------------------------------------------------------------------------- engine calls
@@ -161,7 +239,7 @@ def check_deployment(setup: dict, state: dict, side: str, placed: dict[str, str]
 def generals(setup: dict, state: dict, side: str) -> list[dict]:
     """W9.2: the side's generals riding in a unit still in the battle (each gives one extra special order)."""
     alive = {u["id"] for u in state["units"] if u["side"] == side and u.get("status", "ready") in ("ready", "fleeing")}
-    return [{"name": g["name"]} for g in setup.get("leaders") or []
+    return [{"name": g["name"]} for g in leaders_now(setup, state)
             if g.get("kind") == "general" and g.get("unit") in alive]
 
 
@@ -194,7 +272,7 @@ def turn_case(setup: dict, state: dict) -> dict:
     gone = set(state["withdraw"]["north"] + state["withdraw"]["south"])
     units = [{**u, "status": "withdrawn", "cell": None} if u["id"] in gone else u for u in state["units"]]
     orders = [o for o in state["orders"]["north"] + state["orders"]["south"] if o["unit"] not in gone]
-    return {"turn": state["turn"], "field": setup.get("field") or {}, "defender": setup.get("defender"),
+    return {"turn": state["turn"], "field": field_of(setup, state), "defender": setup.get("defender"),
             "sides": {s: {"general_retreat": retreat_turn(state, s)} for s in SIDES},
             "units": units, "orders": orders,
             "banners": state["banners"]["north"] + state["banners"]["south"],
@@ -223,6 +301,77 @@ def awaiting_kind(what: str) -> str:
     if "shoot" in what or "volley" in what:
         return "shooting"
     return "random"
+
+
+# ---------------------------------------------------------------------------- leaders (W11)
+def leaders_now(setup: dict, state: dict, moved_by: Iterable[str] = SIDES) -> list[dict]:
+    """Where the leaders ride now: as the turn began, with this turn's moves (W11.1) of the sides `moved_by`."""
+    start = state["leaders"] if "leaders" in state else setup.get("leaders") or []
+    moves = state.get("leader_moves") or {}
+    out = []
+    for i, g in enumerate(start):
+        g = dict(g)
+        for side in moved_by:
+            if str(i) in moves.get(side, {}):
+                g["unit"] = moves[side][str(i)]
+        out.append(g)
+    return out
+
+
+def leader_board(setup: dict, state: dict, side: str) -> list[dict]:
+    """The side's leaders: where each rode as the turn began, where he rides now, and the units he may move to.
+
+    W11.1: a general or the commander moves to a unit of his side in an adjacent cell, diagonals included
+    (W2.4), not a minor clan's (W6.3). W11.2: a leader whose unit is out of the battle moves no more: a general
+    is dead (his extra order gone, W9.2), the commander unharmed but without Brawler and Charisma.
+    """
+    board = Board(load(), setup.get("field") or {})
+    units = unit_map(state)
+    start = state["leaders"] if "leaders" in state else setup.get("leaders") or []
+    now = leaders_now(setup, state, (side,))
+    out = []
+    for i, (g, g_now) in enumerate(zip(start, now)):
+        home = units.get(g.get("unit"))
+        if home is None or home["side"] != side:
+            continue
+        alive = home.get("status", "ready") in ("ready", "fleeing") and home.get("cell") in board.cells
+        targets = [u["id"] for u in state["units"] if alive and u["side"] == side and not u.get("minor_clan")
+                   and u.get("status", "ready") in ("ready", "fleeing") and u.get("cell") in board.cells
+                   and board.adjacent(home["cell"], u["cell"])] if alive else []
+        out.append({"index": i, "name": g.get("name", ""), "kind": g.get("kind", "general"), "unit": home["id"],
+                    "now": g_now.get("unit"), "alive": alive, "targets": targets})
+    return out
+
+
+def move_leader(setup: dict, state: dict, side: str, payload: dict) -> None:
+    """W11.1 in the command phase, before the side confirms: a leader to a unit next to his (or back: no move).
+
+    The side's orders, if given already, are checked again: a general's extra order is paid near where he rides.
+    """
+    need(state["phase"] == COMMAND and not state["confirmed"][side], "not_command")
+    index, target = payload.get("leader"), payload.get("unit")
+    mine = {g["index"]: g for g in leader_board(setup, state, side)}
+    need(isinstance(index, int) and not isinstance(index, bool) and index in mine, "bad_leader_move")
+    g = mine[index]
+    need(g["alive"], "leader_unit_gone")
+    need(target == g["unit"] or target in g["targets"], "bad_leader_move")
+    moves = state.setdefault("leader_moves", {s: {} for s in SIDES}).setdefault(side, {})
+    if target == g["unit"]:
+        moves.pop(str(index), None)
+    else:
+        moves[str(index)] = target
+    if state["orders_check"][side] is not None:
+        state["orders_check"][side] = check_orders(setup, state, side, state["orders"][side],
+                                                   state["retreat_signal"][side], state["banners"][side],
+                                                   state["withdraw"][side])
+
+
+def leader_moves_made(setup: dict, state: dict) -> list[dict]:
+    """This turn's leader moves, for the turn's record (revealed with the orders when the turn is executed)."""
+    start = state["leaders"] if "leaders" in state else setup.get("leaders") or []
+    return [{"side": side, "name": start[int(i)].get("name", ""), "kind": start[int(i)].get("kind", "general"),
+             "from": start[int(i)].get("unit"), "to": to}
+            for side in SIDES for i, to in sorted((state.get("leader_moves") or {}).get(side, {}).items())]
 
 
 # ---------------------------------------------------------------------------- the replay
@@ -316,12 +465,18 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         need(phase == EXECUTION, "not_execution")
         seen = preview(setup, state)
         need(seen["complete"], "dice_missing")
+        moved = leader_moves_made(setup, state)                                 # W11.1: the moves stand
+        state["leaders"] = leaders_now(setup, state)
         execute(state, seen["result"])
+        state["turns"][-1]["unseen"] = unseen(setup, state)
+        state["turns"][-1]["leaders"] = moved
+    elif kind == "leader":
+        move_leader(setup, state, side, payload)
     elif kind == "stop":
         need(may_stop(state) == side, "cannot_stop")
         end = end_mode({"end": {"turn": state["turn"] - 1, "stop": side,
                                 "sides": {s: {"general_retreat": state["general_retreat"][s]} for s in SIDES}},
-                        "field": setup.get("field") or {}, "units": state["units"], "history": state["history"]})
+                        "field": field_of(setup, state), "units": state["units"], "history": state["history"]})
         need(end["ended"], "cannot_stop")
         state["phase"], state["end"] = ENDED, end
         state["turns"][-1]["end"] = end
@@ -329,6 +484,8 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         need(before_play(state), "roster_after_start")
         roster(setup, state, payload)
         state["start"] = {s: sum(int(u["figures"]) for u in state["units"] if u["side"] == s) for s in SIDES}
+    elif kind == "extend":                                                  # W2.5, the moderator's
+        extend_field(setup, state, payload)
     elif kind == "override":
         need(phase in (DEPLOYMENT, COMMAND) or (phase == EXECUTION and not state["rolls"]), "override_now")
         u = unit_map(state).get(payload.get("unit"))
@@ -365,6 +522,13 @@ def execute(state: dict, result: dict) -> None:
     else:
         state["phase"], state["turn"] = COMMAND, state["turn"] + 1
     state.update(fresh_turn())
+
+
+def unseen(setup: dict, state: dict) -> list[str]:
+    """W38.2: the units standing in a forest unrevealed, hidden from their enemy (kept with each executed turn)."""
+    forests = set((setup.get("field") or {}).get("forests") or [])
+    return [u["id"] for u in state["units"] if u.get("cell") in forests and not u.get("revealed")
+            and u.get("status", "ready") in ("ready", "fleeing")]
 
 
 def may_stop(state: dict) -> str | None:
@@ -452,35 +616,71 @@ def result_of(setup: dict, state: dict) -> dict:
 
 # ---------------------------------------------------------------------------- what a player may give
 def order_options(setup: dict, state: dict, side: str) -> dict[str, list[dict]]:
-    """Per unit of the side, every order the rules allow it now (one engine check each), with refused ones' rule."""
+    """Per unit of the side, every order the rules allow it now (one engine check each), with refused ones' rule.
+
+    Besides the plain orders: cavalry's one or two actions on an ordinary order (W21.1) and its Decisive
+    attack's first action (W16.3); every ordinary order given instead of a special one, in either timing
+    (W16.5); the Dragon move where the army owns the Dragon banner (W12.4, slot 1 only).
+    """
     out: dict[str, list[dict]] = {}
     forests = set((setup.get("field") or {}).get("forests") or [])
     enemies = [u for u in state["units"] if u["side"] != side and u.get("cell") and
                u.get("status", "ready") in ("ready", "fleeing") and
                (u["cell"] not in forests or u.get("revealed"))]                   # W38.2: unseen in a forest
     result = state["command"][side]["result"]
+    dragon = "dragon" in (state.get("banners_left") or {}).get(side, {})
     for u in state["units"]:
         if u["side"] != side or not u.get("cell") or u.get("status", "ready") not in ("ready", "fleeing"):
             continue
         options = []
-        for kind, types in (("ordinary", ORDINARY_TYPES), ("special", SPECIAL_TYPES)):
-            for otype in types:
-                variants: list[dict] = []
-                if otype in TARGETED:
-                    variants = [{"target": e["id"]} for e in enemies]
-                elif otype == "reform":
-                    variants = [{"dir": "left"}, {"dir": "right"}]
-                elif otype == "regroup":
-                    variants = [{"face": f} for f in ("N", "E", "S", "W") if f != u.get("facing")]
-                elif otype == "move" and kind == "ordinary" and u["type"] == "cavalry":
-                    variants = [{}, {"actions": ["move", "move"]}]                # W21: swift horses
-                else:
-                    variants = [{}]
-                for extra in variants:
-                    order = {"unit": u["id"], "slot": 1, "kind": kind, "type": otype, **extra}
-                    refused = _single_refusal(setup, state, side, order, result)
-                    options.append({"order": order, "refused": refused})
+        for order in _candidates(u, enemies, dragon):
+            refused = _single_refusal(setup, state, side, order, result)
+            options.append({"order": order, "refused": refused})
         out[u["id"]] = options
+    return out
+
+
+def is_cavalry(unit_type: str) -> bool:
+    """W21: a type of two actions per order (the data file's `actions_per_order`)."""
+    return load().troop_types[unit_type].actions_per_order > 1
+
+
+def cavalry_order(actions: list[str]) -> dict:
+    """A cavalry ordinary order of one or two actions (W21.1) as the engine takes it: a single action as the plain
+    order; two as `actions`, typed as a move when a move is among them (W32.3), else a retreat, else a reform."""
+    if len(actions) == 1:
+        act = actions[0]
+        return {"type": "reform", "dir": act.split("_", 1)[1]} if act.startswith("reform") else {"type": act}
+    otype = "move" if "move" in actions else "retreat" if "retreat" in actions else "reform"
+    return {"type": otype, "actions": list(actions)}
+
+
+def _plain(u: dict, otype: str, enemies: list[dict]) -> list[dict]:
+    """The variants of one order type for a unit: targets, directions, faces, cavalry's actions."""
+    if otype in TARGETED:
+        firsts = (None,) + CAVALRY_FIRST if otype == "decisive_attack" and is_cavalry(u["type"]) else (None,)
+        return [{"target": e["id"], **({"first": f} if f else {})} for e in enemies for f in firsts]
+    if otype in ("move", "retreat", "reform") and is_cavalry(u["type"]):
+        if otype != "move":
+            return []                                          # cavalry's actions are all listed under "move"
+        return [cavalry_order([a] + ([b] if b else [])) for a in CAVALRY_ACTIONS for b in (None,) + CAVALRY_ACTIONS]
+    if otype == "reform":
+        return [{"dir": "left"}, {"dir": "right"}]
+    if otype == "regroup":
+        return [{"face": f} for f in ("N", "E", "S", "W") if f != u.get("facing")]
+    return [{}]
+
+
+def _candidates(u: dict, enemies: list[dict], dragon: bool) -> list[dict]:
+    base = {"unit": u["id"], "slot": 1}
+    out = [{**base, "kind": "ordinary", "type": t, **v} for t in ORDINARY_TYPES for v in _plain(u, t, enemies)]
+    out += [{**base, "kind": "special", "type": t, **v} for t in SPECIAL_TYPES for v in _plain(u, t, enemies)]
+    out += [{**base, "kind": "special", "type": t, "timing": timing, **v}                    # W16.5
+            for timing in ("ordinary", "special") for t in ORDINARY_TYPES for v in _plain(u, t, enemies)]
+    if dragon:                                                                               # W12.4
+        cells = load().dragon_cells["cavalry" if is_cavalry(u["type"]) else "infantry"]
+        out += [{**base, "kind": "special", "type": "dragon", **({"dir": d} if d else {}), "moves": n}
+                for d in (None, "left", "right") for n in range(1, cells + 1)]
     return out
 
 
@@ -488,9 +688,12 @@ def _single_refusal(setup: dict, state: dict, side: str, order: dict, result: di
     if order["type"] == "wait":
         return None
     command = {"special": 9, "ordinary": 9}
+    dragon = order["type"] == "dragon"                   # the Dragon move goes with its banner, raised in the unit
     case = {**base_case(setup, state), "orders": [order],
+            "banners": [{"unit": order["unit"], "banner": "dragon"}] if dragon else [],
             "validate": {"phase": "orders", "side": side, "turn": max(1, state["turn"]), "command": command,
-                         "extra": (result or {}).get("extra") or {}, "general_retreat": False}}
+                         "extra": (result or {}).get("extra") or {}, "general_retreat": False,
+                         "banners_owned": dict(state["banners_left"][side]) if dragon else {}}}
     try:
         check = validate_mode(case)
     except CaseError:

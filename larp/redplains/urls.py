@@ -5,6 +5,7 @@ from larp.redplains import views
 app_name = "redplains"
 urlpatterns = [
     path("new/", views.new, name="new"),
+    path("calc/", views.calc, name="calc"),
     path("<int:table_id>/", views.table, name="table"),
     path("<int:table_id>/projector/", views.projector, name="projector"),
     path("<int:table_id>/act/<slug:action>", views.act, name="act"),

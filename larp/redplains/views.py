@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from larp.campaign.access import is_moderator
 from larp.campaign.models import Game
 from larp.redplains import forms as f
-from larp.redplains import labels, printing, selectors, services
+from larp.redplains import calculator, labels, printing, selectors, services
 from larp.redplains import situation as sit
 from larp.tables.access import require_moderator_seat, seat
 
@@ -79,6 +79,38 @@ def new(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "redplains/new.html", _new_ctx(game, form))
 
 
+CALCULATORS = {"melee": ("m", f.MeleeCalcForm, calculator.melee), "volley": ("v", f.VolleyCalcForm, calculator.volley),
+               "command": ("c", f.CommandCalcForm, lambda form: calculator.command(form.cleaned_data["rerolls"]))}
+
+
+@login_required
+@require_GET
+def calc(request: HttpRequest, game_id: int) -> HttpResponse:
+    """W42.1: the melee, volley and command-roll calculators with exact odds (W41.7), usable without a board."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_moderator(request.user, game):
+        raise PermissionDenied("Only the game's moderators use the calculators.")
+    which = request.GET.get("calc")
+    forms = {name: cls(request.GET if name == which else None, prefix=prefix, initial=f.CALC_INITIAL[prefix])
+             for name, (prefix, cls, _run) in CALCULATORS.items()}
+    ctx = {"game": game, "forms": forms, "which": which, "result": None, "error": None}
+    if which is None:
+        return render(request, "redplains/calc.html", ctx)
+    if which not in CALCULATORS:
+        ctx["error"] = str(labels.REFUSALS["unknown_step"])
+        return render(request, "redplains/calc.html", ctx, status=400)
+    form = forms[which]
+    if not form.is_valid():
+        ctx["error"] = f.errors_text(form)
+        return render(request, "redplains/calc.html", ctx, status=400)
+    try:
+        ctx["result"] = CALCULATORS[which][2](form)
+    except calculator.CaseError:
+        ctx["error"] = str(labels.REFUSALS["calc_impossible"])
+        return render(request, "redplains/calc.html", ctx, status=400)
+    return render(request, "redplains/calc.html", ctx)
+
+
 def _new_ctx(game, form) -> dict:
     sides = [(side, form[f"{side}_name"], form[f"{side}_faction"], form[f"{side}_messengers"], form[f"{side}_shinobi"],
               form.army_rows(side), form.general_rows(side), form.banner_boxes(side)) for side in sit.SIDES]
@@ -125,7 +157,7 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
     t = s.table
     state = services.current(t)
     try:
-        if action in ("deploy", "confirm", "stake", "roll", "orders", "stop", "scout"):
+        if action in ("deploy", "confirm", "stake", "roll", "orders", "stop", "scout", "leader"):
             if action == "deploy":
                 side = s.side_key or request.POST.get("side")
                 mine = [u["id"] for u in state["units"] if u["side"] == side]
@@ -141,6 +173,11 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 if side not in sit.SIDES or state["phase"] != sit.COMMAND or not state["command"][side]["result"]:
                     raise sit.StepRefused("no_roll_yet")
                 form = f.OrdersForm(request.POST, pickers=selectors.order_pickers(t, state, side))
+            elif action == "leader":
+                side = s.side_key or request.POST.get("side")
+                if side not in sit.SIDES or state["phase"] != sit.COMMAND:
+                    raise sit.StepRefused("not_command")
+                form = f.LeaderForm(request.POST, board=sit.leader_board(t.setup, state, side))
             else:
                 form = f.SideForm(request.POST)
             if not form.is_valid():
@@ -156,6 +193,8 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 services.scout(t.pk, request.user, side, form.cleaned_data["cells"])
             elif action == "stake":
                 services.stake(t.pk, request.user, side, form.cleaned_data["stake"])
+            elif action == "leader":
+                services.move_leader(t.pk, request.user, side, form.cleaned_data["leader"], form.cleaned_data["unit"])
             elif action == "roll":
                 hand = form.cleaned_data.get("values") if form.cleaned_data["source"] == "hand" else None
                 if hand is not None and not s.moderator:
@@ -186,8 +225,13 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 if not form.is_valid():
                     return _refused(request, f.errors_text(form), game_id, table_id)
                 services.edit_roster(t.pk, request.user, form.payload())
+            elif action == "extend":
+                form = f.ExtendForm(request.POST, options=sit.addable(t.setup, state))
+                if not form.is_valid():
+                    return _refused(request, f.errors_text(form), game_id, table_id)
+                services.extend_field(t.pk, request.user, form.positions(), form.cleaned_data["reason"])
             elif action == "override":
-                form = f.OverrideForm(request.POST)
+                form = f.OverrideForm(request.POST, cells=[c["id"] for c in sit.table_cells(t.setup, state)])
                 if not form.is_valid():
                     return _refused(request, f.errors_text(form), game_id, table_id)
                 services.override(t.pk, request.user, form.cleaned_data["unit"], form.changes(),

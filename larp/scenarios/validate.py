@@ -183,6 +183,7 @@ def validate(data: dict) -> list[Problem]:
 
 
 TABLE_SYSTEMS = ("red-plains", "tactical", "orda")
+ORDA_MONGOLS, ORDA_RUS_CHINA = ("north_mongolia", "south_mongolia"), ("rus", "china")
 
 
 def _check_card_map(c: _Collector, mapping, where: str, land_types: set[str], check) -> None:
@@ -237,6 +238,12 @@ def _check_tables(c: _Collector, tables, land_types: set[str]) -> None:
 
             _check_card_map(c, units, f"{where}.units", land_types, tactical)
         elif system == "orda":
+            # Conquest (O6): the attacker must be the Mongol side (it wins by destroying cities), the defender
+            # Rus or China (it wins by exhausting the attacker).
+            sides = conv.get("sides") if isinstance(conv.get("sides"), dict) else {}
+            c.need(sides.get("attacker") in ORDA_MONGOLS and sides.get("defender") in ORDA_RUS_CHINA,
+                   f"{where}.sides", "the attacker is a Mongol faction (north_mongolia, south_mongolia), "
+                   "the defender rus or china")
             if c.need(isinstance(units, dict), f"{where}.units", "needs the attacker's and the defender's tokens"):
                 for role in ("attacker", "defender"):
                     _check_card_map(c, units.get(role), f"{where}.units.{role}", land_types, text)

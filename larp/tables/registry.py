@@ -1,9 +1,13 @@
-"""Each system's table pages by URL name (strings only: this app imports no system's app).
+"""Each system's table pages by URL name, and its own work on a table another app set up.
 
-A system's app registers nothing at import time: it names its pages here, and
-pages that are not installed are simply not offered.
+This app imports no system's app. Its pages are named here as strings (pages that
+are not installed are simply not offered); a system's work on a table made
+elsewhere (`larp.bridge`) is a function the system registers at start-up
+(`register_prepare`), as `larp.dice.registry` does for the higher apps.
 """
 from __future__ import annotations
+
+from typing import Callable
 
 from django.urls import NoReverseMatch, reverse
 
@@ -28,3 +32,20 @@ def table_url(system: str, game_id: int, table_id: int) -> str | None:
         return reverse(PAGES[system][1], args=[game_id, table_id])
     except (KeyError, NoReverseMatch):
         return None
+
+
+# system -> fn(table, user): what the system does, in the maker's transaction, to a table whose `setup` another
+# app wrote (the bridge's conversion of a battle of the war): «Орда» takes the printed values its tokens lack
+# from the game's data set (docs/orda.md, "Table").
+_PREPARE: dict[str, Callable] = {}
+
+
+def register_prepare(system: str, fn: Callable) -> None:
+    _PREPARE[system] = fn
+
+
+def prepare(table, user) -> None:
+    """The system's own preparation of a table set up elsewhere, if it registered one."""
+    fn = _PREPARE.get(table.system)
+    if fn is not None:
+        fn(table, user)

@@ -94,7 +94,7 @@ def record(table: Table, kind: str, user, *, seq: int | None = None, side: str =
 
 
 # Kinds of steps that do not start play (a table stays «being set up» through them).
-SETUP_KINDS = {"setup", "roster", "deploy", "confirm"}
+SETUP_KINDS = {"setup", "roster", "values", "deploy", "confirm"}
 
 
 def live_steps(table: Table) -> list[Step]:

@@ -72,6 +72,8 @@ def test_orda_case_parses_with_a_city_for_the_fortress():
     assert city and city[0]["faction"] == "rus" and city[0]["durability"] == 4
     healths = [u["stats"]["health"] for u in case["units"] if u["_card"]]
     assert healths == [2, 2, 1, 2, 1]                 # 10*0.2 = 2, 4*0.2 -> 1 (min), 2*0.2 -> 1
+    assert case["game"]["cities_to_win"] == 2 == len([c for c in case["cities"] if c["faction"] == "rus"])
+    assert state.cities_to_win == 2                   # the capital and the fortress's city, not O6's three
 
 
 def test_suggested_losses_are_power_times_share_lost_rounded_half_up():
@@ -90,7 +92,9 @@ def test_the_validator_checks_the_conversion():
     del bad["rules"]["tables"]["red-plains"]["units"]["huge"]
     bad["rules"]["tables"]["orda"]["size"] = {"per_power": 0, "min": 3, "max": 2}
     bad["rules"]["tables"]["chess"] = {}
+    bad["rules"]["tables"]["orda"]["sides"] = {"attacker": "rus", "defender": "north_mongolia"}
     problems = [str(p) for p in validate(bad)]
+    assert any("rules.tables.orda.sides" in p and "Mongol" in p for p in problems)   # conquest's roles (O6)
     assert any("huge has no unit" in p for p in problems)
     assert any("per_power must be a positive number" in p for p in problems)
     assert any("min and max" in p for p in problems)

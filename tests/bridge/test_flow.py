@@ -172,7 +172,19 @@ def test_a_battle_played_at_a_table_of_each_system_ends_the_turn_as_adjudicate_t
     assert fought["outside"] is True and fought["attacker"]["losses"] == suggested["losses"]["attacker"]
     assert res.choices["outcomes"][0]["table"]["id"] == table.pk
 
-    i = 1
+    finish_the_turn_as_adjudicate_turn(game, mod, turn, rolls, n, suggested)
+    # The players' tablets tell the battle from their side, as fought at the table.
+    from larp.campaign.models import Faction
+    from larp.tablet.selectors import faction_turn_result
+    attacker = Faction.objects.get(game=game, code=awaiting["attacker"]["faction"])
+    told = [b for b in faction_turn_result(attacker)["battles"] if b["number"] == n]
+    assert told and told[0]["at_table"]["title"] == table.title and told[0]["attacked"]
+
+
+def finish_the_turn_as_adjudicate_turn(game, mod, turn, rolls, n, outcome):
+    """The turn's other battles rolled with the fixed dice, the regroup applied; the state and the map equal
+    `adjudicate turn` on the turn's case with the same dice and battle n's outcome entered as decided elsewhere."""
+    i = len(rolls)
     while console.current_result(game)[2].get("awaiting"):
         rolls.append(roll(game, mod, i))
         i += 1
@@ -182,20 +194,15 @@ def test_a_battle_played_at_a_table_of_each_system_ends_the_turn_as_adjudicate_t
     case = dict(turn.start_state)
     case["orders"] = [o.payload for o in turn.orders.order_by("implicit", "filed_at", "id")]
     case["dice"] = rolls
-    case["choices"] = {"outcomes": [{"battle": n, "winner": suggested["winner"], "losses": suggested["losses"]}]}
+    case["choices"] = {"outcomes": [{"battle": n, "winner": outcome["winner"], "losses": outcome["losses"]}]}
     expected = run_turn(case)
     assert final["state"] == expected["state"]
     assert final["recoloured"] == expected["recoloured"]
-    # The players' tablets tell the battle from their side, as fought at the table.
-    from larp.campaign.models import Faction
-    from larp.tablet.selectors import faction_turn_result
-    attacker = Faction.objects.get(game=game, code=awaiting["attacker"]["faction"])
-    told = [b for b in faction_turn_result(attacker)["battles"] if b["number"] == n]
-    assert told and told[0]["at_table"]["title"] == table.title and told[0]["attacked"]
     for code, p in expected["state"]["provinces"].items():
         if p["domain"] == "land":
             province = Province.objects.get(game=game, code=code)
             assert (province.owner.code if province.owner else None) == p["owner"]
+    return expected
 
 
 def test_cancelling_returns_the_battle_to_the_autobattle(played):  # noqa: F811

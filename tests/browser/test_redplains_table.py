@@ -81,8 +81,8 @@ def test_a_whole_battle_through_the_pages(hall, new_page, artifacts):
     north.goto(table_url)
     north.click('form.rp-stake button[value="low"]')
     north.click("[data-roll-server]")
-    north.select_option('select[name="o_n1_1"]', "ordinary:move:")
-    north.select_option('select[name="o_n2_1"]', "ordinary:move:")
+    north.select_option('select[name="o_n1_1"]', "ordinary:move")
+    north.select_option('select[name="o_n2_1"]', "ordinary:move")
     north.click("form.rp-orders button[type=submit]")
     assert north.locator(".rp-given li").count() == 2
     (artifacts / "redplains").mkdir(exist_ok=True)
@@ -133,3 +133,215 @@ def test_a_whole_battle_through_the_pages(hall, new_page, artifacts):
     assert "override" in kinds and table.steps.filter(undone=True, kind="dice").count() == 1
     assert table.steps.filter(kind="dice", payload__source="hand", undone=False).exists()
     assert table.steps.filter(kind="dice", payload__source="server").exists()
+
+
+def test_cavalry_pair_leader_move_and_dragon_move_through_the_pages(hall, new_page, artifacts):
+    """A player on a tablet moves his general (W11.1), files a cavalry reform-then-move (W21.1) and the Dragon
+    move (W12.4) from the two-select picker; the moderator executes with dice typed in and by the server; the
+    stored state is the engine's replay of the log."""
+    from larp.redplains import services
+    from larp.redplains import situation as sit
+    from larp.redplains.engine.turn import turn_mode
+    from larp.tables.models import Table
+
+    game = hall
+    shots = artifacts / "red-plains"
+    shots.mkdir(exist_ok=True)
+    mod = new_page(viewport={"width": 1280, "height": 1000})
+    sign_in(mod, "rp-mod", "rp-mod-password-1")
+    mod.goto(reverse("redplains:new", args=[game.pk]))
+    mod.fill("input[name=title]", "Знамя над бродом")
+    mod.fill("input[name=north_name]", "Клан Дракона")
+    mod.select_option("select[name=north_faction]", label=game.factions.get(code="north").name)
+    mod.fill("input[name=south_name]", "Клан Скорпиона")
+    mod.select_option("select[name=south_faction]", label=game.factions.get(code="south").name)
+    mod.fill("input[name=south_messengers]", "0")
+    for side, army in (("north", [("cavalry", 8), ("cavalry", 8), ("samurai_spears", 8)]),
+                       ("south", [("ashigaru_spears", 8), ("ashigaru_spears", 8), ("", None)])):
+        for i, (kind, figures) in enumerate(army, start=1):
+            mod.select_option(f"select[name={side}_type_{i}]", kind)
+            mod.fill(f"input[name={side}_figures_{i}]", str(figures or ""))
+    mod.fill("input[name=north_general_1]", "Акодо")
+    mod.select_option("select[name=north_general_unit_1]", "3")
+    mod.check("input[name=north_banner_dragon]")
+    mod.click("form.rp-new button.primary")
+    mod.wait_for_url("**/rp/*/")
+    table = Table.objects.get(game=game, title="Знамя над бродом")
+    assert table.setup["sides"]["north"]["banners"] == {"dragon": 1}
+    table_url = reverse("redplains:table", args=[game.pk, table.pk])
+
+    north = new_page(viewport=TABLET)
+    sign_in(north, "rp-north", "rp-north-password-1")
+    north.goto(table_url)
+    for unit, cell in (("n1", "A12"), ("n2", "B11"), ("n3", "A11")):
+        north.select_option(f'select[name="cell_{unit}"]', cell)
+    north.click("form.rp-deploy button[type=submit]")
+    north.click("#side-north [data-confirm]")
+    south = new_page(viewport=PHONE)
+    sign_in(south, "rp-south", "rp-south-password-1")
+    south.goto(table_url)
+    south.select_option('select[name="cell_s1"]', "C11")
+    south.select_option('select[name="cell_s2"]', "D11")
+    south.click("form.rp-deploy button[type=submit]")
+    south.click("#side-south [data-confirm]")
+    south.wait_for_selector('[data-unit="n1"]')
+
+    # north's command phase on the tablet: the general first (before the orders), then the stake and the roll
+    north.goto(table_url)
+    assert north.locator('select[data-leader-unit="0"] option').count() == 3      # stays, or n1, n2 next to him
+    north.select_option('select[data-leader-unit="0"]', "n2")
+    north.click('[data-leader-move="0"]')
+    assert "перешёл в этом ходу" in north.inner_text("#side-north")
+    north.click('form.rp-stake button[value="low"]')
+    north.click("[data-roll-server]")
+    # one choice: the second select hides; the cavalry's first action: it lists the second actions
+    north.select_option('select[name="o_n3_1"]', "ordinary:move")
+    assert north.is_hidden('select[name="x_n3_1"]')
+    north.select_option('select[name="o_n3_1"]', "")
+    north.select_option('select[name="o_n1_1"]', "ordinary:reform_right")
+    assert north.is_visible('select[name="x_n1_1"]')
+    seconds = north.locator('select[name="x_n1_1"] option').all_inner_texts()
+    assert "без второго действия" in seconds and "затем перемещение" in seconds and len(seconds) == 5
+    north.select_option('select[name="x_n1_1"]', "move")
+    assert north.locator('select[name="o_n2_2"] option[value="dragon:dragon"]').count() == 0   # slot 1 only
+    north.select_option('select[name="o_n2_1"]', "dragon:dragon")
+    assert north.locator('select[name="x_n2_1"] option').count() == 6                       # 3 turns x 1-2 cells
+    north.select_option('select[name="x_n2_1"]', "ahead:2")
+    north.click("form.rp-orders button[type=submit]")
+    given = north.locator(".rp-given li").all_inner_texts()
+    assert any("Перестроение направо, затем перемещение" in t for t in given)
+    assert any("Бросок Дракона, прямо, до 2 клеток вперёд" in t for t in given)
+    assert north.locator(".rp-given .error").count() == 0
+    north.screenshot(path=str(shots / "tablet-commands.png"), full_page=True)
+    north.click("#side-north [data-confirm]")
+
+    # south on the phone: the picker fits 390 px; north's general and Dragon stay hidden
+    south.goto(table_url)
+    south.click("#side-south [data-roll-server]")
+    assert south.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    text = south.content()
+    assert "Бросок Дракона" not in text and "перешёл" not in text
+    south.screenshot(path=str(shots / "phone-picker.png"), full_page=True)
+    south.click("#side-south [data-confirm]")
+
+    # the moderator executes: the Dragon's melee first, its dice typed in, the rest by the server
+    mod.goto(table_url)
+    count = int(mod.get_attribute("[data-dice-count]", "data-dice-count"))
+    mod.fill("input[data-exec-dice]", " ".join(["5"] * count))
+    mod.click("[data-exec-hand]")
+    for _ in range(40):
+        if mod.locator("[data-execute]").count():
+            break
+        mod.click("[data-exec-server]")
+    mod.screenshot(path=str(shots / "moderator-dragon.png"), full_page=True)
+    table.refresh_from_db()
+    engine = turn_mode(sit.turn_case(table.setup, table.state))
+    mod.click("[data-execute]")
+
+    table.refresh_from_db()
+    state = sit.replay(table.setup, services.step_dicts(table))
+    assert state == table.state
+    turn = state["turns"][0]
+    assert turn["events"] == engine["events"]
+    first = turn["events"][0]                          # the Dragon goes first: its attack on s2 in front, in S1 P0
+    assert (first["step"], first["priority"], first["type"]) == ("S1", "P0", "melee") and "n2" in first["units"]
+    n1 = sit.unit_map(state)["n1"]
+    assert (n1["cell"], n1["facing"]) == (engine["units"]["n1"]["cell"], engine["units"]["n1"]["facing"]) == ("A13", "W")
+    assert [g["unit"] for g in state["leaders"]] == ["n2"] and turn["leaders"][0]["to"] == "n2"
+    assert state["banners_left"]["north"]["dragon"] == 0
+    south.goto(table_url)
+    assert "Генерал Акодо перешёл" in south.inner_text("#rp-log")
+    south.screenshot(path=str(shots / "phone-after.png"), full_page=True)
+
+
+def test_the_moderator_adds_a_cell_a_unit_moves_into_it_and_the_calculators_answer(hall, new_page, artifacts):
+    """W2.5 and W42.1 through the pages: the moderator taps a place beyond the east edge, gives the reason; north's
+    ashigaru on the edge move into the new cell; the stored state is the engine's replay. Then the calculators,
+    reached from the «new battle» page, give the engine's exact odds."""
+    from larp.campaign.labels import odds_text
+    from larp.redplains import services
+    from larp.redplains import situation as sit
+    from larp.redplains.engine.modes import odds_mode
+    from larp.tables.models import Step
+
+    game = hall
+    setup = sit.make_setup({"north": [{"type": "samurai_spears", "figures": 8}, {"type": "samurai_spears", "figures": 8},
+                                      {"type": "ashigaru_spears", "figures": 6}],
+                            "south": [{"type": "ashigaru_spears", "figures": 8},
+                                      {"type": "ashigaru_spears", "figures": 8}]})
+    for u, cell in zip(setup["units"], ("A11", "B11", "B16", "C36", "D36")):
+        u["cell"] = cell
+    setup["units"][2]["facing"] = "E"
+    moderator = game.memberships.get(user__username="rp-mod").user
+    table = services.create(game, moderator, "Бой у края равнины", [
+        ("north", "Клан Журавля", game.factions.get(code="north")),
+        ("south", "Клан Скорпиона", game.factions.get(code="south"))], setup, seed=31)
+    table_url = reverse("redplains:table", args=[game.pk, table.pk])
+    shots = artifacts / "redplains"
+    shots.mkdir(exist_ok=True)
+
+    mod = new_page(viewport={"width": 1280, "height": 1000})
+    sign_in(mod, "rp-mod", "rp-mod-password-1")
+    mod.goto(table_url)
+    assert mod.locator('g[data-cell="B17"]').count() == 0
+    mod.click('g[data-add-cell="B17"]')                                 # tap the dashed place east of B16
+    assert mod.is_checked('input[data-extend-cell="B17"]')
+    mod.fill("input[data-extend-reason]", "отряду не хватило места у края стола")
+    mod.click("button[data-extend]")
+    mod.wait_for_selector('g[data-cell="B17"].extra')
+    mod.screenshot(path=str(shots / "moderator-added-cell.png"), full_page=True)
+
+    north = new_page(viewport=TABLET)
+    sign_in(north, "rp-north", "rp-north-password-1")
+    north.goto(table_url)
+    assert north.locator('g[data-cell="B17"]').count() == 1 and north.locator("[data-add-cell]").count() == 0
+    north.click('form.rp-stake button[value="low"]')
+    north.click("[data-roll-server]")
+    north.select_option('select[name="o_n3_1"]', "ordinary:move")
+    north.click("form.rp-orders button[type=submit]")
+    north.click("#side-north [data-confirm]")
+    mod.goto(table_url)
+    mod.fill("#side-south input[data-roll-dice]", "3 3")
+    mod.click("#side-south [data-roll-hand]")
+    mod.click("#side-south [data-confirm]")
+    mod.click("[data-execute]")
+    assert "B16 → B17" in mod.inner_text("#rp-log")
+    north.goto(table_url)
+    counter = north.locator('g[data-unit="n3"] rect').first
+    cell = north.locator('g[data-cell="B17"] rect').first
+    assert int(counter.get_attribute("x")) == int(cell.get_attribute("x")) + 6
+    north.screenshot(path=str(shots / "tablet-added-cell.png"), full_page=True)
+    projector = new_page(viewport={"width": 1280, "height": 800})
+    sign_in(projector, "rp-mod", "rp-mod-password-1")
+    projector.goto(reverse("redplains:projector", args=[game.pk, table.pk]))
+    assert projector.locator('g[data-cell="B17"]').count() == 1 and projector.locator("[data-add-cell]").count() == 0
+    projector.screenshot(path=str(shots / "projector-added-cell.png"), full_page=True)
+
+    table.refresh_from_db()
+    step = Step.objects.get(table=table, kind="extend")
+    assert step.reason == "отряду не хватило места у края стола" and step.user.username == "rp-mod"
+    state = sit.replay(table.setup, services.step_dicts(table))
+    assert state == table.state and sit.unit_map(state)["n3"]["cell"] == "B17"
+
+    # the calculators, without a board: reached from the «new battle» page
+    mod.goto(reverse("redplains:new", args=[game.pk]))
+    mod.click("a[data-calc-link]")
+    mod.select_option("select[name=m-a_type]", "cavalry")
+    mod.fill("input[name=m-a_figures]", "8")
+    mod.select_option("select[name=m-b_type]", "samurai_spears")
+    mod.fill("input[name=m-b_figures]", "12")
+    mod.check("input[name=m-b_hold]")
+    mod.click("[data-calc-melee]")
+    result = mod.inner_text("[data-calc-result]")
+    engine = odds_mode({"melee": {"kind": "attack",
+                                  "defender": {"id": "b", "side": "south", "type": "samurai_spears", "figures": 12,
+                                               "hold": True},
+                                  "attackers": [{"id": "a", "side": "north", "type": "cavalry", "figures": 8,
+                                                 "attacks": "front"}]}})
+    for key in ("repelled", "pushed_back", "routed", "destroyed"):
+        if key in engine:
+            assert odds_text(engine[key]) in result
+    mod.screenshot(path=str(shots / "calculator-melee.png"), full_page=True)
+    mod.fill("input[name=c-rerolls]", "1")
+    mod.click("[data-calc-command]")
+    assert "35 из 36 (97 %)" in mod.inner_text("[data-calc-result]")

@@ -60,8 +60,9 @@ def test_cavalry_may_move_twice_on_one_ordinary_order(table, moderator, player):
     services.roll(table.pk, moderator, "north", hand=[6, 6])
     table.refresh_from_db()
     pickers = selectors.order_pickers(table, table.state, "north")
-    values = {c["value"]: c["refused"] for c in pickers[0]["choices"]}
-    assert values["ordinary:move:"] is None and "ordinary:move:2" in values
+    lookup = pickers[0]["lookup"]
+    assert lookup[("ordinary:move", "")] == {"unit": "n1", "slot": 1, "kind": "ordinary", "type": "move"}
+    assert lookup[("ordinary:move", "move")]["actions"] == ["move", "move"]
     services.give_orders(table.pk, player, "north", [
         {"unit": "n1", "slot": 1, "kind": "ordinary", "type": "move", "actions": ["move", "move"]}])
     table.refresh_from_db()

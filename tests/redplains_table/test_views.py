@@ -106,11 +106,12 @@ def test_an_order_the_page_did_not_offer_is_refused(table, moderator, player, cl
     deploy_both(table, moderator)
     services.roll(table.pk, moderator, "north", hand=[6, 6])
     path = url("act", table, "orders")
-    for value in ("ordinary:shoot:s1", "special:decisive_attack:s2", "special:dragon:", "ordinary:move:x"):
-        r = client_for(player).post(path, {"o_n1_1": value})
+    for group, detail in (("ordinary:shoot", "s1"), ("special:decisive_attack", "s2"), ("dragon:dragon", "ahead:2"),
+                          ("ordinary:move", "x"), ("ordinary:move:", ""), ("special:decisive_attack", "")):
+        r = client_for(player).post(path, {"o_n1_1": group, "x_n1_1": detail})
         assert r.status_code == 400 and "из списка" in r.content.decode()
     assert not Step.objects.filter(table=table, kind="orders").exists()
-    r = client_for(player).post(path, {"o_n1_1": "special:decisive_attack:s1", "o_n2_1": "ordinary:move:"})
+    r = client_for(player).post(path, {"o_n1_1": "special:decisive_attack", "x_n1_1": "s1", "o_n2_1": "ordinary:move"})
     assert r.status_code == 302
     assert Step.objects.get(table=table, kind="orders").payload["orders"][0]["type"] == "decisive_attack"
 

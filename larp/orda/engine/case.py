@@ -141,6 +141,7 @@ class State:
     seed: int | None
     by_id: dict = field(default_factory=dict)
     winner: str | None = None
+    cities_to_win: int | None = None   # game.cities_to_win: overrides the mode's number (a war battle's table)
 
     # --- look-ups -------------------------------------------------------
     def unit(self, uid: Any, path: str) -> Unit:
@@ -179,6 +180,8 @@ class State:
     def game_dict(self) -> dict:
         game = {"mode": self.mode, "players": self.players, "order": list(self.order), "tour": self.tour,
                 "active": self.active}
+        if self.cities_to_win is not None:
+            game["cities_to_win"] = self.cities_to_win
         if self.winner:
             game["winner"] = self.winner
         return game
@@ -244,6 +247,11 @@ def parse(doc: Any, *, setup: bool = False) -> State:
         raise CaseError("game.order: must name each faction in play once")
     tour = need_int(game.get("tour"), "game.tour", 1, MAX_TOUR)
     active = need_str(game.get("active"), "game.active", order)
+    cities_to_win = game.get("cities_to_win")
+    if cities_to_win is not None:
+        if mode != O.CONQUEST:
+            raise CaseError("game.cities_to_win: only in conquest")
+        cities_to_win = need_int(cities_to_win, "game.cities_to_win", 1, 12)
 
     capitals: dict = {}
     factions: list = []
@@ -410,4 +418,4 @@ def parse(doc: Any, *, setup: bool = False) -> State:
     seed = None if seed is None else need_int(seed, "seed", -2 ** 63, 2 ** 63 - 1)
 
     return State(data, doc, mode, players, order, tour, active, capitals, factions, board, border, cities,
-                 units, traps, track, event, modifiers, activations, hold, seed, by_id)
+                 units, traps, track, event, modifiers, activations, hold, seed, by_id, cities_to_win=cities_to_win)

@@ -29,7 +29,7 @@ def _reasons(state: State, side: str) -> list:
             found.append(O.MONGOL_CAPITALS_DESTROYED)
     elif state.mode == O.CONQUEST:
         if side == O.MONGOLIA:
-            need = state.data.number("modes", "conquest", "cities_to_win")[state.players]
+            need = state.cities_to_win or state.data.number("modes", "conquest", "cities_to_win")[state.players]
             gone = sum(1 for c in state.cities if c.destroyed and c.faction in state.order and c.side != side
                        and (c.kind == "city" or state.data.number("modes", "conquest", "capital_counts_as_city")))
             if gone >= need:

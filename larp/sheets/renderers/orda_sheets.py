@@ -5,7 +5,7 @@ these renderers only lay them out on A4 with the Cyrillic fonts.
 """
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, pgettext
 from reportlab.lib import colors
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
@@ -65,7 +65,7 @@ class OrdaState(_Orda):
         out = self.top(_("Orda · state of the board"))
         out.append(self.p(d["mode_text"], "paragraph"))
         out.append(self.p(_("Units"), "h2"))
-        rows = [[self.p(_("Unit"), "head"), self.p(_("Faction"), "head"), self.p(_("Where"), "head"),
+        rows = [[self.p(pgettext("orda", "Unit"), "head"), self.p(_("Faction"), "head"), self.p(_("Where"), "head"),
                  self.p(_("Health"), "head"), self.p(_("Chips and effects"), "head")]]
         for u in d["units"]:
             rows.append([self.p(u["name"]), self.p(u["faction"]), self.p(u["where"]), self.p(u["health"]),

@@ -7,7 +7,9 @@ Plain data in (already in the reader's language, built by larp/redplains/printin
 
 A block is {"h": heading} | {"p": paragraph} | {"small": text} |
 {"table": [[cell, ...], ...], "widths": [mm, ...], "header": 1, "height": mm or None} |
-{"grid": {"columns": 12, "rows": 6, "labels": {(col, row): text}, "marks": {(col, row): text}}}.
+{"grid": {"columns": 12, "rows": 6, "labels": {(col, row): text}, "marks": {(col, row): text}}}
+(a field with added cells, W2.5, also gives "first_col", "first_row" — its top-left position — and "centre_row",
+the first row of the south half).
 """
 from __future__ import annotations
 
@@ -32,13 +34,15 @@ class FieldGrid(Flowable):
 
     def draw(self):
         c, s, cell = self.canv, self.spec, self.cell
+        first_col, first_row = s.get("first_col", 1), s.get("first_row", 1)
+        centre = s.get("centre_row", s["rows"] // 2 + 1)
         for (col, row), label in s["labels"].items():
-            x, y = (col - 1) * cell, self.height - row * cell
+            x, y = (col - first_col) * cell, self.height - (row - first_row + 1) * cell
             if (col, row) in s.get("shade", set()):
                 c.setFillColor(colors.Color(0.9, 0.9, 0.9))
                 c.rect(x, y, cell, cell, stroke=0, fill=1)
             c.setStrokeColor(colors.black)
-            c.setLineWidth(1.4 if row == s["rows"] // 2 + 1 else 0.5)
+            c.setLineWidth(1.4 if row == centre else 0.5)
             c.line(x, y + cell, x + cell, y + cell)
             c.setLineWidth(0.5)
             c.rect(x, y, cell, cell, stroke=1, fill=0)

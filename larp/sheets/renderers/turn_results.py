@@ -1,7 +1,7 @@
 """Turn results (итоги хода, R6-R12): moves, battles, retreats, provinces that changed hands, the news."""
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, pgettext
 from django.utils.translation import gettext_lazy
 
 from larp.sheets.renderers.base import Renderer, Section, esc
@@ -105,7 +105,7 @@ class TurnResultsRenderer(Renderer):
 
         out.append(self.p(_("Provinces that changed hands"), "h2"))
         if data["recoloured"]:
-            head = [self.p(t, "head") for t in (_("Province"), _("Was"), _("Now"), _("Taken by"))]
+            head = [self.p(t, "head") for t in (_("Province"), pgettext("owner", "Was"), pgettext("owner", "Now"), _("Taken by"))]
             rows = [head] + [[self.p(r["province"], "cell_bold"), self.p(r["from"], "cell"), self.p(r["to"], "cell_bold"),
                               self.p(r["by"], "cell")] for r in data["recoloured"]]
             out.append(self.table(rows, self.recolour_columns_mm))
