@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from larp.tactical import situation as sit
-from larp.tactical.labels import DIRECTIONS, END_REASONS, TEST_KINDS, name
+from larp.tactical.labels import COLUMNS, DIRECTIONS, END_REASONS, TEST_KINDS, card_name, cell_name, name
 
 SPECIALTY = [("4", _("good (4)")), ("3", _("regular (3)")), ("2", _("poor (2)"))]
 STEADINESS = [("4", _("veteran (4)")), ("3", _("regular (3)")), ("2", _("recruit (2)"))]
@@ -343,13 +343,8 @@ class ApproveForm(forms.Form):
 
 
 # ------------------------------------------------------------------------------------------ strategic manoeuvring
-COLUMNS = "ABCDE"
 CELL_RE = re.compile(r"^([A-Ea-eАВСЕаесв])([1-5])(~?)$")
 CYRILLIC = {"А": "A", "В": "B", "С": "C", "Е": "E", "а": "A", "в": "B", "с": "C", "е": "E"}
-
-
-def cell_name(cell) -> str:
-    return f"{COLUMNS[cell[1]]}{cell[0] + 1}" if cell is not None else ""
 
 
 def parse_cell(text: str) -> tuple[list[int], bool]:
@@ -399,24 +394,25 @@ class CorpsForm(forms.Form):
         return parse_cell(text)[0] if text else None
 
 
-class MarchForm(forms.Form):
-    corps = forms.ChoiceField(label=_("Corps"))
+class TargetForm(forms.Form):
+    """A march target (T31.1): the corps and the cards it enters on its way, in order; Road and Stealth march
+    offered only when the side holds them (when hands are dealt)."""
+    corps = forms.ChoiceField(label=_("Corps"), error_messages={"invalid_choice": _("No such corps of this side: choose one from the list.")})
     steps = forms.CharField(label=_("Cards entered, in order (e.g. A5 A4 A3)"), max_length=80,
                             help_text=_("Add ~ after a card whose feature the march goes round (counts as clear)."))
     road = forms.BooleanField(label=_("Road card played"), required=False)
     stealth = forms.BooleanField(label=_("Stealth march card played"), required=False)
-    hand_dice = forms.CharField(label=_("Dice rolled at the table"), required=False, max_length=10)
-    server_rest = forms.BooleanField(label=_("The server rolls the dice not typed in"), required=False)
 
-    def __init__(self, *args, corps=(), **kwargs):
+    def __init__(self, *args, corps=(), hand=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["corps"].choices = [(c["id"], c["name"]) for c in corps]
-
-    def clean_hand_dice(self):
-        return parse_dice(self.cleaned_data.get("hand_dice"))
+        if hand is not None:
+            for flag, card in sit.MARCH_CARDS.items():
+                if card not in hand:
+                    del self.fields[flag]
 
     def clean_steps(self):
-        parts = [p for p in re.split(r"[\s,;]+", self.cleaned_data["steps"].strip()) if p]
+        parts = [p for p in re.split(r"[\s,;→]+", self.cleaned_data["steps"].strip()) if p]
         if not parts or len(parts) > 25:
             raise forms.ValidationError(_("Name the cards the march enters."))
         steps = []
@@ -427,7 +423,86 @@ class MarchForm(forms.Form):
 
     def plan(self) -> dict:
         d = self.cleaned_data
-        return {"corps": d["corps"], "steps": d["steps"], "road": bool(d["road"]), "stealth": bool(d["stealth"])}
+        return {"corps": d["corps"], "steps": d["steps"], "road": bool(d.get("road")),
+                "stealth": bool(d.get("stealth"))}
+
+
+class MarchForm(TargetForm):
+    """The moderator's march: a target and its dice, typed in at the table or rolled by the server."""
+    hand_dice = forms.CharField(label=_("Dice rolled at the table"), required=False, max_length=10)
+    server_rest = forms.BooleanField(label=_("The server rolls the dice not typed in"), required=False)
+
+    def clean_hand_dice(self):
+        return parse_dice(self.cleaned_data.get("hand_dice"))
+
+
+class CorpsPickForm(forms.Form):
+    corps = forms.ChoiceField(label=_("Corps"), error_messages={"invalid_choice": _("No such corps of this side: choose one from the list.")})
+
+    def __init__(self, *args, corps=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["corps"].choices = [(c["id"], c["name"]) for c in corps]
+
+
+class AnswerForm(forms.Form):
+    answer = forms.ChoiceField(label=_("Answer"), choices=[("accept", _("Accept battle")),
+                                                           ("refuse", _("Refuse battle"))],
+                               error_messages={"invalid_choice": _("Accept battle or refuse it.")})
+
+
+class LayForm(forms.Form):
+    card = forms.ChoiceField(label=_("Terrain card"), error_messages={"invalid_choice": _("This card is not in the hand: choose one from the list.")})
+    cell = forms.CharField(label=_("Card place (e.g. B3)"), max_length=3)
+
+    def __init__(self, *args, cards=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["card"].choices = [(c, card_name(c)) for c in dict.fromkeys(cards)]
+
+    def clean_cell(self):
+        return parse_cell(self.cleaned_data["cell"])[0]
+
+
+class PlayForm(forms.Form):
+    card = forms.ChoiceField(label=_("Card"), error_messages={"invalid_choice": _("This card is not in the hand: choose one from the list.")})
+    cell = forms.CharField(label=_("For a Path: the card it lies on (e.g. C2)"), max_length=3, required=False)
+
+    def __init__(self, *args, cards=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["card"].choices = [(c, card_name(c)) for c in dict.fromkeys(cards)]
+
+    def clean_cell(self):
+        text = (self.cleaned_data.get("cell") or "").strip()
+        return parse_cell(text)[0] if text else None
+
+
+class FirstMoveForm(forms.Form):
+    side = forms.ChoiceField(label=_("Moves first"), required=False,
+                             error_messages={"invalid_choice": _("No such side.")})
+
+    def __init__(self, *args, sides=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["side"].choices = [("", _("the server rolls for both sides"))] + [(s.key, s.name) for s in sides]
+
+
+class CorpsRuleForm(forms.Form):
+    corps = forms.ChoiceField(label=_("Corps"), error_messages={"invalid_choice": _("No such corps.")})
+    cell = forms.CharField(label=_("On the card (empty: off the map, at its edge)"), max_length=3, required=False)
+    tired = forms.BooleanField(label=_("Tired"), required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+
+    def __init__(self, *args, corps=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["corps"].choices = [(c["id"], c["name"]) for c in corps]
+
+    def clean_cell(self):
+        text = (self.cleaned_data.get("cell") or "").strip()
+        return parse_cell(text)[0] if text else None
+
+    def clean_reason(self):
+        reason = (self.cleaned_data.get("reason") or "").strip()
+        if not reason:
+            raise forms.ValidationError(_("Say why."))
+        return reason
 
 
 class OfferForm(forms.Form):
@@ -440,14 +515,6 @@ class OfferForm(forms.Form):
 
 class FieldForm(forms.Form):
     index = forms.IntegerField(min_value=0, max_value=50)
-
-
-def card_name(card_id: str) -> str:
-    from django.utils.translation import get_language
-    card = next((c for c in sit.RULES["cards"] if c["id"] == card_id), None)
-    if card and (get_language() or "ru").startswith("ru"):
-        return card["ru"]
-    return card_id.replace("_", " ").capitalize()
 
 
 class TurnForm(forms.Form):

@@ -110,6 +110,8 @@ RULES_TEXT = {
     "T31.7": gettext_lazy("a march goes card by card to a neighbouring card, from the edge onto an edge card, "
                           "and never onto an enemy corps"),
     "T32.1": gettext_lazy("battle can be offered only when corps of both sides are in contact"),
+    "T33": gettext_lazy("Heavy mud and River flood are played only after Rain; a Path lies on Mountains or a "
+                        "river"),
 }
 
 
@@ -170,6 +172,40 @@ def army_refusal_text(doc: dict, refusal: dict) -> str:
                 who = f"«{g.get('name')}»"
     text = f"{rule_text(refusal.get('rule', ''))} ({refusal.get('rule', '')})"
     return f"{who}: {text}" if who else text
+
+
+COLUMNS = "ABCDE"
+
+
+def cell_name(cell) -> str:
+    """A card place of the 5x5 map as the players say it: a letter A-E (column) and a number 1-5 (row)."""
+    return f"{COLUMNS[cell[1]]}{cell[0] + 1}" if cell is not None else ""
+
+
+def card_name(card_id: str) -> str:
+    """An operational card's name (T33): the rules' Russian at a Russian request."""
+    card = next((c for c in RULES["cards"] if c["id"] == card_id), None)
+    if card and (get_language() or "ru").startswith("ru"):
+        return card["ru"]
+    return card_id.replace("_", " ").capitalize()
+
+
+def corps_name(state: dict, cid: str) -> str:
+    corps = next((c for c in (state.get("strategic") or {}).get("corps", []) if c["id"] == cid), None)
+    return (corps or {}).get("name") or _("corps")
+
+
+def march_summary(state: dict, outcome: dict) -> str:
+    """A march step's sentence (T31.3): the corps, the cost, the roll and whether it arrived or is tired."""
+    res = outcome["marches"][0]
+    return (_("March of %(name)s: cost %(cost)s, roll %(roll)s — arrived") if res["arrived"] else
+            _("March of %(name)s: cost %(cost)s, roll %(roll)s — tired")) % {
+        "name": corps_name(state, res["corps"]), "cost": res["cost"], "roll": res["roll"]}
+
+
+def path_words(steps: list[dict]) -> str:
+    """A march's path as the players say it: «A5 → A4~ → A3» (~: the card's feature is gone round)."""
+    return " → ".join(cell_name(s["cell"]) + ("" if s.get("crossing", True) else "~") for s in steps)
 
 
 def side_name(table, key: str) -> str:

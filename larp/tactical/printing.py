@@ -117,7 +117,7 @@ def reference() -> dict:
 
 def operational_cards() -> dict:
     """The 40 operational cards (T33) to cut out, with their MP cost and effect."""
-    from larp.tactical.forms import card_name
+    from larp.tactical.labels import card_name
     from larp.tactical.labels import CARD_EFFECTS, CARD_KINDS
     cards = []
     for c in sit.RULES["cards"]:
@@ -129,7 +129,7 @@ def operational_cards() -> dict:
 
 def battlefield(table, state: dict) -> dict:
     """The 5x5 map at the moment of battle and the six chosen cards with their terrain pieces (T34)."""
-    from larp.tactical.forms import card_name, cell_name
+    from larp.tactical.labels import card_name, cell_name
     from larp.tactical.labels import name as label
     m = sit.strategic(state)
     field = m.get("field")

@@ -13,10 +13,14 @@ from larp.dice.models import Roll
 from larp.tables import services as tables
 from larp.tables.access import Seat
 from larp.tactical import situation as sit
-from larp.tactical.labels import (ACTIONS, DIRECTIONS, END_REASONS, ITEMS, RESULTS, TEST_KINDS, army_refusal_text,
-                                  name, stat_string, unit_label, weapon)
+from larp.tactical.labels import (ACTIONS, CARD_EFFECTS, CARD_KINDS, COLUMNS, DIRECTIONS, END_REASONS, ITEMS, RESULTS,
+                                  TEST_KINDS, army_refusal_text, card_name, cell_name, name, path_words, stat_string,
+                                  unit_label, weapon)
 
 SETUP_KINDS = {"roster", "confirm", "setup"}
+# Steps a player never sees of the other side: its corps' targets, marches and the moderator's rulings on them
+# (the map's fog, docs/tactical-rules.md).
+HIDDEN_KINDS = {"target", "march", "override"}
 
 
 def state_of(table) -> dict:
@@ -164,9 +168,13 @@ def log(seat: Seat, state: dict) -> list[dict]:
             continue
         if not seat.moderator and s.kind == "roster" and s.side != seat.side_key:
             continue
+        if not seat.moderator and s.kind in HIDDEN_KINDS and s.side and s.side != seat.side_key:
+            continue
         out.append({"seq": s.seq, "kind": s.kind, "at": s.at, "user": s.user, "undone": s.undone,
                     "undone_reason": s.undone_reason, "reason": s.reason,
-                    "summary": step_summary(seat, s), "dice": _dice_line(rolls.get(s.ref, [])),
+                    "summary": step_summary(seat, s),
+                    # the deal's shuffle dice would tell the other side's hand: the moderator's only
+                    "dice": "" if s.kind == "deal" and not seat.moderator else _dice_line(rolls.get(s.ref, [])),
                     "lines": itemise(state, s.kind, s.payload, s.outcome, names) if s.kind in sit.ACTIONS else []})
     return out
 
@@ -295,46 +303,120 @@ __all__ = ["board", "army_view", "log", "itemise", "odds_view", "state_of", "sid
 
 
 def strategic_view(seat: Seat, state: dict) -> dict:
-    """The 5x5 map: cards, paths, corps (a player sees only their own side's corps), the offered and chosen fields."""
-    from larp.tactical.forms import card_name, cell_name
+    """The 5x5 map as this seat may see it (the fog, on the server).
+
+    The moderator sees everything. Before the battle a player sees their own corps, and of the other side only
+    the corps in contact with one of theirs (T32.1 ruling: on the same or an adjacent card — where battle can be
+    offered), never its fatigue, its hand, its targets or its marches; once the battle starts, every corps.
+    """
     m = sit.strategic(state)
     names = {s.key: s.name for s in seat.table.sides.all()}
-    corps = [c for c in m["corps"] if seat.moderator or c["side"] == seat.side_key]
+    mine = seat.side_key
+    if seat.moderator or state["phase"] != "setup":
+        shown = list(m["corps"])
+        met = set()
+    else:
+        met = {c["id"] for c in sit.contacts(m, mine)}
+        shown = [c for c in m["corps"] if c["side"] == mine or c["id"] in met]
+    offer = m.get("offer")
+    agreed = bool(offer and offer.get("answer") == "accepted")
+    blocks = (offer or {}).get("battlefields", []) if (seat.moderator or agreed) else []
     offered = set()
-    blocks = (m.get("offer") or {}).get("battlefields", []) if seat.moderator else []
     for b in blocks:
         offered |= {(r, c) for r in range(b["rows"][0], b["rows"][1] + 1) for c in range(b["cols"][0], b["cols"][1] + 1)}
     field = m.get("field")
+
+    def token(x: dict) -> dict:
+        own = seat.moderator or x["side"] == mine or state["phase"] != "setup"
+        return {"name": x["name"], "side": names.get(x["side"], ""), "tired": x["tired"] if own else False,
+                "mine": x["side"] == mine, "contact": x["id"] in met}
     rows = []
     for r, row in enumerate(m["grid"]):
         cells = []
         for c, card in enumerate(row):
             cells.append({"name": cell_name([r, c]), "card": "" if card == "clear" else card_name(card),
-                          "path": [r, c] in m["paths"],
-                          "corps": [{"name": x["name"], "side": names.get(x["side"], ""), "tired": x["tired"],
-                                     "mine": x["side"] == seat.side_key} for x in corps if x.get("cell") == [r, c]],
+                          "path": [r, c] in m["paths"], "corps": [token(x) for x in shown if x.get("cell") == [r, c]],
                           "offered": (r, c) in offered,
                           "field": bool(field and field["rows"][0] <= r <= field["rows"][1]
                                         and field["cols"][0] <= c <= field["cols"][1])})
         rows.append(cells)
-    off_map = [{"name": x["name"], "side": names.get(x["side"], ""), "tired": x["tired"]} for x in corps
-               if x.get("cell") is None]
+    off_map = [token(x) for x in shown if x.get("cell") is None]
     last = m.get("last") or {}
-    offer = m.get("offer") if seat.moderator else None
-    offer_view = None
-    if offer:
-        offer_view = {"by": names.get(offer["by"], ""), "may_refuse": offer.get("may_refuse"),
-                      "tired": [unit_label(state, i) for i in offer.get("tired_in_contact", [])],
-                      "blocks": [{"index": i, "cards": f"{cell_name([b['rows'][0], b['cols'][0]])}–"
-                                                        f"{cell_name([b['rows'][1], b['cols'][1]])}",
-                                  "corps": ", ".join(unit_label(state, x) for x in b["corps"])}
-                                 for i, b in enumerate(offer.get("battlefields", []))]}
-    return {"rows": rows, "columns": "ABCDE", "off_map": off_map,
+    own_ids = {c["id"] for c in m["corps"] if seat.moderator or c["side"] == mine}
+    return {"rows": rows, "columns": COLUMNS, "off_map": off_map,
             "weather": [card_name(w) for w in m["weather"]], "flood": m["flood"],
-            "corps": [{"id": x["id"], "name": x["name"]} for x in corps], "offer": offer_view,
+            "corps": [{"id": x["id"], "name": x["name"]} for x in m["corps"] if x["id"] in own_ids],
+            "offer": _offer_view(seat, state, m, names, met),
             "field": field and {"cards": f"{cell_name([field['rows'][0], field['cols'][0]])}–"
                                          f"{cell_name([field['rows'][1], field['cols'][1]])}",
                                 "terrain": [name("terrain_elements", t) for t in state.get("terrain") or []]},
             "last": [{"corps": unit_label(state, x["corps"]), "cost": x["cost"], "roll": x["roll"],
                       "dice": x["dice"], "arrived": x["arrived"], "position": cell_name(x["position"])}
-                     for x in last.get("marches", [])] if seat.moderator else []}
+                     for x in last.get("marches", []) if x["corps"] in own_ids],
+            "hands": _hands_view(seat, m, names), "move": _move_view(seat, m, names),
+            "targets": [{"corps": unit_label(state, t["corps"]), "corps_id": t["corps"], "side": names.get(t["side"], ""),
+                         "side_key": t["side"], "path": path_words(t["steps"]), "cost": t["cost"],
+                         "cards": [card_name(card) for flag, card in sit.MARCH_CARDS.items() if t.get(flag)]}
+                        for t in m["targets"] if seat.moderator or t["side"] == mine],
+            "agreed": sit.battle_agreed(m), "offer_open": sit.offer_open(m),
+            "lay_next": names.get(sit.next_layer(m), "") if m["hands"] else "",
+            "lay_mine": bool(m["hands"]) and not seat.moderator and sit.next_layer(m) == mine}
+
+
+def _hands_view(seat: Seat, m: dict, names: dict) -> list[dict]:
+    """Each side's hand (T30.2): the cards of one's own (the moderator: every side's), of the other only how many."""
+    out = []
+    for key, hand in m["hands"].items():
+        visible = seat.moderator or key == seat.side_key
+        out.append({"side": names.get(key, ""), "key": key, "mine": key == seat.side_key, "count": len(hand),
+                    "cards": [{"id": c, "name": card_name(c), "kind": str(CARD_KINDS.get(sit.CARD_KIND[c], "")),
+                               "effect": str(CARD_EFFECTS.get(c, ""))} for c in hand] if visible else []})
+    return out
+
+
+def _move_view(seat: Seat, m: dict, names: dict) -> dict | None:
+    """The move tracker (T31.1-T31.5): the day, whose move or the night, and what this seat may do now."""
+    mv = m["move"]
+    if mv is None:
+        return None
+    mine = seat.side_key
+    agreed, open_offer = sit.battle_agreed(m), sit.offer_open(m)
+    free = not agreed and not open_offer
+    my_turn = bool(mine) and not mv["night"] and mv["side"] == mine
+    may_march = free and bool(mine) and mine not in mv["rolled"] and (
+        my_turn or (mv["night"] and mine not in mv["halted"]))
+    return {"day": mv["day"], "night": mv["night"], "side": names.get(mv["side"], ""), "side_key": mv["side"],
+            "mine": my_turn, "halted": [names.get(k, "") for k in mv["halted"]],
+            "i_halted": bool(mine) and mine in mv["halted"],
+            "may_march": may_march, "may_pass": free and my_turn, "may_offer": free and my_turn,
+            "may_halt": free and mv["night"] and bool(mine) and mine not in mv["halted"],
+            "marched": [c["name"] for c in m["corps"] if c["id"] in mv["marched"] and (seat.moderator
+                                                                                      or c["side"] == mine)]}
+
+
+def _offer_view(seat: Seat, state: dict, m: dict, names: dict, met: set) -> dict | None:
+    """The last offer of battle (T32): who offered, the answer; the answering side sees whether it may refuse and
+    which of its tired corps forbid it (T32.1); the fields once accepted (the enemy's corps in them only counted)."""
+    offer = m.get("offer")
+    if not offer:
+        return None
+    mine = seat.side_key
+    answering = seat.moderator or (mine is not None and mine != offer["by"])
+    own = {c["id"] for c in m["corps"] if seat.moderator or c["side"] == mine}
+
+    def block_corps(b: dict) -> str:
+        seen = [unit_label(state, x) for x in b["corps"] if x in own or x in met]
+        hidden = len(b["corps"]) - len(seen)
+        return ", ".join(seen) + ((" " + _("and %(n)s corps of the enemy") % {"n": hidden}) if hidden else "")
+    show_blocks = seat.moderator or offer.get("answer") == "accepted"
+    other = next((k for k in names if k != offer["by"]), "")
+    return {"by": names.get(offer["by"], ""), "by_key": offer["by"], "answer_key": other, "mine": offer["by"] == mine,
+            "answer": offer.get("answer"), "open": offer.get("answer") is None,
+            "may_refuse": offer.get("may_refuse") if answering else None,
+            "tired": [unit_label(state, i) for i in offer.get("tired_in_contact", [])] if answering else [],
+            "answering": answering and offer.get("answer") is None,
+            "chooser": seat.moderator or (offer["by"] == mine and offer.get("answer") == "accepted"),
+            "blocks": [{"index": i, "cards": f"{cell_name([b['rows'][0], b['cols'][0]])}–"
+                                              f"{cell_name([b['rows'][1], b['cols'][1]])}",
+                        "corps": block_corps(b)} for i, b in enumerate(offer.get("battlefields", []))]
+            if show_blocks else []}

@@ -13,10 +13,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
 from larp.tables import services as tables
+from larp.tables.access import Seat
 from larp.tables.models import Table
 from larp.tactical import situation as sit
 from larp.tactical.engine.errors import CaseError
-from larp.tactical.labels import dice_list_label, refusal_text, side_name, unit_label
+from larp.tactical.labels import card_name, dice_list_label, refusal_text, side_name, unit_label
 
 SYSTEM = "tactical"
 
@@ -236,8 +237,87 @@ def cancel(table_id: int, user, reason: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------- manoeuvring
-def edit_map(table_id: int, user, change, summary: str) -> dict:
-    """Lay cards, rivers, paths, weather, corps on the 5x5 map (T30): the whole map stored as a `setup` step."""
+# The manoeuvring (T30-T32). The moderator acts for any side at any time (a ruling); a side's player acts for
+# their own side only and in the order of the rules: their own move, targets marked before the roll (T31.1),
+# one roll per move, the answer to an offer by the rule of T32.1. `seat` is the actor's seat (None: the
+# moderator's own page).
+def _by_player(seat: Seat | None) -> bool:
+    return seat is not None and not seat.moderator
+
+
+def _may_march(m: dict, side: str) -> None:
+    """Why a side's player may not mark or roll a march now (ValidationError), or nothing."""
+    mv = m["move"]
+    if mv is None:
+        raise ValidationError(_("The first move is not decided yet: the moderator rolls for it."))
+    if sit.battle_agreed(m):
+        raise ValidationError(_("The battle is accepted: the manoeuvring is over."))
+    if sit.offer_open(m):
+        raise ValidationError(_("An offer of battle waits for its answer."))
+    if mv["night"]:
+        if side in mv["halted"]:
+            raise ValidationError(_("You have declared the night halt."))
+    elif mv["side"] != side:
+        raise ValidationError(_("It is not your move."))
+    if side in mv["rolled"]:
+        raise ValidationError(_("The marches of this move are rolled already."))
+
+
+def _corps_for(m: dict, cid: str, side: str | None = None) -> dict:
+    corps = sit.corps_of(m, cid)
+    if corps is None or (side is not None and corps["side"] != side):
+        raise ValidationError(_("No such corps."))
+    return corps
+
+
+def _march_cards(m: dict, side: str, plan: dict) -> None:
+    """Road and Stealth march (T33) are played from the side's hand when hands are dealt."""
+    if not m["hands"]:
+        return
+    hand = m["hands"].get(side) or []
+    for flag, card in sit.MARCH_CARDS.items():
+        if plan.get(flag) and card not in hand:
+            raise ValidationError(_("The card «%(card)s» is not in the hand.") % {"card": card_name(card)})
+
+
+def _march_in(table: Table, user, state: dict, plan: dict, *, hand: list[int], server_rest: bool, summary,
+              roll: bool = False) -> None:
+    """One corps' march resolved by the engine and recorded (under the table's lock)."""
+    m = sit.strategic(state)
+    side = _corps_for(m, plan["corps"])["side"]
+    _march_cards(m, side, plan)
+    seq = tables.next_seq(table)
+    server_dice: list[int] = []
+
+    def server() -> int:
+        value = tables.take_dice(table, seq, count=1, user=user, purpose="march")[0]
+        server_dice.append(value)
+        return value
+    try:
+        outcome, dice = sit.resolve_march(state, plan, hand, server if server_rest else None)
+    except sit.NeedDice:
+        raise ValidationError(_("The march needs its die: roll it and type it in, or let the server roll.")) \
+            from None
+    except sit.LeftOver as left:
+        raise ValidationError(_("%(n)s dice typed in were not needed; check the dice.") % {"n": left.count})
+    except CaseError:
+        raise ValidationError(_("This march does not fit the map.")) from None
+    if outcome["refused"]:
+        raise ValidationError([refusal_text(state, r) for r in outcome["refused"]])
+    used_hand = dice[:len(dice) - len(server_dice)]        # typed-in dice come first, then the server's
+    if used_hand:
+        tables.take_dice(table, seq, hand=used_hand, user=user, purpose="march")
+    payload = {"march": plan, "dice": dice, "by": {"hand": used_hand, "server": server_dice}, "side": side,
+               **({"roll": True} if roll else {})}
+    tables.record(table, "march", user, seq=seq, side=side, payload=payload, outcome=outcome,
+                  summary=summary(state, outcome))
+
+
+def edit_map(table_id: int, user, change, summary: str, *, side: str = "") -> dict:
+    """Lay cards, rivers, paths, weather, corps on the 5x5 map (T30): the whole map stored as a `setup` step.
+
+    `side`: the side the change is about (a corps placed), so the other side's log does not show it.
+    """
     with tables.locked(table_id) as table:
         _open(table)
         state = _phase(table, "setup")
@@ -245,61 +325,130 @@ def edit_map(table_id: int, user, change, summary: str) -> dict:
         change(m)
         if len(m["corps"]) > 40:
             raise ValidationError(_("Too many corps."))
-        tables.record(table, "setup", user, payload={"strategic": m}, summary=summary)
+        tables.record(table, "setup", user, side=side, payload={"strategic": m}, summary=summary)
         return _store(table)
 
 
 def march(table_id: int, user, plan: dict, *, hand: list[int], server_rest: bool, summary) -> dict:
-    """One corps' march (T31) with its die typed in or rolled by the server; refused marches record nothing."""
+    """The moderator's march of one corps (T31), its die typed in or rolled by the server; a refused march records
+    nothing. `summary(state, outcome)` gives the step's sentence."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        _corps_for(sit.strategic(state), plan["corps"])
+        _march_in(table, user, state, plan, hand=hand, server_rest=server_rest, summary=summary)
+        return _store(table)
+
+
+def mark_target(table_id: int, user, side: str, corps: str, plan: dict | None, summary, *,
+                seat: Seat | None = None) -> dict:
+    """T31.1: a side marks the card its corps marches to (the path there), or takes the mark off (`plan` None).
+
+    The engine checks the march and gives its cost before any die; the other side sees nothing of it.
+    """
     with tables.locked(table_id) as table:
         _open(table)
         state = _phase(table, "setup")
         m = sit.strategic(state)
-        if not any(c["id"] == plan["corps"] for c in m["corps"]):
-            raise ValidationError(_("No such corps."))
-        seq = tables.next_seq(table)
-        server_dice: list[int] = []
-
-        def server() -> int:
-            value = tables.take_dice(table, seq, count=1, user=user, purpose="march")[0]
-            server_dice.append(value)
-            return value
-        try:
-            outcome, dice = sit.resolve_march(state, plan, hand, server if server_rest else None)
-        except sit.NeedDice:
-            raise ValidationError(_("The march needs its die: roll it and type it in, or let the server roll.")) \
-                from None
-        except sit.LeftOver as left:
-            raise ValidationError(_("%(n)s dice typed in were not needed; check the dice.") % {"n": left.count})
-        except CaseError:
-            raise ValidationError(_("This march does not fit the map.")) from None
-        if outcome["refused"]:
-            raise ValidationError([refusal_text(state, r) for r in outcome["refused"]])
-        used_hand = dice[:len(dice) - len(server_dice)]        # typed-in dice come first, then the server's
-        if used_hand:
-            tables.take_dice(table, seq, hand=used_hand, user=user, purpose="march")
-        tables.record(table, "march", user, seq=seq, side=next(c["side"] for c in m["corps"] if c["id"] == plan["corps"]),
-                      payload={"march": plan, "dice": dice, "by": {"hand": used_hand, "server": server_dice}},
-                      outcome=outcome, summary=summary(outcome))
+        c = _corps_for(m, corps, side)
+        _may_march(m, side)
+        payload = {"corps": corps, "side": side, "steps": [], "road": False, "stealth": False, "cost": None}
+        if plan is not None:
+            if c["id"] in m["move"]["marched"]:
+                raise ValidationError(_("This corps has marched in this move already."))
+            plan = {**plan, "corps": corps}
+            _march_cards(m, side, plan)
+            taken = {card for t in m["targets"] if t["side"] == side and t["corps"] != corps
+                     for flag, card in sit.MARCH_CARDS.items() if t.get(flag)}
+            if any(plan.get(flag) and card in taken for flag, card in sit.MARCH_CARDS.items()):
+                raise ValidationError(_("That card is already marked for another corps."))
+            try:
+                check = sit.march_check(state, plan)
+            except CaseError:
+                raise ValidationError(_("This march does not fit the map.")) from None
+            if check.get("refused"):
+                raise ValidationError([refusal_text(state, r) for r in check["refused"]])
+            payload.update(steps=plan["steps"], road=bool(plan.get("road")), stealth=bool(plan.get("stealth")),
+                           cost=check["cost"])
+        elif not any(t["corps"] == corps for t in m["targets"]):
+            raise ValidationError(_("This corps has no target marked."))
+        tables.record(table, "target", user, side=side, payload=payload, summary=summary(payload))
         return _store(table)
 
 
-def night_halt(table_id: int, user, summary: str) -> dict:
-    """T31.5: the night halt — every fatigue marker removed."""
+def roll_marches(table_id: int, user, side: str, summary) -> dict:
+    """T31.1: the side's marked corps march, in the order marked, each with the server's dice from the table's
+    stream; one roll per move. `summary(state, outcome)` gives each march's sentence."""
     with tables.locked(table_id) as table:
         _open(table)
-        _phase(table, "setup")
-        tables.record(table, "halt", user, payload={"marched": []}, summary=summary)
+        state = _phase(table, "setup")
+        m = sit.strategic(state)
+        _may_march(m, side)
+        targets = [t for t in m["targets"] if t["side"] == side]
+        if not targets:
+            raise ValidationError(_("Mark the targets of your corps first."))
+        for t in targets:
+            plan = {"corps": t["corps"], "steps": t["steps"], "road": t["road"], "stealth": t["stealth"]}
+            _march_in(table, user, state, plan, hand=[], server_rest=True, summary=summary, roll=True)
+            state = replay_table(table)
         return _store(table)
 
 
-def offer_battle(table_id: int, user, side: str, summary: str) -> dict:
-    """T32: contact, whether the other side may refuse, the allowed six-card blocks."""
+def end_move(table_id: int, user, side: str, summary: str) -> dict:
+    """A side ends its day move (T31.5): its corps that stood still rest (T31.4); the other side moves, or night."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        m = sit.strategic(state)
+        if m["move"] is None:
+            raise ValidationError(_("The first move is not decided yet: the moderator rolls for it."))
+        if sit.battle_agreed(m):
+            raise ValidationError(_("The battle is accepted: the manoeuvring is over."))
+        if sit.offer_open(m):
+            raise ValidationError(_("An offer of battle waits for its answer."))
+        if m["move"]["side"] != side:
+            raise ValidationError(_("It is not your move."))
+        tables.record(table, "pass", user, side=side, payload={"side": side}, summary=summary)
+        return _store(table)
+
+
+def night_halt(table_id: int, user, summary: str, *, side: str | None = None) -> dict:
+    """T31.5: the night halt. The moderator's: at once, every fatigue marker removed but those of corps that marched
+    by night. A side's: its declaration; the halt comes when both sides have declared it."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        if side is None:
+            tables.record(table, "halt", user, payload={"marched": []}, summary=summary)
+            return _store(table)
+        mv = sit.strategic(state)["move"]
+        if mv is None or not mv["night"]:
+            raise ValidationError(_("The night halt comes at night, after both sides' moves."))
+        if side in mv["halted"]:
+            raise ValidationError(_("You have declared the night halt."))
+        tables.record(table, "halt", user, side=side, payload={"side": side}, summary=summary)
+        return _store(table)
+
+
+def offer_battle(table_id: int, user, side: str, summary: str, *, seat: Seat | None = None) -> dict:
+    """T32: contact, whether the other side may refuse, the allowed six-card blocks. A player offers at the end of
+    their own day move; the other side answers."""
     with tables.locked(table_id) as table:
         _open(table)
         state = _phase(table, "setup")
         if not table.sides.filter(key=side).exists():
             raise ValidationError(_("No such side."))
+        m = sit.strategic(state)
+        if _by_player(seat):
+            mv = m["move"]
+            if mv is None:
+                raise ValidationError(_("The first move is not decided yet: the moderator rolls for it."))
+            if sit.battle_agreed(m):
+                raise ValidationError(_("The battle is accepted: the manoeuvring is over."))
+            if sit.offer_open(m):
+                raise ValidationError(_("An offer of battle waits for its answer."))
+            if mv["night"] or mv["side"] != side:
+                raise ValidationError(_("Battle is offered at the end of your own move."))
         try:
             outcome = sit.offer(state, side)
         except CaseError:
@@ -310,15 +459,163 @@ def offer_battle(table_id: int, user, side: str, summary: str) -> dict:
         return _store(table)
 
 
-def choose_field(table_id: int, user, index: int, summary: str) -> dict:
-    """The attacker's choice among the allowed blocks (T32.2): its cards' terrain and the weather become the battle's."""
+def answer_offer(table_id: int, user, side: str, accept: bool, summary: str) -> dict:
+    """T32.1: the other side accepts or refuses; it may refuse only if all its corps in contact are fresh (the
+    engine's `battle_offer` on the map as it is now). A refusal ends the offerer's move: the other moves as usual."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        m = sit.strategic(state)
+        if not sit.offer_open(m):
+            raise ValidationError(_("No offer of battle waits for an answer."))
+        if side == m["offer"]["by"] or not table.sides.filter(key=side).exists():
+            raise ValidationError(_("The side that offered battle does not answer it."))
+        now = sit.offer(state, m["offer"]["by"])
+        if not accept and now.get("refused") is None and not now["may_refuse"]:
+            raise ValidationError(_("You must accept: your tired corps in contact — %(corps)s (T32.1).") % {
+                "corps": ", ".join(unit_label(state, c) for c in now["tired_in_contact"])})
+        tables.record(table, "answer", user, side=side, payload={"side": side, "accept": bool(accept)},
+                      outcome={"may_refuse": now.get("may_refuse"), "tired_in_contact": now.get("tired_in_contact")},
+                      summary=summary)
+        return _store(table)
+
+
+def choose_field(table_id: int, user, index: int, summary: str, *, seat: Seat | None = None) -> dict:
+    """The attacker's choice among the allowed blocks (T32.2): its cards' terrain and the weather become the battle's.
+
+    A player chooses once the offer is accepted, and only the side that offered; the moderator may choose for it.
+    """
     with tables.locked(table_id) as table:
         _open(table)
         state = _phase(table, "setup")
         offer = sit.strategic(state).get("offer")
         if not offer or not 0 <= index < len(offer.get("battlefields", [])):
             raise ValidationError(_("Offer battle first, then choose one of the allowed fields."))
+        if offer.get("answer") == "refused":
+            raise ValidationError(_("The battle was refused."))
+        if _by_player(seat) and (offer.get("answer") != "accepted" or seat.side_key != offer["by"]):
+            raise ValidationError(_("The side that offered battle chooses the field, once the battle is accepted."))
         tables.record(table, "field", user, payload={"block": offer["battlefields"][index]}, summary=summary)
+        return _store(table)
+
+
+def deal(table_id: int, user, summary: str) -> dict:
+    """T30.2: the 40 operational cards shuffled with the table's server dice (one die of i + 1 sides per position,
+    Fisher-Yates), six dealt to each side; equal terrain cards: a roll-off says who lays first."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        if sit.strategic(state)["hands"]:
+            raise ValidationError(_("The cards are dealt already: undo the deal to deal again."))
+        sides = [s.key for s in table.sides.order_by("position")]
+        seq = tables.next_seq(table)
+        picks = []
+        for i in range(len(sit.DECK) - 1, 0, -1):
+            picks += tables.take_dice(table, seq, count=1, sides=i + 1, user=user,
+                                      purpose=_("shuffle: position %(i)s") % {"i": i + 1})
+        hands, _deck = sit.dealt(picks, sides)
+        rolls = []
+        if len({sit.terrain_count(h) for h in hands.values()}) == 1 and sit.terrain_count(hands[sides[0]]):
+            rolls = _roll_off(table, seq, user, _("who lays the first terrain card"))
+        tables.record(table, "deal", user, seq=seq, payload={"sides": sides, "picks": picks, "rolls": rolls},
+                      summary=summary)
+        return _store(table)
+
+
+def _roll_off(table: Table, seq: int, user, purpose: str) -> list[list[int]]:
+    """Both sides roll a server die; ties are rolled again (T30.2, T30.4 rulings)."""
+    rolls = []
+    for _i in range(50):
+        pair = tables.take_dice(table, seq, count=2, user=user, purpose=purpose)
+        rolls.append(pair)
+        if pair[0] != pair[1]:
+            return rolls
+    raise ValidationError(_("The dice tied fifty times; roll at the table and name the side."))
+
+
+def lay_card(table_id: int, user, side: str, card: str, cell: list[int], summary: str) -> dict:
+    """T30.2: a terrain card from the side's hand laid face up on a clear card place, the sides in turn."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        m = sit.strategic(state)
+        if not m["hands"]:
+            raise ValidationError(_("No cards are dealt at this table."))
+        layer = sit.next_layer(m)
+        if layer is None:
+            raise ValidationError(_("All terrain cards are laid."))
+        if layer != side:
+            raise ValidationError(_("It is not your turn to lay a terrain card."))
+        if card not in (m["hands"].get(side) or []) or sit.CARD_KIND.get(card) != "terrain":
+            raise ValidationError(_("The card «%(card)s» is not in the hand.") % {"card": card_name(card)})
+        if m["grid"][cell[0]][cell[1]] != "clear":
+            raise ValidationError(_("A card lies there already: choose a free place."))
+        tables.record(table, "lay", user, side=side, payload={"side": side, "card": card, "cell": list(cell)},
+                      summary=summary)
+        return _store(table)
+
+
+def play_card(table_id: int, user, side: str, card: str, cell: list[int] | None, summary: str) -> dict:
+    """A weather or surprise card played from the side's hand (T33). The engine applies the weather cards, River
+    flood and a Path; the other cards' effects are the moderator's rulings (T36: card-play timing)."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        m = sit.strategic(state)
+        if card not in (m["hands"].get(side) or []):
+            raise ValidationError(_("The card «%(card)s» is not in the hand.") % {"card": card_name(card)})
+        if sit.CARD_KIND.get(card) == "terrain":
+            raise ValidationError(_("A terrain card is laid on the map, not played."))
+        if card in sit.MARCH_CARDS.values():
+            raise ValidationError(_("The Road and Stealth march cards are played with a march: tick them there."))
+        if card == "path" and cell is None:
+            raise ValidationError(_("Say on which card the Path lies."))
+        try:
+            outcome = sit.played(state, card, cell)
+        except CaseError:
+            raise ValidationError(_("This card does not fit the map.")) from None
+        if outcome.get("refused"):
+            raise ValidationError([refusal_text(state, r) for r in outcome["refused"]])
+        tables.record(table, "play", user, side=side,
+                      payload={"side": side, "card": card, "cell": list(cell) if cell else None}, outcome=outcome,
+                      summary=summary)
+        return _store(table)
+
+
+def first_move(table_id: int, user, side: str | None, summary) -> dict:
+    """T30.4: who moves first — a server roll-off (ties rolled again), or the side the moderator names after a roll
+    at the table. Starts the move tracker. `summary(first, rolls)` gives the step's sentence."""
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        m = sit.strategic(state)
+        if m["move"] is not None:
+            raise ValidationError(_("The first move is decided already: undo it to roll again."))
+        if m["hands"] and sit.next_layer(m) is not None:
+            raise ValidationError(_("Lay all terrain cards before the first move."))
+        sides = [s.key for s in table.sides.order_by("position")]
+        if side is not None and side not in sides:
+            raise ValidationError(_("No such side."))
+        seq = tables.next_seq(table)
+        rolls = [] if side is not None else _roll_off(table, seq, user, _("who moves first"))
+        first = side or sit.roll_off_winner(rolls, sides)
+        tables.record(table, "first", user, seq=seq, payload={"sides": sides, "rolls": rolls, "first": first},
+                      summary=summary(first, rolls))
+        return _store(table)
+
+
+def rule_corps(table_id: int, user, corps: str, cell: list[int] | None, tired: bool, reason: str,
+               summary: str) -> dict:
+    """The moderator's ruling on a corps (a card's effect, a mistake): where it stands and whether it is tired."""
+    if not (reason or "").strip():
+        raise ValidationError(_("Say why the moderator changes the corps."))
+    with tables.locked(table_id) as table:
+        _open(table)
+        state = _phase(table, "setup")
+        c = _corps_for(sit.strategic(state), corps)
+        tables.record(table, "override", user, side=c["side"],
+                      payload={"corps": corps, "cell": list(cell) if cell else None, "tired": bool(tired)},
+                      reason=reason.strip(), summary=summary)
         return _store(table)
 
 

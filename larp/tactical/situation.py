@@ -188,7 +188,7 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
             state["approved"].remove(side)
     elif kind == "turn":
         state["turn"] = {k: payload[k] for k in ("number", "side", "step", "first")}
-    elif kind in ("march", "halt", "offer", "field"):
+    elif kind in MANOEUVRE_KINDS or (kind == "override" and "corps" in payload):
         apply_strategic(state, kind, payload, outcome)
     elif kind in ("setup", "conditions"):
         if "strategic" in payload:
@@ -507,24 +507,41 @@ def routed(state: dict) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------- strategic manoeuvring
-from larp.tactical.engine.strategic import run_battle_offer, run_march  # noqa: E402
+# The map is the state's `strategic` block (docs/tactical-rules.md, "Table"). Besides the cards and the corps it
+# keeps the hands dealt (T30.2), the order of laying, the move tracker (whose move, the night, T31.1-T31.5), the
+# targets marked for the next roll (T31.1), the last offer of battle and its answer (T32.1) and the chosen field.
+from larp.rules import dice as rules_dice  # noqa: E402
+from larp.tactical.engine.strategic import adjacent, play_card, run_battle_offer, run_march  # noqa: E402
 
 TERRAIN_CARDS = list(dict.fromkeys(c["id"] for c in RULES["cards"] if c["kind"] == "terrain"))
 WEATHER_CARDS = list(dict.fromkeys(c["id"] for c in RULES["cards"] if c["kind"] == "weather"))
+CARD_KIND = {c["id"]: c["kind"] for c in RULES["cards"]}
+DECK = [c["id"] for c in RULES["cards"]]                   # the 40 cards, in the original's order
+HAND_SIZE = RULES["strategic"]["cards_dealt_each"]
+MARCH_CARDS = {"road": "road", "stealth": "stealth_march"}  # played with a march, not on their own
 # T34.2 ruling: a River card is a deep river, Mountains are cliffs; a card's terrain piece by its id otherwise.
 CARD_PIECES = {"river": "deep_river", "mountains": "cliffs", "stream": "stream", "bushes": "bushes",
                "rocks": "rocks", "forest": "forest", "hedge": "hedge", "ravine": "ravine", "hill": "hill",
                "village": "village"}
+MANOEUVRE_KINDS = ("deal", "lay", "play", "first", "target", "march", "pass", "halt", "offer", "answer", "field")
 
 
 def empty_map() -> dict:
     rows, cols = RULES["strategic"]["grid"]
     return {"grid": [["clear"] * cols for _ in range(rows)], "rivers": [], "paths": [], "weather": [],
-            "flood": False, "corps": [], "offer": None, "field": None}
+            "flood": False, "corps": [], "offer": None, "field": None,
+            "hands": {}, "deck": [], "lays": [], "lay_first": None, "move": None, "targets": []}
+
+
+def _filled(m: dict) -> dict:
+    """A map block with every key (a map stored before hands and moves were kept, or made by the bridge)."""
+    for key, value in empty_map().items():
+        m.setdefault(key, value)
+    return m
 
 
 def strategic(state: dict) -> dict:
-    return state.get("strategic") or empty_map()
+    return _filled(state.get("strategic") or empty_map())
 
 
 def _map_case(m: dict) -> dict:
@@ -538,8 +555,16 @@ def _corps_case(m: dict) -> list[dict]:
             if c.get("cell") is not None]
 
 
+def corps_of(m: dict, cid: str) -> dict | None:
+    return next((c for c in m["corps"] if c["id"] == cid), None)
+
+
+def march_dice_count(corps: dict) -> int:
+    return RULES["strategic"]["mounted_corps_dice"] if corps.get("mounted") else 1
+
+
 def march_case(m: dict, plan: dict, dice: list[int]) -> dict:
-    corps = next(c for c in m["corps"] if c["id"] == plan["corps"])
+    corps = corps_of(m, plan["corps"])
     march = {"corps": corps["id"], "side": corps["side"], "mounted": corps.get("mounted", False),
              "tired": corps["tired"], "road": plan.get("road", False), "stealth": plan.get("stealth", False),
              "from": corps["cell"] if corps.get("cell") is not None else "edge", "steps": plan["steps"]}
@@ -571,9 +596,28 @@ def resolve_march(state: dict, plan: dict, hand: list[int], server: Callable[[],
     raise CaseError("dice", "too many dice")
 
 
+def march_check(state: dict, plan: dict) -> dict:
+    """The engine's verdict on a marked target before any die: its cost, or why it is refused (T31.2, T31.7).
+
+    A march's refusal and its cost do not depend on the dice, so the engine is run with the highest dice.
+    """
+    m = strategic(state)
+    outcome = run_march(RULES, march_case(m, plan, [6] * march_dice_count(corps_of(m, plan["corps"]))))
+    if outcome["refused"]:
+        return {"refused": outcome["refused"]}
+    return {"cost": outcome["marches"][0]["cost"], "steps": outcome["marches"][0]["steps"]}
+
+
 def offer(state: dict, side: str) -> dict:
     m = strategic(state)
     return run_battle_offer(RULES, {"corps": _corps_case(m), "offered_by": side})
+
+
+def played(state: dict, card: str, cell: list[int] | None) -> dict:
+    """The weather, the flood and the paths after a card played from a hand (the engine's T33 rulings)."""
+    m = strategic(state)
+    return play_card(RULES, {"grid": m["grid"], "rivers": m["rivers"], "paths": m["paths"], "weather": m["weather"],
+                             "flood": m["flood"], "card": card, "cell": cell})
 
 
 def field_terrain(m: dict, block: dict) -> list[str]:
@@ -595,23 +639,159 @@ def field_conditions(m: dict, conditions: dict) -> dict:
     return out
 
 
+# -- the hands (T30.2) -----------------------------------------------------------------------------------------------
+def dealt(picks: list[int], sides: list[str]) -> tuple[dict, list[str]]:
+    """The hands and the undealt deck: the 40 cards in the order the recorded dice give (Fisher-Yates, position i
+    takes a die of i + 1 sides), dealt one by one to the sides in turn, six each."""
+    n = len(DECK)
+    order = rules_dice.shuffled(DECK, lambda i: picks[n - 1 - i] - 1)
+    hands: dict[str, list[str]] = {s: [] for s in sides}
+    for i in range(HAND_SIZE * len(sides)):
+        hands[sides[i % len(sides)]].append(order[i])
+    return hands, order[HAND_SIZE * len(sides):]
+
+
+def terrain_count(hand: list[str]) -> int:
+    return sum(1 for card in hand if CARD_KIND.get(card) == "terrain")
+
+
+def roll_off_winner(rolls: list[list[int]], sides: list[str]) -> str | None:
+    """The side whose die is the higher in the last pair of a roll-off (ties are rolled again)."""
+    if not rolls or rolls[-1][0] == rolls[-1][1]:
+        return None
+    return sides[0] if rolls[-1][0] > rolls[-1][1] else sides[1]
+
+
+def lays_first(hands: dict, sides: list[str], rolls: list[list[int]]) -> str | None:
+    """T30.2: the side with more terrain cards lays first; equal numbers: the roll-off's winner."""
+    counts = [terrain_count(hands.get(s, [])) for s in sides]
+    if not any(counts):
+        return None
+    if counts[0] != counts[1]:
+        return sides[0] if counts[0] > counts[1] else sides[1]
+    return roll_off_winner(rolls, sides)
+
+
+def next_layer(m: dict) -> str | None:
+    """Whose terrain card is laid next (T30.2: alternately until all are down); None when none is left."""
+    hands = m["hands"]
+    left = [s for s, hand in hands.items() if terrain_count(hand)]
+    if not left:
+        return None
+    if not m["lays"]:
+        return m["lay_first"] if m["lay_first"] in left else left[0]
+    last = m["lays"][-1]
+    other = next((s for s in hands if s != last), last)
+    return other if other in left else last
+
+
+def take_card(hand: list[str], card: str) -> None:
+    hand.remove(card)
+
+
+# -- the moves (T31.1-T31.5, T32.1) ------------------------------------------------------------------------------------
+def new_move(first: str, sides: list[str]) -> dict:
+    order = [first] + [s for s in sides if s != first]
+    return {"day": 1, "sides": order, "side": first, "night": False, "marched": [], "rolled": [], "halted": []}
+
+
+def contacts(m: dict, side: str) -> list[dict]:
+    """The other side's corps in contact with one of `side`'s corps (T32.1 ruling: the same or an adjacent card)."""
+    own = [c["cell"] for c in m["corps"] if c["side"] == side and c.get("cell") is not None]
+    return [c for c in m["corps"] if c["side"] != side and c.get("cell") is not None
+            and any(c["cell"] == o or adjacent(tuple(c["cell"]), tuple(o)) for o in own)]
+
+
+def offer_open(m: dict) -> bool:
+    return bool(m["offer"]) and m["offer"].get("answer") is None
+
+
+def battle_agreed(m: dict) -> bool:
+    return bool(m["field"]) or bool(m["offer"] and m["offer"].get("answer") == "accepted")
+
+
+def _end_move(m: dict, side: str) -> None:
+    """The end of a side's day move: its tired corps that stood still lose their marker (T31.4); the other side
+    moves next, or, after both, the night comes (T31.5)."""
+    mv = m["move"]
+    for c in m["corps"]:
+        if c["side"] == side and c["tired"] and c["id"] not in mv["marched"]:
+            c["tired"] = False
+    m["targets"] = [t for t in m["targets"] if t["side"] != side]
+    if side == mv["sides"][0]:
+        mv.update(side=mv["sides"][1], marched=[], rolled=[])
+    else:
+        mv.update(side=None, night=True, marched=[], rolled=[])
+
+
+def _halt(m: dict, marched_by_night: Iterable[str]) -> None:
+    """The night halt (T31.5): every fatigue marker removed but those of corps that marched by night; a new day."""
+    mv = m["move"]
+    moved = set(marched_by_night) | (set(mv["marched"]) if mv and mv["night"] else set())
+    for c in m["corps"]:
+        if c["id"] not in moved:
+            c["tired"] = False
+    m["targets"] = []
+    if mv:
+        mv.update(day=mv["day"] + 1, side=mv["sides"][0], night=False, marched=[], rolled=[], halted=[])
+
+
 def apply_strategic(state: dict, kind: str, payload: dict, outcome: dict) -> None:
-    m = state.setdefault("strategic", empty_map())
+    m = _filled(state.setdefault("strategic", empty_map()))
+    mv = m["move"]
     if kind == "march":
         for res in outcome.get("marches", []):
-            corps = next(c for c in m["corps"] if c["id"] == res["corps"])
+            corps = corps_of(m, res["corps"])
             corps["cell"] = res["position"]
             corps["tired"] = res["tired"]
+            m["targets"] = [t for t in m["targets"] if t["corps"] != res["corps"]]
+            if mv is not None and res["corps"] not in mv["marched"]:
+                mv["marched"].append(res["corps"])
+            hand = m["hands"].get(corps["side"])
+            for flag, card in MARCH_CARDS.items():
+                if payload["march"].get(flag) and hand and card in hand:
+                    take_card(hand, card)
+        if mv is not None and payload.get("roll") and payload["side"] not in mv["rolled"]:
+            mv["rolled"].append(payload["side"])
         m["last"] = outcome
+    elif kind == "target":
+        m["targets"] = [t for t in m["targets"] if t["corps"] != payload["corps"]]
+        if payload.get("steps"):
+            m["targets"].append({k: payload[k] for k in ("corps", "side", "steps", "road", "stealth", "cost")})
     elif kind == "halt":
-        moved = set(payload.get("marched") or [])
-        for c in m["corps"]:
-            if c["id"] not in moved:
-                c["tired"] = False
+        if payload.get("side"):
+            mv["halted"].append(payload["side"])
+            if set(mv["sides"]) <= set(mv["halted"]):
+                _halt(m, [])
+        else:
+            _halt(m, payload.get("marched") or [])
+    elif kind == "pass":
+        _end_move(m, payload["side"])
     elif kind == "offer":
-        m["offer"] = {"by": payload["side"], **outcome}
+        m["offer"] = {"by": payload["side"], **outcome, "answer": None}
+    elif kind == "answer":
+        m["offer"]["answer"] = "accepted" if payload["accept"] else "refused"
+        if not payload["accept"] and mv is not None and mv["side"] == m["offer"]["by"]:
+            _end_move(m, m["offer"]["by"])           # the offer ended the offerer's move; the other moves as usual
     elif kind == "field":
         block = payload["block"]
         m["field"] = block
         state["terrain"] = field_terrain(m, block)
         state["conditions"] = field_conditions(m, state.get("conditions") or {})
+    elif kind == "deal":
+        m["hands"], m["deck"] = dealt(payload["picks"], payload["sides"])
+        m["lays"] = []
+        m["lay_first"] = lays_first(m["hands"], payload["sides"], payload.get("rolls") or [])
+    elif kind == "lay":
+        take_card(m["hands"][payload["side"]], payload["card"])
+        r, c = payload["cell"]
+        m["grid"][r][c] = payload["card"]
+        m["lays"].append(payload["side"])
+    elif kind == "play":
+        take_card(m["hands"][payload["side"]], payload["card"])
+        m["weather"], m["flood"], m["paths"] = outcome["weather"], outcome["flood"], outcome["paths"]
+    elif kind == "first":
+        m["move"] = new_move(payload["first"], payload["sides"])
+    elif kind == "override":
+        corps = corps_of(m, payload["corps"])
+        corps["cell"], corps["tired"] = payload["cell"], payload["tired"]

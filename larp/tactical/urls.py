@@ -18,6 +18,7 @@ urlpatterns = [
     path("<int:table_id>/projector/", views.projector, name="projector"),
     path("<int:table_id>/manoeuvre/", views.manoeuvre, name="manoeuvre"),
     path("<int:table_id>/manoeuvre/<str:op>/", views.manoeuvre_act, name="manoeuvre_act"),
+    path("<int:table_id>/manoeuvre/<str:side>/<str:op>/", views.manoeuvre_side, name="manoeuvre_side"),
     path("<int:table_id>/print/<str:side>/<str:what>.pdf", views.print_roster, name="print_army"),
     path("<int:table_id>/print/record.pdf", views.print_record, name="print_record"),
     path("<int:table_id>/sheet/<str:what>.pdf", views.print_sheet, name="print_sheet"),

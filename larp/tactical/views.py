@@ -20,7 +20,8 @@ from larp.tactical import forms as f
 from larp.tactical import selectors as sel
 from larp.tactical import services
 from larp.tactical import situation as sit
-from larp.tactical.labels import ACTIONS, END_REASONS, TEST_KINDS, unit_label
+from larp.tactical.labels import (ACTIONS, END_REASONS, TEST_KINDS, card_name, cell_name, corps_name, march_summary,
+                                  path_words, unit_label)
 
 SYSTEM = "tactical"
 
@@ -436,17 +437,43 @@ def print_record(request: HttpRequest, game_id: int, table_id: int) -> HttpRespo
 
 
 # ------------------------------------------------------------------------------------------------ manoeuvring
+MAP_LOG_KINDS = set(sit.MANOEUVRE_KINDS) | {"setup", "override"}
+
+
+def _own_corps(m: dict, side: str) -> list[dict]:
+    return [c for c in m["corps"] if c["side"] == side]
+
+
+def _hand(m: dict, side: str) -> list[str] | None:
+    """The side's hand when hands are dealt (None: the cards are on a physical table, nothing is checked)."""
+    return list(m["hands"].get(side) or []) if m["hands"] else None
+
+
+def _playable(hand: list[str] | None) -> list[str]:
+    return [c for c in hand or [] if sit.CARD_KIND[c] != "terrain" and c not in sit.MARCH_CARDS.values()]
+
+
 def _render_map(request, s: Seat, status: int = 200) -> HttpResponse:
     state = sel.state_of(s.table)
     sides = list(s.table.sides.all())
     m = sit.strategic(state)
     ctx = {"game": s.table.game, "table": s.table, "seat": s, "phase": state["phase"], "moderator": s.moderator,
-           "map": sel.strategic_view(s, state), "fingerprint": s.table.dice.fingerprint}
+           "map": sel.strategic_view(s, state), "fingerprint": s.table.dice.fingerprint,
+           "log": [x for x in sel.log(s, state) if x["kind"] in MAP_LOG_KINDS]}
     if s.moderator:
         ctx.update(cell_form=f.CellForm(), weather_form=f.WeatherForm(initial={"weather": m["weather"],
                                                                                "flood": m["flood"]}),
                    corps_form=f.CorpsForm(sides=sides), march_form=f.MarchForm(corps=m["corps"]),
-                   offer_form=f.OfferForm(sides=sides))
+                   offer_form=f.OfferForm(sides=sides), first_form=f.FirstMoveForm(sides=sides),
+                   rule_form=f.CorpsRuleForm(corps=m["corps"]))
+    else:
+        mine = s.side_key
+        hand = _hand(m, mine)
+        marched = set((m["move"] or {}).get("marched") or [])
+        fresh = [c for c in _own_corps(m, mine) if not c["tired"] and c["id"] not in marched]
+        ctx.update(target_form=f.TargetForm(corps=fresh, hand=hand, prefix="t"),
+                   lay_form=f.LayForm(cards=[c for c in hand or [] if sit.CARD_KIND[c] == "terrain"], prefix="l"),
+                   play_form=f.PlayForm(cards=_playable(hand), prefix="p"), playable=bool(_playable(hand)))
     return render(request, "tactical/manoeuvre.html", ctx, status=status)
 
 
@@ -469,13 +496,24 @@ def manoeuvre(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse
     return _render_map(request, _seat(request, game_id, table_id))
 
 
+def _first_summary(names: dict):
+    def summary(first: str, rolls: list) -> str:
+        if not rolls:
+            return _("%(side)s moves first (rolled at the table)") % {"side": names.get(first, "")}
+        return _("%(side)s moves first: the roll %(a)s against %(b)s") % {
+            "side": names.get(first, ""), "a": max(rolls[-1]), "b": min(rolls[-1])}
+    return summary
+
+
 @login_required
 @require_POST
 def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) -> HttpResponse:
-    from larp.tactical.forms import card_name, cell_name
+    """The moderator's acts on the map: lay cards, weather, corps, marches with dice by hand or by the server, the
+    night halt, an offer for a side, the field, the deal, the first move, a ruling on a corps, undo."""
     s = _mod(request, game_id, table_id)
     state = sel.state_of(s.table)
     sides = list(s.table.sides.all())
+    names = {x.key: x.name for x in sides}
     m = sit.strategic(state)
     try:
         if op == "cell":
@@ -509,20 +547,14 @@ def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) ->
 
             def change(mp):
                 mp["corps"].append(corps)
-            services.edit_map(s.table.pk, request.user, change, _("Corps %(name)s placed") % {"name": corps["name"]})
+            services.edit_map(s.table.pk, request.user, change, _("Corps %(name)s placed") % {"name": corps["name"]},
+                              side=corps["side"])
         elif op == "march":
             form = f.MarchForm(request.POST, corps=m["corps"])
             if not form.is_valid():
                 return _map_bad(request, s, form.errors)
-            corps_name = next(c["name"] for c in m["corps"] if c["id"] == form.cleaned_data["corps"])
-
-            def summary(outcome):
-                res = outcome["marches"][0]
-                return (_("March of %(name)s: cost %(cost)s, roll %(roll)s — arrived") if res["arrived"] else
-                        _("March of %(name)s: cost %(cost)s, roll %(roll)s — tired")) % {
-                    "name": corps_name, "cost": res["cost"], "roll": res["roll"]}
             services.march(s.table.pk, request.user, form.plan(), hand=form.cleaned_data["hand_dice"],
-                           server_rest=form.cleaned_data["server_rest"], summary=summary)
+                           server_rest=form.cleaned_data["server_rest"], summary=march_summary)
         elif op == "halt":
             services.night_halt(s.table.pk, request.user, _("Night halt: fatigue markers removed"))
         elif op == "offer":
@@ -530,14 +562,107 @@ def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) ->
             if not form.is_valid():
                 return _map_bad(request, s, form.errors)
             side = form.cleaned_data["side"]
-            services.offer_battle(s.table.pk, request.user, side, _("%(side)s offers battle") % {
-                "side": next(x.name for x in sides if x.key == side)})
+            services.offer_battle(s.table.pk, request.user, side, _("%(side)s offers battle") % {"side": names[side]})
         elif op == "field":
             form = f.FieldForm(request.POST)
             if not form.is_valid():
                 return _map_bad(request, s, form.errors)
             services.choose_field(s.table.pk, request.user, form.cleaned_data["index"],
                                   _("The battlefield chosen: its terrain and weather set for the battle"))
+        elif op == "deal":
+            services.deal(s.table.pk, request.user, _("The operational cards dealt: %(n)s to each side") % {
+                "n": sit.HAND_SIZE})
+        elif op == "first":
+            form = f.FirstMoveForm(request.POST, sides=sides)
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            services.first_move(s.table.pk, request.user, form.cleaned_data["side"] or None, _first_summary(names))
+        elif op == "rule":
+            form = f.CorpsRuleForm(request.POST, corps=m["corps"])
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            d = form.cleaned_data
+            services.rule_corps(s.table.pk, request.user, d["corps"], d["cell"], d["tired"], d["reason"],
+                                _("Moderator's ruling on the corps %(name)s") % {
+                                    "name": corps_name(state, d["corps"])})
+        elif op == "undo":
+            form = f.ReasonForm(request.POST)
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            services.undo(s.table.pk, request.user, form.cleaned_data["reason"])
+        else:
+            return HttpResponseBadRequest(_("Unknown action."), content_type="text/plain; charset=utf-8")
+    except ValidationError as error:
+        return _map_bad(request, s, error)
+    return _map_back(s)
+
+
+@login_required
+@require_POST
+def manoeuvre_side(request: HttpRequest, game_id: int, table_id: int, side: str, op: str) -> HttpResponse:
+    """A side's acts in the manoeuvring (T40): by its player on a tablet, or by the moderator for it. Marks march
+    targets and rolls them, ends the move, declares the night halt, offers, answers an offer, chooses the field,
+    lays a terrain card and plays a card from the hand. The services enforce the order of the rules."""
+    s = _seat(request, game_id, table_id)
+    if not s.may_act_for(side):
+        raise PermissionDenied("Not your side.")
+    found = next((x for x in s.table.sides.all() if x.key == side), None)
+    if found is None:
+        raise PermissionDenied("No such side.")
+    state = sel.state_of(s.table)
+    m = sit.strategic(state)
+    who = {"side": found.name}
+    pk, user = s.table.pk, request.user
+    try:
+        if op == "target":
+            form = f.TargetForm(request.POST, corps=_own_corps(m, side), hand=_hand(m, side), prefix="t")
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            services.mark_target(pk, user, side, form.cleaned_data["corps"], form.plan(), seat=s, summary=lambda p: _(
+                "%(side)s marks the target of %(corps)s: %(path)s, cost %(cost)s") % {
+                **who, "corps": corps_name(state, p["corps"]), "path": path_words(p["steps"]), "cost": p["cost"]})
+        elif op == "untarget":
+            form = f.CorpsPickForm(request.POST, corps=_own_corps(m, side))
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            services.mark_target(pk, user, side, form.cleaned_data["corps"], None, seat=s, summary=lambda p: _(
+                "%(side)s takes the target of %(corps)s off") % {**who, "corps": corps_name(state, p["corps"])})
+        elif op == "roll":
+            services.roll_marches(pk, user, side, march_summary)
+        elif op == "pass":
+            services.end_move(pk, user, side, _("%(side)s ends the move") % who)
+        elif op == "halt":
+            services.night_halt(pk, user, _("%(side)s declares the night halt") % who, side=side)
+        elif op == "offer":
+            services.offer_battle(pk, user, side, _("%(side)s offers battle") % who, seat=s)
+        elif op == "answer":
+            form = f.AnswerForm(request.POST)
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            accept = form.cleaned_data["answer"] == "accept"
+            services.answer_offer(pk, user, side, accept, (_("%(side)s accepts battle") if accept else
+                                                           _("%(side)s refuses battle")) % who)
+        elif op == "field":
+            form = f.FieldForm(request.POST)
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            services.choose_field(pk, user, form.cleaned_data["index"],
+                                  _("The battlefield chosen: its terrain and weather set for the battle"), seat=s)
+        elif op == "lay":
+            hand = _hand(m, side) or []
+            form = f.LayForm(request.POST, cards=[c for c in hand if sit.CARD_KIND[c] == "terrain"], prefix="l")
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            card, cell = form.cleaned_data["card"], form.cleaned_data["cell"]
+            services.lay_card(pk, user, side, card, cell, _("%(side)s lays the card «%(card)s» on %(cell)s") % {
+                **who, "card": card_name(card), "cell": cell_name(cell)})
+        elif op == "play":
+            form = f.PlayForm(request.POST, cards=_playable(_hand(m, side)), prefix="p")
+            if not form.is_valid():
+                return _map_bad(request, s, form.errors)
+            card, cell = form.cleaned_data["card"], form.cleaned_data["cell"]
+            services.play_card(pk, user, side, card, cell, _("%(side)s plays the card «%(card)s»") % {
+                **who, "card": card_name(card)} + (f" ({cell_name(cell)})" if cell else ""))
         else:
             return HttpResponseBadRequest(_("Unknown action."), content_type="text/plain; charset=utf-8")
     except ValidationError as error:

@@ -96,3 +96,24 @@ document.addEventListener("submit", function (e) {
   var token = e.target.querySelector("input[name=csrfmiddlewaretoken]");
   if (token) token.disabled = !!(e.submitter && e.submitter.name === "preview");
 });
+
+// The manoeuvring map: tapping a card place writes it into the form being filled — the place of a terrain card
+// to lay, or the next card of a march's path (the player's target, the moderator's march).
+(function () {
+  "use strict";
+  document.addEventListener("click", function (e) {
+    if (e.target.closest("[data-clear-path]")) {
+      var path = document.getElementById("id_t-steps") || document.getElementById("id_steps");
+      if (path) path.value = "";
+      return;
+    }
+    var td = e.target.closest("td[data-cell]");
+    if (!td) return;
+    var place = document.getElementById("id_l-cell");
+    if (place) { place.value = td.getAttribute("data-cell"); return; }
+    var steps = document.getElementById("id_t-steps") || document.getElementById("id_steps");
+    if (!steps) return;
+    var now = steps.value.trim();
+    steps.value = (now ? now + " " : "") + td.getAttribute("data-cell");
+  });
+})();

@@ -99,6 +99,20 @@ def game_for(transactional_db):
     return make
 
 
+@pytest.fixture
+def tactical_hall(transactional_db):
+    """The tiny game with a moderator (tr-mod) and the players of north (tr-north) and south (tr-south), for a
+    «Тактические правила» table; each password is the login followed by "-password-1"."""
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.scenarios.loader import load_scenario
+
+    game = load_scenario("tiny", title="Турнир на столе", seed=11)
+    add_moderator(game, "tr-mod", password="tr-mod-password-1")
+    create_player(game.factions.get(code="north"), "tr-north", password="tr-north-password-1")
+    create_player(game.factions.get(code="south"), "tr-south", password="tr-south-password-1")
+    return game
+
+
 def sign_in(page, username, password):
     """Sign in through the login page, as a person at the hall would."""
     page.goto("/login/")

@@ -13,18 +13,6 @@ from tests.browser.conftest import PHONE, TABLET, sign_in
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def hall(transactional_db):
-    from larp.campaign.services.members import add_moderator, create_player
-    from larp.scenarios.loader import load_scenario
-
-    game = load_scenario("tiny", title="Турнир на столе", seed=11)
-    add_moderator(game, "tr-mod", password="tr-mod-password-1")
-    create_player(game.factions.get(code="north"), "tr-north", password="tr-north-password-1")
-    create_player(game.factions.get(code="south"), "tr-south", password="tr-south-password-1")
-    return game
-
-
 def add_unit(page, side, name, entry, weapon, armour, shield, formation, count):
     box = page.locator(f"#tr-army-{side}")
     box.locator(f"#id_u-{side}-name").fill(name)
@@ -57,13 +45,13 @@ def add_general(page, side, name, entry, unit_name, method, dice=""):
     page.locator(f"#tr-army-{side} .tr-generals", has_text=name).wait_for()
 
 
-def test_a_whole_tactical_battle_through_the_pages(hall, new_page, artifacts):
+def test_a_whole_tactical_battle_through_the_pages(tactical_hall, new_page, artifacts):
     from larp.dice.models import Roll
     from larp.tables.models import Table
     from larp.tactical import services
     from larp.tactical import situation as sit
 
-    game = hall
+    game = tactical_hall
     shots = artifacts / "tactical"
     shots.mkdir(exist_ok=True)
     mod = new_page(viewport={"width": 1280, "height": 1000})

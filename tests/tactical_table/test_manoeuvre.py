@@ -36,6 +36,9 @@ def test_a_manoeuvre_to_the_battlefield(table, moderator, player, other_player, 
     table.refresh_from_db()
     north = next(c for c in table.state["strategic"]["corps"] if c["name"] == "Парменион")
     assert north["cell"] == [3, 0] and not north["tired"]
+    # fog: south sees only its own corps on the map while the two are not in contact
+    page = client_for(other_player).get(url(table, "manoeuvre")).content.decode()
+    assert "Бодуэн" in page and "Парменион" not in page
     # no die and no server: the page asks for it, nothing saved
     r = go("march", {"corps": corps["Парменион"], "steps": "A3"})
     assert r.status_code == 400 and "Переходу нужен свой кубик" in r.content.decode()
@@ -50,9 +53,9 @@ def test_a_manoeuvre_to_the_battlefield(table, moderator, player, other_player, 
         table.refresh_from_db()
         assert not any(c["tired"] for c in table.state["strategic"]["corps"])
         assert go("march", {"corps": corps["Парменион"], "steps": "A3", "hand_dice": "6"}).status_code == 302
-    # fog: south sees only its own corps on the map
+    # on A3, next to B3: in contact (T32.1), so south sees the corps, not whether it is tired
     page = client_for(other_player).get(url(table, "manoeuvre")).content.decode()
-    assert "Бодуэн" in page and "Парменион" not in page
+    assert "Парменион (Север) — в соприкосновении" in page
     assert go("offer", {"side": "north"}).status_code == 302
     table.refresh_from_db()
     assert table.state["strategic"]["offer"]["contacts"]

@@ -234,3 +234,40 @@ def run_battle_offer(rules: Mapping, case: Any) -> dict:
                   key=lambda b: (b["rows"][0], b["cols"][0], b["rows"][1] - b["rows"][0]))
     return {"contacts": contacts, "may_refuse": not tired, "tired_in_contact": tired, "max_generals": most,
             "battlefields": best}
+
+
+# T33 rulings on the weather cards: which cards each one removes, and which need Rain in play.
+WEATHER_REMOVES = {"sun": ("rain", "wet_ground", "heavy_mud"), "strong_wind": ("heavy_mud",)}
+NEEDS_RAIN = ("heavy_mud", "river_flood")
+
+
+def play_card(rules: Mapping, case: Any) -> dict:
+    """A weather card, River flood or a Path played from a hand (T33): the weather, the flood and the paths after it.
+
+    Case: the map's `grid`, `rivers`, `paths`, `weather`, `flood`, the `card` played and, for a Path, its `cell`.
+    Weather cards lie together; a card removes only the cards it names (Sun, Strong wind); a new card of the same
+    weather replaces the old; Heavy mud and River flood only after Rain; a Path lies on Mountains or a river.
+    Any other card changes none of these (its effect is the moderator's procedure, T36).
+    """
+    case = f.obj(case, "case")
+    m = _map(rules, case)
+    cards = m["cards"]
+    card = f.choice(f.need(case, "card", ""), "card", list(cards))
+    weather = list(dict.fromkeys(m["weather"]))
+    flood = m["flood"]
+    paths = sorted(m["paths"])
+
+    def no(reason):
+        return {"refused": [{"card": card, "rule": "T33", "reason": reason}]}
+    if card in NEEDS_RAIN and "rain" not in weather:
+        return no("only after Rain")
+    if card == "path":
+        cell = _cell(rules, f.need(case, "cell", ""), "cell")
+        if m["cells"][cell] != "mountains" and cell not in m["rivers"]:
+            return no("a Path lies on Mountains or a river")
+        paths = sorted(set(paths) | {cell})
+    elif card == "river_flood":
+        flood = True
+    elif cards[card].get("kind") == "weather":
+        weather = [w for w in weather if w not in WEATHER_REMOVES.get(card, ()) and w != card] + [card]
+    return {"weather": weather, "flood": flood, "paths": [list(p) for p in paths]}
