@@ -1,3 +1,25 @@
+// A table act is sent once: a double tap on a tablet (or a second press while the hall's Wi-Fi is slow) does not
+// post the same form twice. The server would refuse the second anyway, but with an error page instead of the result.
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || (form.getAttribute("method") || "").toLowerCase() !== "post" ||
+        form.target) return;
+    if (event.defaultPrevented) return;
+    if (form.dataset.sent === "1") { event.preventDefault(); return; }
+    form.dataset.sent = "1";
+    form.setAttribute("aria-busy", "true");
+  });
+  /* Back from the browser's cache: the forms can be sent again. */
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("form[data-sent]").forEach(function (f) {
+      delete f.dataset.sent;
+      f.removeAttribute("aria-busy");
+    });
+  });
+})();
+
 // A table's pages follow the table: poll its version about once a second and, when it changed,
 // fetch the page again and swap every [data-live] region (forms being typed into are left alone).
 (function () {

@@ -345,3 +345,43 @@ def test_the_moderator_adds_a_cell_a_unit_moves_into_it_and_the_calculators_answ
     mod.fill("input[name=c-rerolls]", "1")
     mod.click("[data-calc-command]")
     assert "35 из 36 (97 %)" in mod.inner_text("[data-calc-result]")
+
+
+def test_a_double_tap_on_the_roll_rolls_once(hall, new_page):
+    """The hall's tablets are tapped twice when the Wi-Fi is slow: with re-rolls left, a second post of the roll form
+    would be a re-roll the player never asked for. The table's pages send a form once (static/js/table-live.js)."""
+    from larp.redplains import services
+    from larp.redplains import situation as sit
+
+    game = hall
+    setup = sit.make_setup({"north": [{"type": "samurai_spears", "figures": 8}],
+                            "south": [{"type": "ashigaru_spears", "figures": 8}]},
+                           messengers={"north": 2, "south": 2})
+    for u, cell in zip(setup["units"], ("A11", "C11")):
+        u["cell"] = cell
+    moderator = game.memberships.get(user__username="rp-mod").user
+    table = services.create(game, moderator, "Двойное касание", [
+        ("north", "Клан Журавля", game.factions.get(code="north")),
+        ("south", "Клан Скорпиона", game.factions.get(code="south"))], setup, seed=5)
+    north = new_page(viewport=TABLET)
+    sign_in(north, "rp-north", "rp-north-password-1")
+    north.goto(reverse("redplains:table", args=[game.pk, table.pk]))
+    north.click('form.rp-stake button[value="low"]')
+    posts = []
+
+    def slow_wifi(route):        # the post reaches the server at once, its answer comes back late over the Wi-Fi
+        posts.append(route.request.url)
+        answer = route.fetch(max_redirects=0)
+        north.wait_for_timeout(800)
+        route.fulfill(response=answer)
+
+    north.route("**/act/roll", slow_wifi)
+    north.evaluate("""() => { const b = document.querySelector('[data-roll-server]');
+                              b.click(); setTimeout(() => b.click(), 300); }""")
+    north.wait_for_timeout(1500)
+    north.wait_for_selector(".rp-roll")
+    north.wait_for_timeout(500)
+    table.refresh_from_db()
+    assert table.steps.filter(kind="roll", undone=False).count() == 1
+    assert len(posts) == 1
+    assert north.locator(".rp-roll").count() == 1 and "Переброс" not in north.inner_text(".rp-roll")
