@@ -8,8 +8,12 @@ The strategic battle, as `battle_of` in services.py builds it from the turn:
     {"province": {"id", "name", "fortress": bool, "capital": bool},
      "storm": bool,
      "attacker": {"faction": id-or-None, "name": str,
-                  "stacks": [{"key": unit-id or "garrison", "troops": [card ids], "commanders": [{name, power}]}]},
-     "defender": {...}}
+                  "stacks": [{"key": unit-id or "garrison", "name": str, "troops": [card ids],
+                              "commanders": [{name, power}]}]},
+     "defender": {...},
+     "cards": {card id: its name}}
+
+Names (`name`, `cards`) are only for the units the pages show; without them a unit is named by its ids.
 
 `powers` maps each troop type to its power (R1).
 """
@@ -55,6 +59,21 @@ def _commanders(side: dict) -> list[dict]:
     """The side's commanders, the strongest first (he leads), then in stack order."""
     found = [c for stack in side["stacks"] for c in stack.get("commanders", [])]
     return sorted(found, key=lambda c: -int(c.get("power", 0)))
+
+
+def _unit_names(battle: dict, role: str) -> list[str]:
+    """What the pages call the side's units, one per troop card: the card and its stack («Среднее войско (Рум
+    II)»), numbered where a stack has two cards of one kind («Среднее войско 2 (Фессалоники I)»)."""
+    cards = battle.get("cards") or {}
+    plain = [(cards.get(card, card), stack.get("name") or stack["key"])
+             for stack in battle[role]["stacks"] for card in stack["troops"]]
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for card, stack in plain:
+        seen[(card, stack)] = seen.get((card, stack), 0) + 1
+        number = f" {seen[(card, stack)]}" if plain.count((card, stack)) > 1 else ""
+        out.append(f"{card}{number} ({stack})")
+    return out
 
 
 def _walls(battle: dict) -> str | None:
@@ -120,6 +139,7 @@ def _tactical(battle: dict, conv: dict, powers: dict[str, int]) -> dict:
     for role in ROLES:
         key = keys[role]
         commanders = _commanders(battle[role])
+        names = _unit_names(battle, role)
         for i, (stack, card) in enumerate(_cards(battle[role])):
             spec = conv["units"][card]
             profile = profiles[spec["profile"]]
@@ -133,11 +153,11 @@ def _tactical(battle: dict, conv: dict, powers: dict[str, int]) -> dict:
             general = None
             if i < len(commanders):
                 generals += 1
-                general = {"id": f"g{generals}", "profile": profile["id"], "deputy": False,
-                           "talents": {"steadiness": 0, "melee": 0, "specialty": 0},
-                           "_name": commanders[i]["name"],
+                general = {"id": f"g{generals}", "name": commanders[i]["name"], "profile": profile["id"],
+                           "deputy": False, "talents": {"steadiness": 0, "melee": 0, "specialty": 0},
                            "_kind": conv["leaders"]["first"] if i == 0 else conv["leaders"]["others"]}
-            units.append({"id": f"{key}{i + 1}", "side": key, "formation": spec["formation"], "special": None,
+            units.append({"id": f"{key}{i + 1}", "name": names[i], "side": key, "formation": spec["formation"],
+                          "special": None,
                           "bases": bases, "figures": [{"profile": profile["id"], "count": figures, "disordered": 0}],
                           "general": general, "in_melee": False, "fleeing": False,
                           "_card": card, "_stack": stack})

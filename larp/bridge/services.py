@@ -133,6 +133,8 @@ def battle_of(game: Game, awaiting: dict) -> dict:
         out[role] = {"faction": faction,
                      "name": names["factions"].get(faction, faction) if faction else capfirst(_("neutral garrison")),
                      "stacks": stacks}
+    used = {card for role in convert.ROLES for stack in out[role]["stacks"] for card in stack["troops"]}
+    out["cards"] = {card: names.troop(card)["name"] for card in sorted(used)}
     return out
 
 

@@ -161,6 +161,8 @@ class ConditionsForm(forms.Form):
     fog = forms.BooleanField(label=_("Fog"), required=False)
     terrain = forms.MultipleChoiceField(label=_("Terrain pieces on the table"), required=False,
                                         widget=forms.CheckboxSelectMultiple)
+    fortified = forms.ChoiceField(label=_("In fortifications (T16.2)"), required=False,
+                                  error_messages={"invalid_choice": _("No such side.")})
 
     def __init__(self, *args, sides=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -168,7 +170,13 @@ class ConditionsForm(forms.Form):
         choices = [("", _("nobody"))] + [(s.key, s.name) for s in sides]
         self.fields["sun_in_face"].choices = choices
         self.fields["wind_in_face"].choices = choices
+        self.fields["fortified"].choices = choices
         self.fields["terrain"].choices = _choices("terrain_elements")
+
+    def terrain_on_table(self) -> list:
+        """The terrain pieces, and the side standing in fortifications (a storm's walls, docs/bridge.md)."""
+        d = self.cleaned_data
+        return list(d["terrain"]) + ([{"piece": sit.FORTIFICATIONS, "side": d["fortified"]}] if d["fortified"] else [])
 
     def conditions(self) -> dict:
         d = self.cleaned_data
@@ -270,8 +278,10 @@ class ActionForm(forms.Form):
 
 
 class OverrideForm(forms.Form):
-    unit = forms.ChoiceField(label=_("Unit"))
-    formation = forms.ChoiceField(label=_("Formation"), required=False)
+    unit = forms.ChoiceField(label=_("Unit"), error_messages={
+        "invalid_choice": _("No such unit at this table: choose one from the list.")})
+    formation = forms.ChoiceField(label=_("Formation"), required=False, error_messages={
+        "invalid_choice": _("No such formation: choose one from the list.")})
     figures = forms.IntegerField(label=_("Figures"), min_value=1, max_value=200, required=False)
     disordered = forms.IntegerField(label=_("Of them disordered"), min_value=0, max_value=200, required=False)
     state = forms.ChoiceField(label=_("State"), required=False, choices=[
@@ -316,6 +326,15 @@ class OverrideForm(forms.Form):
         if not ch:
             raise forms.ValidationError(_("Nothing to change."))
         return ch
+
+
+class EditUnitForm(OverrideForm):
+    """Before the battle: a unit of the suggested army corrected (figures, formation, its general)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["state"]
+        self.fields["general_lost"].label = _("Without its general")
 
 
 class ReasonForm(forms.Form):

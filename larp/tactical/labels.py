@@ -39,6 +39,14 @@ def name(section: str, key: str | None) -> str:
     return ENGLISH.get(key, key.replace("_", " "))
 
 
+def terrain_label(piece, sides: dict) -> str:
+    """A terrain piece on the table, or the side in fortifications («Укрепления: Рум (выгодная позиция, T16.2)»)."""
+    if isinstance(piece, dict):
+        return _("%(piece)s: %(side)s (advantageous position, T16.2)") % {
+            "piece": card_name(piece.get("piece") or ""), "side": sides.get(piece.get("side"), "")}
+    return name("terrain_elements", piece)
+
+
 def weapon(key: str | None) -> str:
     return name("weapons", key) if key else _("sword")
 

@@ -10,25 +10,43 @@ from larp.tactical import situation as sit
 from larp.tactical.labels import name, stat_string, weapon
 
 
+def _card(name_: str, entry: str, stats: str, formation: str, category: str, figures: int, bases: int,
+          weapon_id: str | None, equipment: str) -> dict:
+    """One unit card (T41): what a player needs beside the base."""
+    cat = sit.RULES["categories"].get(category)
+    mounted = bool(cat["mounted"]) if cat else False
+    wdata = sit.RULES["weapons"].get(weapon_id) if weapon_id else None
+    return {"name": name_, "entry": entry, "stats": stats, "formation": name("formations", formation),
+            "front": sit.data.front(sit.RULES, formation, mounted), "figures": figures, "bases": bases,
+            "weapon": weapon(weapon_id), "equipment": equipment or _("none"),
+            "melee_ranks": str(sit.RULES["formations"][formation]["melee_ranks"]).replace("all", _("all")),
+            "shoots": bool(wdata and wdata.get("kind") == "missile"), "mounted": mounted}
+
+
 def roster(table, state: dict, side) -> dict:
-    """A side's army: before the battle the builder's army, afterwards the same army with its state."""
+    """A side's army: before the battle the builder's army (or the army suggested from a battle of the war),
+    afterwards the same army with its state."""
+    suggestion = sel.suggested_view(state, side) if state["phase"] == "setup" else None
+    if suggestion:
+        cards = [_card(u["name"], u["entry"], u["stats"], u["formation_id"], u["profile"].get("category", ""),
+                       u["count"], u["bases"], u["profile"].get("weapon"), u["equipment"])
+                 for u in suggestion["units"]]
+        return {"game": table.game.title, "table": table.title, "side": side.name,
+                "list": _("suggested from the battle of the war"), "units": suggestion["units"],
+                "generals": suggestion["generals"], "points": {"total": "—", "limit": "—"},
+                "refused": suggestion["refused"], "approved": suggestion["status"] == "approved", "cards": cards,
+                "date": timezone.localtime().strftime("%d.%m.%Y")}
     view = sel.army_view(table, state, side)
     cards = []
     lst = sit.army_list(view["doc"]["army_list"]) or {"entries": []}
     entries = {e["id"]: e for e in lst["entries"]}
     for u in view["doc"]["units"]:
         e = entries.get(u["entry"], {})
-        cat = sit.RULES["categories"].get(e.get("category", "swordsmen"))
-        mounted = bool(cat["mounted"]) if cat else False
-        front = sit.data.front(sit.RULES, u["formation"], mounted)
-        wdata = sit.RULES["weapons"].get(u["weapon"]) if u.get("weapon") else None
-        cards.append({"name": u["name"], "entry": e.get("ru") or "", "stats": stat_string({**u, "category": e.get(
-            "category", "swordsmen")}), "formation": name("formations", u["formation"]), "front": front,
-            "figures": u["count"], "bases": u["bases"], "weapon": weapon(u.get("weapon")),
-            "equipment": ", ".join(name("protection", u[k]) for k in ("armour", "shield", "horse_armour")
-                                   if u.get(k)) or _("none"),
-            "melee_ranks": str(sit.RULES["formations"][u["formation"]]["melee_ranks"]).replace("all", _("all")),
-            "shoots": bool(wdata and wdata.get("kind") == "missile"), "mounted": mounted})
+        category = e.get("category", "swordsmen")
+        cards.append(_card(u["name"], e.get("ru") or "", stat_string({**u, "category": category}), u["formation"],
+                           category, u["count"], u["bases"], u.get("weapon"),
+                           ", ".join(name("protection", u[k]) for k in ("armour", "shield", "horse_armour")
+                                     if u.get(k))))
     return {"game": table.game.title, "table": table.title, "side": side.name, "list": view["list_name"],
             "units": view["units"], "generals": view["generals"], "points": view["points"],
             "refused": view["refused"], "approved": view["status"] == "approved", "cards": cards,

@@ -14,8 +14,8 @@ from larp.tables import services as tables
 from larp.tables.access import Seat
 from larp.tactical import situation as sit
 from larp.tactical.labels import (ACTIONS, CARD_EFFECTS, CARD_KINDS, COLUMNS, DIRECTIONS, END_REASONS, ITEMS, RESULTS,
-                                  TEST_KINDS, army_refusal_text, card_name, cell_name, name, path_words, stat_string,
-                                  unit_label, weapon)
+                                  TEST_KINDS, army_refusal_text, card_name, cell_name, name, path_words, rule_text,
+                                  stat_string, terrain_label, unit_label, weapon)
 
 SETUP_KINDS = {"roster", "confirm", "setup"}
 # Steps a player never sees of the other side: its corps' targets, marches and the moderator's rulings on them
@@ -38,7 +38,7 @@ def profile(state: dict, pid: str) -> dict | None:
 
 
 def unit_view(state: dict, u: dict) -> dict:
-    ranks = u.get("ranks") or []
+    ranks = sit.shown_ranks(u, state)
     cells = [[("dis" if i < g.get("disordered", 0) else "in") for g in rank for i in range(g["count"])]
              for rank in ranks]
     cells = [sorted(row, key=lambda c: c == "dis") for row in cells]
@@ -85,6 +85,37 @@ def board(seat: Seat, state: dict) -> list[dict]:
                     "destroyed": sum(1 for u in units if u["destroyed"]),
                     "start": start, "now": now, "lost": start - now if start else 0})
     return out
+
+
+def suggested_view(state: dict, side) -> dict | None:
+    """The army the bridge suggested for the side from a battle of the war (`Table.setup`'s units), while the side
+    has built none of its own: its units as the builder shows them (no points: it is not bought from a list), its
+    generals, and the units that do not fit their bases, for the moderator's approval and the printed roster."""
+    units = sit.suggested(state, side.key)
+    if not units:
+        return None
+    bad = set(sit.misfits(state, side.key))
+    rows, generals = [], []
+    for u in units:
+        view = unit_view(state, u)
+        p = profile(state, sit.first_profile(u)) or {}
+        rows.append({"id": u["id"], "name": view["name"], "entry": p.get("name") or "",
+                     "role": name("categories", p.get("category")), "stats": stat_string(p) if p else "",
+                     "weapon": weapon(p.get("weapon")), "javelin": bool(p.get("javelin")),
+                     "equipment": ", ".join(name("protection", p[k]) for k in ("armour", "shield", "horse_armour")
+                                            if p.get(k)),
+                     "formation": view["formation"], "formation_id": u["formation"], "count": view["figures"],
+                     "bases": u.get("bases", 1), "points": None, "each": None, "ok": u["id"] not in bad,
+                     "profile": p})
+        gen = u.get("general")
+        if gen:
+            generals.append({"id": gen.get("id"), "name": gen.get("name") or _("general"),
+                             "c_in_c": gen.get("_kind") == "commander_in_chief", "mercenary": False,
+                             "talents": gen.get("talents") or {}, "initiative": 0, "unit": view["name"]})
+    return {"side": side, "suggested": True, "units": rows, "generals": generals, "valid": not bad,
+            "refused": [_("%(unit)s: %(text)s (T8.7)") % {"unit": f"«{r['name']}»", "text": rule_text("T8.7")}
+                        for r in rows if not r["ok"]],
+            "status": "approved" if side.key in state["approved"] else "suggested"}
 
 
 def army_view(table, state: dict, side) -> dict:
@@ -141,6 +172,8 @@ def army_status(state: dict, side) -> str:
         return _("approved by the moderator")
     if side.key in state["armies"]:
         return _("being built")
+    if sit.suggested(state, side.key):
+        return _("suggested from the battle of the war, waiting for the moderator")
     return _("not started")
 
 
@@ -349,7 +382,7 @@ def strategic_view(seat: Seat, state: dict) -> dict:
             "offer": _offer_view(seat, state, m, names, met),
             "field": field and {"cards": f"{cell_name([field['rows'][0], field['cols'][0]])}–"
                                          f"{cell_name([field['rows'][1], field['cols'][1]])}",
-                                "terrain": [name("terrain_elements", t) for t in state.get("terrain") or []]},
+                                "terrain": [terrain_label(t, names) for t in state.get("terrain") or []]},
             "last": [{"corps": unit_label(state, x["corps"]), "cost": x["cost"], "roll": x["roll"],
                       "dice": x["dice"], "arrived": x["arrived"], "position": cell_name(x["position"])}
                      for x in last.get("marches", []) if x["corps"] in own_ids],

@@ -17,7 +17,7 @@ from larp.tables.access import Seat
 from larp.tables.models import Table
 from larp.tactical import situation as sit
 from larp.tactical.engine.errors import CaseError
-from larp.tactical.labels import card_name, dice_list_label, refusal_text, side_name, unit_label
+from larp.tactical.labels import card_name, dice_list_label, refusal_text, rule_text, side_name, unit_label
 
 SYSTEM = "tactical"
 
@@ -103,10 +103,19 @@ def approve(table_id: int, user, side: str, yes: bool = True) -> dict:
     with tables.locked(table_id) as table:
         _open(table)
         state = _phase(table, "setup")
-        if yes:
+        if yes and state["armies"].get(side):
             verdict = state["verdicts"].get(side)
-            if not state["armies"].get(side) or not verdict or not verdict.get("valid"):
+            if not verdict or not verdict.get("valid"):
                 raise ValidationError(_("Only a legal army can be approved."))
+        elif yes and sit.suggested(state, side):
+            # The bridge's suggestion from a battle of the war is not bought from a list: it is approved when
+            # every unit fits its bases (T8.7), as the start will lay it out.
+            if sit.misfits(state, side):
+                raise ValidationError(_("%(units)s: %(text)s (T8.7). Correct the figures with a ruling first.") % {
+                    "units": ", ".join(unit_label(state, u) for u in sit.misfits(state, side)),
+                    "text": rule_text("T8.7")})
+        elif yes:
+            raise ValidationError(_("Only a legal army can be approved."))
         name = side_name(table, side)
         tables.record(table, "confirm", user, side=side, payload={"side": side, "approve": yes},
                       summary=(_("Army of %(side)s approved") if yes else _("Approval of %(side)s's army withdrawn"))
@@ -115,13 +124,12 @@ def approve(table_id: int, user, side: str, yes: bool = True) -> dict:
 
 
 def start(table_id: int, user) -> dict:
-    """The battle begins: every side's approved army (or the setup's units) on the table."""
+    """The battle begins: every side's approved army (built on the pages, or the setup's units) on the table."""
     with tables.locked(table_id) as table:
         _open(table)
         state = _phase(table, "setup")
         for side in table.sides.all():
-            has_setup = any(u["side"] == side.key for u in state["units"])
-            if side.key not in state["approved"] and not has_setup:
+            if side.key not in state["approved"]:
                 raise ValidationError(_("%(side)s has no approved army yet.") % {"side": side.name})
         try:
             sit.replay(table.setup, [(s.kind, s.payload, s.outcome) for s in tables.live_steps(table)]
@@ -186,20 +194,42 @@ def act(table_id: int, user, kind: str, payload: dict, *, hand: list[int], serve
         return _store(table)
 
 
+SETUP_CHANGES = {"formation", "figures", "disordered", "general_lost", "bases"}
+
+
 def override(table_id: int, user, uid: str, changes: dict, reason: str, summary: str) -> dict:
+    """The moderator's ruling on a unit, with a reason. Before the battle it edits a unit of the setup (the bridge's
+    suggested army): its figures, formation or general only; the side's army must then be approved again."""
     if not (reason or "").strip():
         raise ValidationError(_("Say why the moderator changes the unit."))
     with tables.locked(table_id) as table:
         _open(table)
-        state = _phase(table, "battle")
+        state = _phase(table, "setup", "battle")
+        if state["phase"] == "setup" and set(changes) - SETUP_CHANGES:
+            raise ValidationError(_("Before the battle only a unit's figures, formation and general can be "
+                                    "changed."))
         try:
-            sit.unit(state, uid)
+            u = sit.unit(state, uid)
+            if state["phase"] == "setup" and u not in sit.suggested(state, u["side"]):
+                raise ValidationError(_("This side has built its own army: it replaces these units at the start."))
+            if state["phase"] == "setup" and ("formation" in changes or "figures" in changes):
+                # laid out again in its formation on the bases its ranks need, as the bridge sized it
+                count = changes.get("figures", sit.figures(u))
+                changes = {"figures": count, "disordered": sit.disordered(u), **changes,
+                           "bases": sit.bases_needed(state, u, changes.get("formation", u["formation"]), count)}
             trial = copy.deepcopy(state)
-            sit.apply_step(trial, "override", {"unit": uid, "changes": changes}, {})
+            sit.rule_on_unit(trial, uid, changes)
         except (KeyError, CaseError):
             raise ValidationError(_("This change does not fit the unit.")) from None
-        tables.record(table, "override", user, payload={"unit": uid, "changes": changes}, reason=reason.strip(),
-                      summary=summary)
+        if state["phase"] == "setup":
+            # an edit of the side's army before the battle: a roster step (hidden from the other side, and the
+            # army must be approved again)
+            tables.record(table, "roster", user, side=u["side"], payload={"side": u["side"], "unit": uid,
+                                                                          "changes": changes},
+                          reason=reason.strip(), summary=summary)
+        else:
+            tables.record(table, "override", user, payload={"unit": uid, "changes": changes},
+                          reason=reason.strip(), summary=summary)
         return _store(table)
 
 

@@ -38,6 +38,9 @@ DEFAULT_LIMIT = RULES["army"]["recommended_max_points"]
 MAX_UNITS = 40
 MAX_GENERALS = 8
 MAX_DICE = 400
+# A side standing in fortifications (the «Укрепления» card; a storm's walls from the bridge, docs/bridge.md): the
+# advantageous position of T16.2, kept in `terrain` as {"piece": "fortifications", "side": key}.
+FORTIFICATIONS = "fortifications"
 
 
 class NeedDice(Exception):
@@ -176,8 +179,11 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
     """One live step onto the state (the replay's only rule of change)."""
     if kind == "roster":
         side = payload["side"]
-        state["armies"][side] = payload["army"]
-        state["verdicts"][side] = outcome
+        if "army" in payload:
+            state["armies"][side] = payload["army"]
+            state["verdicts"][side] = outcome
+        else:                                   # the moderator's edit of a unit of the setup's (suggested) army
+            rule_on_unit(state, payload["unit"], payload["changes"])
         if side in state["approved"]:
             state["approved"].remove(side)
     elif kind == "confirm":
@@ -199,6 +205,8 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
             state["terrain"] = payload["terrain"]
     elif kind == "start":
         for side in state["approved"]:
+            if side not in state["armies"]:
+                continue                      # the setup's army (the bridge's suggestion) stays as approved
             profiles, units = army_units(side, state["armies"][side], state["verdicts"][side])
             state["profiles"] = [p for p in state["profiles"] if not p["id"].startswith(f"{side}.")] + profiles
             state["units"] = [u for u in state["units"] if u["side"] != side] + units
@@ -223,22 +231,27 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
     elif kind == "test":
         _after_test(state, payload, outcome)
     elif kind == "override":
-        u = unit(state, payload["unit"])
-        ch = payload["changes"]
-        for key in ("formation", "fleeing", "in_melee"):
-            if key in ch:
-                u[key] = ch[key]
-        if "figures" in ch:
-            u["ranks"] = _layout(u, state, ch["figures"], min(ch.get("disordered", 0), ch["figures"]))
-        if ch.get("destroyed") and u["id"] not in state["destroyed"]:
-            state["destroyed"].append(u["id"])
-        if ch.get("destroyed") is False and u["id"] in state["destroyed"]:
-            state["destroyed"].remove(u["id"])
-        if ch.get("general_lost"):
-            u["general"] = None
+        rule_on_unit(state, payload["unit"], payload["changes"])
     elif kind == "end":
         state["phase"] = "ended"
         state["result"] = outcome
+
+
+def rule_on_unit(state: dict, uid: str, ch: dict) -> None:
+    """A moderator's ruling on a unit: its formation, state, figures (laid out again by the engine), its general."""
+    u = unit(state, uid)
+    for key in ("formation", "fleeing", "in_melee", "bases"):
+        if key in ch:
+            u[key] = ch[key]
+    if "figures" in ch:
+        u["ranks"] = _layout(u, state, ch["figures"], min(ch.get("disordered", 0), ch["figures"]))
+        u.pop("figures", None)
+    if ch.get("destroyed") and u["id"] not in state["destroyed"]:
+        state["destroyed"].append(u["id"])
+    if ch.get("destroyed") is False and u["id"] in state["destroyed"]:
+        state["destroyed"].remove(u["id"])
+    if ch.get("general_lost"):
+        u["general"] = None
 
 
 def _after(state: dict, uid: str, res: dict) -> None:
@@ -275,6 +288,44 @@ def _after_test(state: dict, payload: dict, outcome: dict) -> None:
         u["general"] = None
 
 
+def suggested(state: dict, side: str) -> list[dict]:
+    """The side's units written into the setup (the bridge's suggestion from a battle of the war), as long as the
+    side has built no army of its own on the pages (which would replace them at the start)."""
+    if side in state["armies"]:
+        return []
+    return [u for u in state["units"] if u["side"] == side]
+
+
+def bases_needed(state: dict, u: dict, formation: str, count: int) -> int:
+    """The bases a unit of `count` figures in `formation` stands on, as many as its ranks need (at most three ranks a
+    base, T8.7) — the bridge's rule for a converted unit, kept when the moderator corrects one."""
+    front = data.front(RULES, formation, _mounted(state, first_profile(u)))
+    ranks = -(-count // front)
+    return max(1, -(-ranks // RULES["bases"]["max_ranks_per_base"]))
+
+
+def misfits(state: dict, side: str) -> list[str]:
+    """The side's suggested units the engine cannot lay out on their bases (T8.7, T22.2)."""
+    out = []
+    for u in suggested(state, side):
+        try:
+            _laid_out(copy.deepcopy(u), state)
+        except CaseError:
+            out.append(u["id"])
+    return out
+
+
+def shown_ranks(u: dict, state: dict) -> list:
+    """The unit's ranks for the pages: a setup unit given by `figures` as the engine will lay it out at the start
+    (one rank of its groups if it does not fit its bases)."""
+    if "ranks" in u:
+        return u["ranks"]
+    try:
+        return _laid_out(copy.deepcopy(u), state)["ranks"]
+    except CaseError:
+        return [list(u.get("figures") or [])]
+
+
 def _laid_out(u: dict, state: dict) -> dict:
     """A unit given by `figures` laid out in ranks by the engine (T22.2); a unit with `ranks` as it is."""
     if "ranks" in u:
@@ -284,7 +335,7 @@ def _laid_out(u: dict, state: dict) -> dict:
 
 def _layout(u: dict, state: dict, n: int, dis: int) -> list:
     """The ranks of the unit with n figures (dis of them disordered), laid out by the engine (T22)."""
-    laid = _engine_layout(dict(u), state, [{"profile": _first_profile(u), "count": n, "disordered": dis}])
+    laid = _engine_layout(dict(u), state, [{"profile": first_profile(u), "count": n, "disordered": dis}])
     return laid["ranks"]
 
 
@@ -298,7 +349,17 @@ def _engine_layout(u: dict, state: dict, groups: list) -> dict:
     return u
 
 
-def _first_profile(u: dict) -> str:
+def pieces(terrain: list) -> list[str]:
+    """The terrain elements on the table (ids of `terrain_elements`), without the fortified side."""
+    return [t for t in terrain or [] if isinstance(t, str)]
+
+
+def fortified(terrain: list) -> str | None:
+    """The side standing in fortifications (T16.2), if any."""
+    return next((t.get("side") for t in terrain or [] if isinstance(t, dict)), None)
+
+
+def first_profile(u: dict) -> str:
     if u.get("ranks"):
         return u["ranks"][0][0]["profile"]
     if u.get("figures"):
@@ -462,7 +523,7 @@ def test_case(state: dict, kind: str, uid: str | None, form: dict) -> dict:
     if kind == "general_death":
         return {"kind": "general_death"}
     u = unit(state, uid)
-    profile = next(p for p in state["profiles"] if p["id"] == _first_profile(u))
+    profile = next(p for p in state["profiles"] if p["id"] == first_profile(u))
     gen = (u.get("general") or {}).get("talents", {}).get("steadiness", 0) if u.get("general") else 0
     if kind == "rally":
         return {"kind": "rally", "steadiness": profile["steadiness"], "general": gen,
@@ -776,7 +837,7 @@ def apply_strategic(state: dict, kind: str, payload: dict, outcome: dict) -> Non
     elif kind == "field":
         block = payload["block"]
         m["field"] = block
-        state["terrain"] = field_terrain(m, block)
+        state["terrain"] = field_terrain(m, block) + [t for t in state.get("terrain") or [] if isinstance(t, dict)]
         state["conditions"] = field_conditions(m, state.get("conditions") or {})
     elif kind == "deal":
         m["hands"], m["deck"] = dealt(payload["picks"], payload["sides"])

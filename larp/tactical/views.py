@@ -21,7 +21,7 @@ from larp.tactical import selectors as sel
 from larp.tactical import services
 from larp.tactical import situation as sit
 from larp.tactical.labels import (ACTIONS, END_REASONS, TEST_KINDS, card_name, cell_name, corps_name, march_summary,
-                                  path_words, unit_label)
+                                  path_words, terrain_label, unit_label)
 
 SYSTEM = "tactical"
 
@@ -90,8 +90,15 @@ def _context(request, s: Seat) -> dict:
                                                  prefix=f"g-{side.key}")
             view["list_form"] = f.ArmyListForm(initial={"army_list": view["doc"]["army_list"]})
             view["entries_json"] = json.dumps(view["entries"], ensure_ascii=False)
+            view["suggestion"] = sel.suggested_view(state, side)
+            if view["suggestion"]:
+                view.update(valid=view["suggestion"]["valid"], status=view["suggestion"]["status"])
             armies.append(view)
         ctx["armies"] = armies
+        suggested = [u for side in sides for u in sit.suggested(state, side.key)]
+        if s.moderator and suggested:
+            ctx["edit_form"] = f.EditUnitForm(units=[{"id": u["id"], "label": u.get("name") or _("unit")}
+                                                     for u in suggested])
         ctx["others"] = [(side, sel.army_status(state, side)) for side in sides
                          if not s.moderator and side.key != s.side_key]
     units = _unit_choices(state)
@@ -129,7 +136,7 @@ def _conditions_initial(state: dict) -> dict:
     wind = c.get("wind") or {}
     return {"rain": c.get("rain"), "fog": c.get("fog"), "sun_in_face": (c.get("sun_in_face") or [""])[0],
             "wind": wind.get("strength", ""), "wind_in_face": (wind.get("in_face") or [""])[0],
-            "terrain": state.get("terrain") or []}
+            "terrain": sit.pieces(state.get("terrain")), "fortified": sit.fortified(state.get("terrain")) or ""}
 
 
 def _conditions_words(state: dict, sides) -> list[str]:
@@ -149,7 +156,7 @@ def _conditions_words(state: dict, sides) -> list[str]:
         out.append(_("%(weather)s in the face of %(side)s") % {
             "weather": name("weather_effects", f"{wind['strength']}_wind"),
             "side": ", ".join(names.get(k, "") for k in wind.get("in_face", []))})
-    out += [name("terrain_elements", t) for t in state.get("terrain") or []]
+    out += [terrain_label(t, names) for t in state.get("terrain") or []]
     return out
 
 
@@ -300,7 +307,7 @@ def conditions(request: HttpRequest, game_id: int, table_id: int) -> HttpRespons
     if not form.is_valid():
         return _bad(request, s, form.errors)
     try:
-        services.set_conditions(s.table.pk, request.user, form.conditions(), form.cleaned_data["terrain"],
+        services.set_conditions(s.table.pk, request.user, form.conditions(), form.terrain_on_table(),
                                 _("Weather and terrain set"))
     except ValidationError as error:
         return _bad(request, s, error)
@@ -349,8 +356,9 @@ def override(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     try:
         changes = form.changes()
         uid = form.cleaned_data["unit"]
-        services.override(s.table.pk, request.user, uid, changes, form.cleaned_data["reason"],
-                          _("Moderator's ruling on %(unit)s") % {"unit": unit_label(state, uid)})
+        summary = (_("The suggested army corrected: %(unit)s") if state["phase"] == "setup" else
+                   _("Moderator's ruling on %(unit)s")) % {"unit": unit_label(state, uid)}
+        services.override(s.table.pk, request.user, uid, changes, form.cleaned_data["reason"], summary)
     except ValidationError as error:
         return _bad(request, s, error)
     return _back(s)

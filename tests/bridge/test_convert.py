@@ -58,7 +58,18 @@ def test_tactical_case_walls_and_generals():
     case = convert.starting_case("tactical", YANINA, TABLES["tactical"], POWERS)
     a = [u for u in case["units"] if u["side"] == "a"]
     assert [u["figures"][0]["count"] for u in a] == [10, 10] and a[0]["bases"] == 1
-    assert a[0]["general"]["_name"] == "Оберто" and a[1]["general"]["_name"] == "Бонифаций"
+    assert a[0]["general"]["name"] == "Оберто" and a[1]["general"]["name"] == "Бонифаций"
+    assert a[0]["general"]["_kind"] == "commander_in_chief" and a[1]["general"]["_kind"] == "general"
+    # what the pages call the units: the troop card and its stack, numbered where a stack has two of a kind
+    named = {**YANINA, "cards": {"medium": "Среднее войско", "small": "Малое войско", "detachment": "Отряд"},
+             "attacker": {**YANINA["attacker"], "stacks": [{**YANINA["attacker"]["stacks"][0],
+                                                             "name": "Фессалоники I"}]},
+             "defender": {**YANINA["defender"], "stacks": [{**YANINA["defender"]["stacks"][0], "name": "Эпир III"},
+                                                           {**YANINA["defender"]["stacks"][1], "name": "гарнизон"}]}}
+    shown = convert.starting_case("tactical", named, TABLES["tactical"], POWERS)
+    assert [u["name"] for u in shown["units"]] == [
+        "Среднее войско 1 (Фессалоники I)", "Среднее войско 2 (Фессалоники I)", "Малое войско (Эпир III)",
+        "Среднее войско (Эпир III)", "Отряд (гарнизон)"]
     assert case["terrain"] == [{"piece": "fortifications", "side": "b"}]
     field = convert.starting_case("tactical", {**YANINA, "storm": False}, TABLES["tactical"], POWERS)
     assert field["terrain"] == []                                             # walls only in a storm

@@ -128,6 +128,10 @@ def test_a_table_made_from_setup_by_the_bridge_plays(tiny_game, moderator, clien
     south_page = client_for(create_player(south, "bridge-south", password="bridge-south-1")[0]).get(
         url(table, "table")).content.decode()
     assert "Мечники" in south_page and "Гоплиты" not in south_page       # the fog before the battle
+    refused = mod.post(url(table, "start"))                               # the suggestion is approved first
+    assert refused.status_code == 400 and "У стороны «Север» ещё нет утверждённой армии" in refused.content.decode()
+    for side in ("north", "south"):
+        assert mod.post(url(table, "approve"), {"side": side, "approve": "on"}).status_code == 302
     assert mod.post(url(table, "start")).status_code == 302
     table.refresh_from_db()
     assert table.state["start"] == {"north": 8, "south": 8}
