@@ -94,7 +94,7 @@ def record(table: Table, kind: str, user, *, seq: int | None = None, side: str =
 
 
 # Kinds of steps that do not start play (a table stays «being set up» through them).
-SETUP_KINDS = {"setup", "roster", "values", "deploy", "confirm"}
+SETUP_KINDS = {"setup", "roster", "values", "rolloff", "override_first", "deploy", "confirm"}
 
 
 def live_steps(table: Table) -> list[Step]:
@@ -124,6 +124,16 @@ def undo_last(table: Table, user, reason: str, *, kinds: Iterable[str] | None = 
     audit(table.game, user, "table_undo", {"table": table.pk, "title": table.title, "seq": step.seq,
                                           "kind": step.kind}, reason.strip())
     return step
+
+
+def order_sides(table: Table, keys: list[str]) -> None:
+    """Put the table's sides in this order (a system whose turn order is fixed at the table, e.g. by a roll-off);
+    sides not named keep their places after them."""
+    rank = {k: i for i, k in enumerate(keys)}
+    for side in table.sides.all():
+        position = rank.get(side.key, len(keys) + side.position)
+        if side.position != position:
+            Side.objects.filter(pk=side.pk).update(position=position)
 
 
 def set_state(table: Table, state: dict) -> None:
