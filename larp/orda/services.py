@@ -93,7 +93,7 @@ def _replay(table: Table) -> dict:
 
 def current(table: Table) -> dict:
     """The table's state: the cache, or the replay when the cache is empty (a table made by the bridge)."""
-    return table.state if table.state.get("case") else _replay(table)
+    return sit.restore(table.state) if table.state.get("case") else _replay(table)
 
 
 # ---------------------------------------------------------------- acts at the table

@@ -246,7 +246,19 @@ def problem_text(p: dict) -> str:
 
 def initial(setup: dict) -> dict:
     return {"case": copy.deepcopy(setup), "phase": START, "turn_start": {}, "pending": None,
-            "winner": setup.get("game", {}).get("winner"), "reason": None, "started": False}
+            "winner": setup.get("game", {}).get("winner"), "reason": None, "started": False,
+            "acted": list(setup.get("activations") or {})}
+
+
+def restore(state: dict) -> dict:
+    """The state as stored, with its activations back in the order the units acted. The engine reads that order (O12:
+    only the unit that acted last may go on), and the database's JSON keeps no key order (PostgreSQL's jsonb sorts
+    the keys), so the state keeps it as the list `acted`."""
+    acts = state["case"].get("activations") or {}
+    order = state.get("acted")
+    if order is None or list(acts) == order or set(acts) != set(order):
+        return state
+    return {**state, "case": {**state["case"], "activations": {uid: acts[uid] for uid in order}}}
 
 
 def _merge(case: dict, result: dict) -> None:
@@ -435,6 +447,12 @@ def _next_of_pair(state: dict, done: dict) -> dict | None:
 
 def apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
     """One step on a state: the new state and what the engine gave (Refusal if the rules refuse it)."""
+    new, outcome = _apply(restore(state), kind, payload)
+    new["acted"] = list(new["case"].get("activations") or {})
+    return new, outcome
+
+
+def _apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
     state = copy.deepcopy(state)
     case = state["case"]
     if state["phase"] == OVER and not kind.startswith("override"):

@@ -94,7 +94,7 @@ def test_the_first_turn_waits_for_the_rolloff_and_a_tie_is_rolled_again(tiny_gam
     summaries = list(AuditEntry.objects.filter(action="table_step", detail__kind="rolloff").order_by("pk")
                      .values_list("detail__summary", flat=True))
     assert "ничья" in summaries[0] and "Китай 4, Северная Монголия 4" in summaries[0]
-    assert "первый ход — Северная Монголия" in summaries[1] and "с руки" in summaries[1]
+    assert "первый ход: Северная Монголия" in summaries[1] and "с руки" in summaries[1]
     with pytest.raises(PermissionDenied):                    # it is not China's turn any more
         services.act(t.pk, player, cn, "turn_start", {})
     table = services.act(t.pk, other_player, nm, "turn_start", {})
@@ -333,4 +333,26 @@ def test_the_near_one_killed_first_breaks_the_line_and_the_second_attack_lapses(
     assert table.state["pending"] is None
     summary = AuditEntry.objects.get(action="table_step", detail__seq=step.seq).detail["summary"]
     assert "Вторая атака, на юнита «Налётчик 2», не состоялась" in summary and "O21" in summary
+    assert replayed(t) == stored(t)
+
+
+# ---------------------------------------------------------------- the order of activations survives the database
+
+def test_the_unit_that_acted_last_may_go_on_after_the_state_is_stored(tiny_game, orda_table, player):
+    """O12: a unit's activation goes on only while no other unit has acted since. The stored JSON keeps no key order
+    (PostgreSQL's jsonb sorts keys), so the table keeps the order of activations itself: the Лучник, moved after the
+    Дружинник, still shoots (a shot the «activation_order» refusal wrongly stopped when the order was lost)."""
+    t = orda_table
+    rus = seat(player, tiny_game.pk, t.pk)
+    services.act(t.pk, player, rus, "turn_start", {})
+    services.act(t.pk, player, rus, "move", {"unit": "rus-axe_retainer-1", "path": [[-1, 0]]})
+    services.act(t.pk, player, rus, "move", {"unit": "rus-archer-1", "path": [[-1, 1]]})
+    assert list(Table.objects.get(pk=t.pk).state["case"]["activations"]) == ["rus-archer-1", "rus-axe_retainer-1"]
+    assert list(services.current(Table.objects.get(pk=t.pk))["case"]["activations"]) == \
+        ["rus-axe_retainer-1", "rus-archer-1"]
+    with nothing_saved(t), pytest.raises(ValidationError) as exc:   # the Дружинник's activation is over (O12)
+        services.act(t.pk, player, rus, "declare", {"attacker": "rus-axe_retainer-1", "target": "nm-long_bow_raider-1"})
+    assert "O12" in exc.value.messages[0]
+    table = services.act(t.pk, player, rus, "declare", {"attacker": "rus-archer-1", "target": "nm-long_bow_raider-1"})
+    assert table.state["pending"]["attacker"] == "rus-archer-1"
     assert replayed(t) == stored(t)

@@ -93,7 +93,7 @@ def test_the_pages_show_the_rolloff_to_everyone_and_its_forms_to_the_moderator(w
     page = page_of(client_for(users["player"]), waiting)
     assert act_url(waiting, "turn_start") not in page and "Ходит: Северная Монголия" in page
     log = page_of(mod, waiting).split('id="orda-log"')[1]
-    assert "Жеребьёвка первого хода, бросок 2: Китай 1, Северная Монголия 3 — первый ход — Северная Монголия" in log
+    assert "Жеребьёвка первого хода, бросок 2: Китай 1, Северная Монголия 3 — первый ход: Северная Монголия" in log
 
 
 def test_hostile_rolloff_input_is_refused_in_russian_and_nothing_is_saved(waiting, users, client_for):
