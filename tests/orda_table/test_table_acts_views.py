@@ -209,3 +209,15 @@ def test_a_new_table_may_wait_for_a_rolloff(tiny_game, orda_data, users, client_
     assert client_for(users["player"]).post(act_url(table, "turn_start")).status_code == 400
     new_page = c.get(reverse("orda:new", args=[tiny_game.pk])).content.decode()
     assert "Жеребьёвка за столом перед первым ходом" in new_page
+
+
+def test_with_four_players_a_mongol_first_moves_the_zigzag_on_by_one(tiny_game, orda_data, users, client_for):
+    c = client_for(users["moderator"])
+    r = c.post(reverse("orda:new", args=[tiny_game.pk]),
+               {"title": "Двое на двое", "data": orda_data.pk, "mode": "conquest", "players": 4, "rus_china": "rus",
+                "mongolia": "north_mongolia", "first": "mongolia"})
+    assert r.status_code == 302
+    table = Table.objects.get()
+    assert table.setup["game"]["order"] == ["north_mongolia", "china", "south_mongolia", "rus"]
+    assert "rolloff" not in table.setup
+    assert [s.key for s in table.sides.all()] == table.setup["game"]["order"]
