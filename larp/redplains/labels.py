@@ -334,7 +334,7 @@ def event_text(state: dict, e: dict, hidden: frozenset | set = frozenset()) -> s
             stats = [f"{STATS[k]} {u[k]}" for k in ("steadiness", "impetus") if u.get(k) is not None]   # W28, W29
             parts.append(f"{text}; {', '.join(stats)}" if stats else text)
         if e.get("kind") == "attack" and e.get("defender_score") is not None and not hidden & set(e.get("units") or {}):
-            parts.append(_("the defender's score %(n)s") % {"n": e["defender_score"]})
+            parts.append(_("The defender's score: %(n)s") % {"n": e["defender_score"]})
         result = e.get("result") if e.get("kind") == "attack" else e.get("loser_result")
         return _("Melee. %(parts)s. Result: %(result)s.") % {"parts": ". ".join(parts),
                                                             "result": RESULTS.get(result, result)}

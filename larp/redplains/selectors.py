@@ -101,7 +101,7 @@ def unit_rows(state: dict, setup: dict, viewer: str | None, side: str | None = N
         name = g.get("name")
         home = units.get(g.get("unit")) or {}
         if g.get("traits") and viewer in ("moderator", home.get("side")):  # traits stay hidden from the enemy (W10.2)
-            name += f" ({labels.traits_text(g['traits'])})"
+            name += f", {labels.traits_text(g['traits'])}"
         (commanders if g.get("kind") == "commander" else riders).setdefault(g.get("unit"), []).append(name)
     hidden = set(sit.unseen(setup, state))
     for u in state["units"]:

@@ -140,7 +140,7 @@ def test_a_signals_report_names_the_charismatic_leader(tiny_game, moderator, pla
 def test_the_enemy_does_not_learn_the_traits(placed, player, other_player, moderator, client_for):
     url = reverse("redplains:table", args=[placed.game_id, placed.pk])
     mine = client_for(player).get(url).content.decode()
-    assert "генерал Акодо (Харизма (натиск +2))" in mine
+    assert "генерал Акодо, Харизма (натиск +2)" in mine
     theirs = client_for(other_player).get(url).content.decode()
     assert "генерал Акодо" in theirs and "Харизма (натиск" not in theirs
     assert "Рубака (стойкость +1)" in theirs and "Рубака (стойкость" not in mine
@@ -241,3 +241,18 @@ def test_no_trait_editing_once_play_began(placed, moderator, client_for):
     r = client_for(moderator).post(traits_url(placed), {"leader": "0", "brawler": "on"})
     assert r.status_code == 400 and "только до начала" in r.content.decode()
     assert not Step.objects.filter(table=placed, kind="roster").exists()
+
+
+def test_the_protocol_prints_the_traits_and_the_cunning_plan(placed, moderator, player, other_player, client_for):
+    from .test_printing import pdf_text
+    services.roll(placed.pk, moderator, "north", hand=[1, 1])
+    services.cunning_plan(placed.pk, moderator, "north", "special", 1, "хитрость")
+    services.confirm(placed.pk, player, "north")
+    services.roll(placed.pk, moderator, "south", hand=[6, 6])
+    services.confirm(placed.pk, other_player, "south")
+    services.execute(placed.pk, moderator)
+    text = pdf_text(client_for(moderator), placed, "protocol").replace("\n", " ")
+    for words in ("Генерал Акодо (Клан Журавля): Харизма (натиск +2)",
+                  "Полководец Баян (Клан Скорпиона): Рубака (стойкость +1)",
+                  "особых 1 по Хитрому плану", "особых 1 от генерала Акодо"):
+        assert words in text, words
