@@ -315,8 +315,9 @@ def grant_plan(setup: dict, state: dict, side: str, payload: dict) -> None:
     kind, count = payload.get("kind"), payload.get("count", 0)
     uid, note = payload.get("unit"), payload.get("next")
     need(type(count) is int and 0 <= count <= MAX_PLAN and (count == 0 or kind in KINDS), "bad_plan")
-    need(uid is None or (uid in unit_map(state) and unit_map(state)[uid]["side"] == side and
-                         isinstance(note, str) and len(note) <= MAX_NOTE), "bad_plan")
+    mine = {u["id"] for u in state["units"] if u["side"] == side}
+    need(uid is None or (isinstance(uid, str) and uid in mine and isinstance(note, str) and len(note) <= MAX_NOTE),
+         "bad_plan")
     need(count > 0 or uid is not None, "bad_plan")
     if count:
         plan = state.setdefault("plan", {s: {k: 0 for k in KINDS} for s in SIDES}).setdefault(side, {})
