@@ -12,47 +12,27 @@ import copy
 import pytest
 from django.urls import reverse
 
-from tests.browser.conftest import PHONE, TABLET, sign_in
+from tests.browser.conftest import PHONE, TABLET, fill_red_plains_battle, sign_in
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def hall(transactional_db):
-    from larp.campaign.services.members import add_moderator, create_player
-    from larp.scenarios.loader import load_scenario
-
-    game = load_scenario("tiny", title="Хитрый план", seed=21)
-    add_moderator(game, "cp-mod", password="cp-mod-password-1")
-    create_player(game.factions.get(code="north"), "cp-north", password="cp-north-password-1")
-    create_player(game.factions.get(code="south"), "cp-south", password="cp-south-password-1")
-    return game
-
-
-def test_a_cunning_plan_a_charismatic_general_and_a_unit_in_a_forest(hall, new_page, artifacts):
+def test_a_cunning_plan_a_charismatic_general_and_a_unit_in_a_forest(red_plains_hall, new_page, artifacts):
     from larp.redplains import services
     from larp.redplains import situation as sit
     from larp.redplains.engine.turn import turn_mode
     from larp.tables.models import Table
 
-    game = hall
+    game = red_plains_hall
     shots = artifacts / "red-plains"
     shots.mkdir(exist_ok=True)
     mod = new_page(viewport={"width": 1280, "height": 1000})
-    sign_in(mod, "cp-mod", "cp-mod-password-1")
+    sign_in(mod, "rp-mod", "rp-mod-password-1")
     mod.goto(reverse("redplains:new", args=[game.pk]))
-    mod.fill("input[name=title]", "Засада у леса")
-    mod.fill("input[name=north_name]", "Клан Журавля")
-    mod.select_option("select[name=north_faction]", label=game.factions.get(code="north").name)
-    mod.fill("input[name=south_name]", "Клан Скорпиона")
-    mod.select_option("select[name=south_faction]", label=game.factions.get(code="south").name)
-    mod.fill("input[name=north_messengers]", "0")
-    mod.fill("input[name=south_messengers]", "0")
-    for side, army in (("north", [("cavalry", 8), ("cavalry", 8), ("samurai_spears", 8)]),
-                       ("south", [("ashigaru_spears", 8), ("ashigaru_spears", 8), ("samurai_bows", 8)])):
-        for i, (kind, figures) in enumerate(army, start=1):
-            mod.select_option(f"select[name={side}_type_{i}]", kind)
-            mod.fill(f"input[name={side}_figures_{i}]", str(figures))
+    fill_red_plains_battle(mod, game, "Засада у леса",
+                           {"north": [("cavalry", 8), ("cavalry", 8), ("samurai_spears", 8)],
+                            "south": [("ashigaru_spears", 8), ("ashigaru_spears", 8), ("samurai_bows", 8)]},
+                           {"north_messengers": 0, "south_messengers": 0})
     mod.fill("input[name=north_general_1]", "Акодо")
     mod.select_option("select[name=north_general_unit_1]", "1")
     mod.check("input[name=north_general_1_charisma]")
@@ -74,14 +54,14 @@ def test_a_cunning_plan_a_charismatic_general_and_a_unit_in_a_forest(hall, new_p
     assert "Харизма (натиск +2)" in mod.inner_text('[data-leader-row="0"]')
 
     north = new_page(viewport=TABLET)
-    sign_in(north, "cp-north", "cp-north-password-1")
+    sign_in(north, "rp-north", "rp-north-password-1")
     north.goto(table_url)
     for unit, cell in (("n1", "A11"), ("n2", "A15"), ("n3", "B11")):
         north.select_option(f'select[name="cell_{unit}"]', cell)
     north.click("form.rp-deploy button[type=submit]")
     north.click("#side-north [data-confirm]")
     south = new_page(viewport=PHONE)
-    sign_in(south, "cp-south", "cp-south-password-1")
+    sign_in(south, "rp-south", "rp-south-password-1")
     south.goto(table_url)
     for unit, cell in (("s1", "C11"), ("s2", "D11"), ("s3", "C13")):
         south.select_option(f'select[name="cell_{unit}"]', cell)
@@ -169,6 +149,6 @@ def test_a_cunning_plan_a_charismatic_general_and_a_unit_in_a_forest(hall, new_p
     assert "Пешие самураи с луками 3" in north.inner_text("#rp-units")
     north.screenshot(path=str(shots / "tablet-forest-in-sight.png"), full_page=True)
     projector = new_page(viewport={"width": 1280, "height": 800})
-    sign_in(projector, "cp-mod", "cp-mod-password-1")
+    sign_in(projector, "rp-mod", "rp-mod-password-1")
     projector.goto(reverse("redplains:projector", args=[game.pk, table.pk]))
     assert projector.locator('g[data-unit="s3"]').count() == 1
