@@ -83,6 +83,23 @@ def odds_text(o: dict | None) -> str:
         "k": round(o["kill"]["value"] * 100)}
 
 
+def order_text(order: list[str]) -> str:
+    return ", ".join(labels.faction(f) for f in order)
+
+
+def rolloff_sentence(payload: dict, outcome: dict) -> str:
+    """«Жеребьёвка, бросок 1: Русь 4, Китай 4 — ничья, перебрасывают …» (O10), with how the dice were rolled."""
+    dice = ", ".join(f"{labels.faction(f)} {d}" for f, d in outcome.get("rolled") or [])
+    head = _("Roll-off for the first turn, round %(n)s: %(dice)s") % {"n": outcome.get("round", 1), "dice": dice}
+    if outcome.get("first"):
+        tail = _("%(faction)s moves first; the order of turns: %(order)s.") % {
+            "faction": labels.faction(outcome["first"]), "order": order_text(outcome.get("order") or [])}
+    else:
+        tail = _("a tie for the best: %(list)s roll again.") % {"list": order_text(outcome.get("tied") or [])}
+    how = _("hand dice") if payload.get("hand") else _("server dice")
+    return f"{head} — {tail} ({how})"
+
+
 def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, outcome: dict) -> str:
     """One short sentence for the log and the game's audit."""
     name = lambda uid: unit_name(case_before, uid)  # noqa: E731
@@ -92,6 +109,11 @@ def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, 
         return _("Printed values taken from the data set «%(title)s»: %(units)s tokens, %(cities)s cities.") % {
             "title": payload.get("title", ""), "units": len(payload.get("units") or {}),
             "cities": len(payload.get("cities") or {})}
+    if kind == "rolloff":
+        return rolloff_sentence(payload, outcome)
+    if kind == "override_first":
+        return _("Moderator: %(faction)s moves first; the order of turns: %(order)s.") % {
+            "faction": labels.faction(payload["first"]), "order": order_text(outcome.get("order") or [])}
     if kind == "deploy":
         if payload.get("hex"):
             return _("Setup: %(unit)s is placed on %(hex)s.") % {"unit": name(payload["unit"]),
@@ -127,15 +149,29 @@ def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, 
                 text += " " + attack_sentence(case_before, p["result"])
         return text
     if kind == "declare":
-        return _("%(attacker)s declares an attack on %(target)s.") % {"attacker": name(payload["attacker"]),
+        text = _("%(attacker)s declares an attack on %(target)s.") % {"attacker": name(payload["attacker"]),
                                                                       "target": name(payload["target"])}
+        if outcome.get("second"):
+            text += " " + _("Second target, attacked next: %(unit)s.") % {"unit": name(outcome["second"])}
+        if outcome.get("push_to"):
+            text += " " + (_("On a hit it is pushed to %(hex)s, as the shooter chose.") if payload.get("push_to")
+                           else _("On a hit it is pushed to %(hex)s, the rules' default.")) % {
+                "hex": hex_text(outcome["push_to"])}
+        return text
     if kind == "counter":
         if payload["counter"] == "retreat":
             return _("Counter-measure: retreat to %(hex)s.") % {"hex": hex_text(payload.get("retreat_to"))}
         return _("Counter-measure: defence.")
     if kind == "attack":
         how = _("hand dice") if payload.get("hand") else _("server dice")
-        return f"{attack_sentence(case_before, outcome)} ({how})"
+        text = f"{attack_sentence(case_before, outcome)} ({how})"
+        second = outcome.get("second")
+        if second and second["declared"]:
+            text += " " + _("The second attack follows: on %(unit)s.") % {"unit": name(second["target"])}
+        elif second:
+            text += " " + _("The second attack, on %(unit)s, does not take place: %(why)s") % {
+                "unit": name(second["target"]), "why": labels.refusal(second["code"])}
+        return text
     if kind == "ability":
         text = _("%(unit)s uses «%(trait)s».") % {"unit": name(payload["unit"]), "trait": labels.trait_name(payload["trait"])}
         if outcome.get("healed"):

@@ -40,8 +40,9 @@ class NewTableForm(forms.Form):
     mongolia = forms.ChoiceField(label=_("Which Mongolia (2 players)"),
                                  choices=[("north_mongolia", _("North Mongolia")),
                                           ("south_mongolia", _("South Mongolia"))])
-    first = forms.ChoiceField(label=_("Who moves first (2 players)"),
-                              choices=[("rus_china", _("Rus and China")), ("mongolia", _("Mongolia"))])
+    first = forms.ChoiceField(label=_("Who moves first"),
+                              choices=[("rus_china", _("Rus and China")), ("mongolia", _("Mongolia")),
+                                       ("rolloff", _("Decided by a roll-off at the table, before the first turn"))])
 
     def __init__(self, *args, game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -51,12 +52,18 @@ class NewTableForm(forms.Form):
                 label=_("Players of %(f)s") % {"f": name}, queryset=game.factions.all(), required=False)
 
     def order(self) -> list[str]:
+        """The turn order (O8): the two factions, or the zigzag of four; a Mongol first moves the cycle by one. A
+        roll-off keeps this order's cycle and only says who starts (docs/orda.md, "Table")."""
         d = self.cleaned_data
         if d["players"] in (3, 4):
             from larp.orda.situation import ZIGZAG
-            return list(ZIGZAG)
-        pair = [d["rus_china"], d["mongolia"]]
-        return pair if d["first"] == "rus_china" else pair[::-1]
+            order = list(ZIGZAG)
+        else:
+            order = [d["rus_china"], d["mongolia"]]
+        return order[1:] + order[:1] if d["first"] == "mongolia" else order
+
+    def rolloff(self) -> bool:
+        return self.cleaned_data["first"] == "rolloff"
 
     def factions(self) -> dict:
         return {f: self.cleaned_data.get(f"faction_{f}") for f, _n in _factions()}
@@ -110,6 +117,17 @@ class DeclareForm(forms.Form):
     attacker = forms.CharField(max_length=80)
     target = forms.CharField(max_length=80)
     aimed = forms.BooleanField(required=False)
+    push_to = HexField(required=False, label=_("Push to"))
+    second = forms.CharField(max_length=80, required=False, label=_("Second target"))
+
+    def payload(self) -> dict:
+        d = self.cleaned_data
+        out = {"attacker": d["attacker"], "target": d["target"], "aimed": d["aimed"]}
+        if d.get("push_to"):
+            out["push_to"] = d["push_to"]
+        if d.get("second"):
+            out["second"] = d["second"]
+        return out
 
 
 class CounterForm(forms.Form):
@@ -202,6 +220,27 @@ class OverrideUnmodifyForm(ReasonForm):
 
 class OverrideEndForm(ReasonForm):
     winner = forms.ChoiceField(choices=[("rus_china", _("Rus and China")), ("mongolia", _("Mongolia"))])
+
+
+class RolloffForm(forms.Form):
+    """One round of the roll-off for the first turn (O8, O10): server dice, or one die per faction typed in."""
+    how = forms.ChoiceField(choices=[("server", _("Server dice")), ("hand", _("Dice by hand"))])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for f, name in _factions():
+            self.fields[f"die_{f}"] = forms.IntegerField(min_value=1, max_value=6, required=False, label=name)
+
+    def hand_dice(self) -> dict | None:
+        d = self.cleaned_data
+        if d["how"] != "hand":
+            return None
+        return {f: d[f"die_{f}"] for f, _n in _factions() if d.get(f"die_{f}") is not None}
+
+
+class FirstForm(ReasonForm):
+    """The moderator names the faction that moves first, with the reason (a roll at the table, a ruling)."""
+    first = forms.ChoiceField(choices=_factions, label=_("Moves first"))
 
 
 # ---------------------------------------------------------------- the data editor (O23)

@@ -138,7 +138,8 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
             sel = u
             try:
                 moves = sit.legal_moves(case, selected)
-                targets = {tuple(t["hex"]): {**t, "name": by_id[t["target"]]["name"]}
+                targets = {tuple(t["hex"]): {**t, "name": by_id[t["target"]]["name"],
+                                             **declare_choices(case, selected, t["target"], by_id)}
                            for t in sit.legal_targets(case, selected)}
             except sit.Refusal:
                 moves, targets = {}, {}
@@ -168,6 +169,7 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                           and distance(tuple(h), tuple(cap["hex"])) <= 2)
             moves = {h: {"path": [list(h)], "provoked": [], "trap": False} for h in free}
         deploy = {"problems": problems, "ok": not any(p["error"] for p in problems),
+                  "rolloff": rolloff_context(state, seat),
                   "pickable": [u for u in units if u.get("link")], "war_battle": sit.is_war_battle(case),
                   **missing_values_context(table, case, seat)}
     pend = None
@@ -181,6 +183,9 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
                 "may_counter": table.is_open and not pending.get("counter") and acts_for(seat, tgt_faction),
                 "may_roll": table.is_open and bool(pending.get("counter")) and acts_for(seat, atk_faction),
                 "may_hand": seat.moderator,
+                "push_to": describe.hex_text(pending["push_to"]) if pending.get("push_to") else "",
+                "push_key": hex_key(pending["push_to"]) if pending.get("push_to") else "",
+                "second": by_id[pending["second"]] if pending.get("second") in by_id else None,
                 "second_attacker": "golden_horde" in [e for e in _effect_kinds(case, pending["attacker"])],
                 "second_target": "golden_horde" in [e for e in _effect_kinds(case, pending["target"])]}
         if pend["may_counter"] or seat.moderator or acts_for(seat, tgt_faction):
@@ -218,7 +223,8 @@ def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None
     return {
         "case_mode": labels.mode(game["mode"]), "tour": game["tour"], "tours": tours,
         "active": active, "active_name": labels.faction(active), "active_colour": FACTION_COLOURS[active],
-        "phase": phase, "my_turn": my_turn, "seat": seat,
+        "phase": phase, "my_turn": my_turn, "seat": seat, "order_waits": deploying and sit.order_open(state),
+        "order_names": describe.order_text(game["order"]),
         "acted": [{"name": by_id[k]["name"], "steps": v} for k, v in acts.items()], "slots_left": max(0, upt - len(acts)),
         "board": board(case["board"]["hexes"] if "hexes" in case["board"] else _disc(case["board"]["radius"]),
                        cities=cities, units=[u for u in units if u["where"] == O.BOARD], beyond=beyond,
@@ -267,10 +273,38 @@ def _disc(radius: int) -> list:
 
 
 def _pending_marks(pend: dict | None) -> dict:
+    """The hexes of a declared attack: its attacker, its target, a paired attack's second target, and where an
+    Арбалетчик's bolt pushes the target (O21)."""
     if not pend:
         return {}
     out = {tuple(pend["attacker"]["hex"]): "attacker", tuple(pend["target"]["hex"]): "target"}
+    if pend.get("second") and pend["second"].get("hex"):
+        out[tuple(pend["second"]["hex"])] = "second"
+    if pend.get("push_key"):
+        out[tuple(parse_hex(pend["push_key"]))] = "push"
     return out
+
+
+def declare_choices(case: dict, attacker: str, target: str, by_id: dict) -> dict:
+    """What the attacker names with this target, before the dice: where an Арбалетчик's bolt pushes it (the back
+    hexes, the rules' default first) and a paired attack's second target (O21); the legal choices only."""
+    push = [{"key": hex_key(h), "text": describe.hex_text(h), "default": i == 0}
+            for i, h in enumerate(sit.push_hexes(case, attacker, target))]
+    seconds = [(uid, by_id[uid]["name"]) for uid in sit.second_targets(case, attacker, target)]
+    return {"push": push, "seconds": seconds}
+
+
+def rolloff_context(state: dict, seat: Seat) -> dict:
+    """The roll-off for the first turn (O8, O10): its rounds so far, who rolls next, who is first; the moderator's
+    forms are offered until the first turn begins."""
+    ro = sit.rolloff_of(state)
+    order = state["case"]["game"]["order"]
+    return {"rounds": [{"n": i, "dice": [(labels.faction(f), d, d == max(x for _f, x in r)) for f, d in r]}
+                       for i, r in enumerate(ro["rounds"], 1)],
+            "contenders": [(f, labels.faction(f)) for f in ro["contenders"]],
+            "first": labels.faction(ro["first"]) if ro["first"] else None, "named": ro["named"],
+            "waits": sit.order_open(state), "asked": bool(state["case"].get("rolloff")),
+            "factions": [(f, labels.faction(f)) for f in order], "may": seat.moderator}
 
 
 def ability_choices(case: dict, u: dict) -> dict | None:

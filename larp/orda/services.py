@@ -54,14 +54,17 @@ def save_dataset(ds: DataSet, data: dict, user, *, what: str) -> DataSet:
 # ---------------------------------------------------------------- a new table
 
 def create(game: Game, user, *, title: str, data: DataSet, mode: str, order: list[str],
-           factions: dict[str, Faction | None], players: int | None = None) -> Table:
-    """A table from a data set: the starting case built and validated, the event deck shuffled by server dice."""
+           factions: dict[str, Faction | None], players: int | None = None, rolloff: bool = False) -> Table:
+    """A table from a data set: the starting case built and validated, the event deck shuffled by server dice.
+    `rolloff`: the first turn waits for a roll-off at the table (O8, O10), which only says who starts `order`."""
     if data.game_id != game.pk:
         raise ValidationError(_("That data set is not in this game."))
     try:
         setup = sit.build_setup(data.data, mode, order, players)
     except sit.Refusal as r:
         raise ValidationError(r.message) from None
+    if rolloff:
+        setup["rolloff"] = True
     with transaction.atomic():
         table = tables.create_table(game, SYSTEM, title or _("Orda"),
                                     [(f, labels.faction(f), factions.get(f)) for f in order], user, setup=setup,
@@ -90,7 +93,7 @@ def _replay(table: Table) -> dict:
 
 def current(table: Table) -> dict:
     """The table's state: the cache, or the replay when the cache is empty (a table made by the bridge)."""
-    return table.state if table.state.get("case") else _replay(table)
+    return sit.restore(table.state) if table.state.get("case") else _replay(table)
 
 
 # ---------------------------------------------------------------- acts at the table
@@ -103,7 +106,8 @@ def _check_seat(seat: Seat, kind: str, state: dict, payload: dict) -> str:
     """The side acting (its key), or PermissionDenied: players act only for their own faction, at its moment."""
     case = state["case"]
     active = case["game"]["active"]
-    if kind in ("undo", "values", "override_unit", "override_modifier", "override_unmodify", "override_end"):
+    if kind in ("undo", "values", "rolloff", "override_first", "override_unit", "override_modifier",
+                "override_unmodify", "override_end"):
         if not seat.moderator:
             raise PermissionDenied(_("Only the game's moderators may do this."))
         return ""
@@ -124,8 +128,9 @@ def _check_seat(seat: Seat, kind: str, state: dict, payload: dict) -> str:
     return who
 
 
-def act(table_id: int, user, seat: Seat, kind: str, payload: dict, *, hand: list[int] | None = None) -> Table:
-    """One act at the table; ValidationError (in the user's language) when the rules refuse it, nothing saved."""
+def act(table_id: int, user, seat: Seat, kind: str, payload: dict, *, hand: list[int] | dict | None = None) -> Table:
+    """One act at the table; ValidationError (in the user's language) when the rules refuse it, nothing saved.
+    `hand`: dice typed in at the table — a list, or for a roll-off {faction: die}."""
     with tables.locked(table_id) as table:
         if table.status not in (Table.SETUP, Table.PLAYING):
             raise ValidationError(_("This table is closed."))
@@ -148,6 +153,7 @@ def act(table_id: int, user, seat: Seat, kind: str, payload: dict, *, hand: list
         tables.record(table, kind, user, seq=seq, side=side, payload=payload, outcome=outcome,
                       reason=payload.get("reason", "") if kind.startswith("override") else "", summary=summary)
         tables.set_state(table, new)
+        _order_sides(table, new)
         if new["phase"] == sit.OVER and state["phase"] != sit.OVER:
             _finish(table, new, user)
     table.refresh_from_db()
@@ -178,8 +184,23 @@ def prepare_war_battle(table: Table, user) -> None:
         act(table.pk, user, Seat(table, True, None), "values", {"data_set": ds.pk})
 
 
+def _order_sides(table: Table, state: dict) -> None:
+    """The table's sides stand in the turn order (docs/orda.md, "Table"), which a roll-off may change."""
+    tables.order_sides(table, state["case"]["game"]["order"])
+
+
 def _with_dice(table: Table, seq: int, state: dict, kind: str, payload: dict, hand, user) -> dict:
-    if kind == "attack":
+    if kind == "rolloff":
+        rolling = sit.rolloff_of(state)["contenders"]
+        if hand is not None:
+            if not isinstance(hand, dict) or set(hand) != set(rolling):
+                raise sit.Refusal(_("Enter one die from 1 to 6 for each faction still rolling: %(list)s.")
+                                  % {"list": ", ".join(labels.faction(f) for f in rolling)})
+            dice = _dice(table, seq, len(rolling), [hand[f] for f in rolling], _("turn order roll-off"), user)
+        else:
+            dice = _dice(table, seq, len(rolling), None, _("turn order roll-off"), user)
+        payload.update(dice=dict(zip(rolling, dice)), hand=hand is not None)
+    elif kind == "attack":
         rerolls = payload.pop("rerolls", None) or {}
         dice = _dice(table, seq, 2, hand, _("attack"), user)
         payload.update(dice={"attacker": [dice[0]], "defender": [dice[1]]}, hand=hand is not None)
@@ -228,7 +249,7 @@ def _dice(table: Table, seq: int, n: int, hand, purpose: str, user) -> list[int]
 
 def result_of(table: Table, state: dict) -> dict:
     """docs/tables.md's result: the winning side's key (the first faction of the winning Orda side in the order)."""
-    order = table.setup["game"]["order"]
+    order = state["case"]["game"]["order"]
     winners = [f for f in order if load().side_of(f) == state["winner"]]
     return {"winner": winners[0] if winners else None, "winners": winners, "orda_side": state["winner"],
             "ended_by": state["reason"], "losses": sit.losses(table.setup, state["case"]),
@@ -248,12 +269,14 @@ def undo(table_id: int, user, seat: Seat, reason: str) -> Table:
         step = tables.undo_last(table, user, reason, kinds=[k for k in KINDS if k != "setup"])
         if step is None:
             raise ValidationError(_("There is nothing to undo."))
-        tables.set_state(table, _replay(table))
+        state = _replay(table)
+        tables.set_state(table, state)
+        _order_sides(table, state)
     table.refresh_from_db()
     return table
 
 
-KINDS = ("setup", "values", "deploy", "turn_start", "turn_end", "move", "declare", "counter", "attack", "ability", "override_unit",
+KINDS = ("setup", "values", "rolloff", "override_first", "deploy", "turn_start", "turn_end", "move", "declare", "counter", "attack", "ability", "override_unit",
          "override_modifier", "override_unmodify", "override_end")
 
 

@@ -25,7 +25,7 @@ from larp.orda.engine.cli import MODES
 from larp.orda.engine.data import STATS, load
 from larp.orda.engine.errors import CaseError
 from larp.orda.engine.hexes import distance, hex_order, neighbours
-from larp.orda.engine.values import active_trait, effective, is_ranged
+from larp.orda.engine.values import active_trait, back_hexes, effective, is_ranged
 
 PREFIX = {"rus": "rus", "china": "cn", "south_mongolia": "sm", "north_mongolia": "nm"}
 ZIGZAG = ["rus", "north_mongolia", "china", "south_mongolia"]   # O8's example order
@@ -246,7 +246,19 @@ def problem_text(p: dict) -> str:
 
 def initial(setup: dict) -> dict:
     return {"case": copy.deepcopy(setup), "phase": START, "turn_start": {}, "pending": None,
-            "winner": setup.get("game", {}).get("winner"), "reason": None, "started": False}
+            "winner": setup.get("game", {}).get("winner"), "reason": None, "started": False,
+            "acted": list(setup.get("activations") or {})}
+
+
+def restore(state: dict) -> dict:
+    """The state as stored, with its activations back in the order the units acted. The engine reads that order (O12:
+    only the unit that acted last may go on), and the database's JSON keeps no key order (PostgreSQL's jsonb sorts
+    the keys), so the state keeps it as the list `acted`."""
+    acts = state["case"].get("activations") or {}
+    order = state.get("acted")
+    if order is None or list(acts) == order or set(acts) != set(order):
+        return state
+    return {**state, "case": {**state["case"], "activations": {uid: acts[uid] for uid in order}}}
 
 
 def _merge(case: dict, result: dict) -> None:
@@ -270,8 +282,177 @@ def attack_doc(case: dict, p: dict, counter: str | None = None, dice: Any = None
     return doc
 
 
+# ---------------------------------------------------------------- the turn order before the first turn (O8, O10)
+
+def rolloff_of(state: dict) -> dict:
+    """The roll-off for the first turn so far: its rounds, who still rolls, and the faction fixed first (or None)."""
+    return state.get("rolloff") or {"rounds": [], "contenders": list(state["case"]["game"]["order"]),
+                                     "first": None, "named": False}
+
+
+def order_open(state: dict) -> bool:
+    """The table waits for its turn order: it was set up to decide it by a roll-off and nobody is first yet."""
+    return bool(state["case"].get("rolloff")) and rolloff_of(state)["first"] is None
+
+
+def _before_first_turn(state: dict) -> None:
+    if state.get("started", True) or state["phase"] != START:
+        raise Refusal(_("The turn order is fixed before the first turn (O8)."))
+
+
+def _fix_order(state: dict, ro: dict, first: str) -> None:
+    """O8 ruling: the order keeps its cycle (sides alternate, so every rotation of it alternates too), starting
+    from the faction the roll-off or the moderator put first."""
+    game = state["case"]["game"]
+    order = list(game["order"])
+    i = order.index(first)
+    game["order"] = order[i:] + order[:i]
+    game["active"] = first
+    ro["first"] = first
+    state["rolloff"] = ro
+
+
+def _rolloff(state: dict, payload: dict) -> dict:
+    """One round of the roll-off (O10): every faction still rolling rolls one die; those tied for the best roll
+    again, until one is best; that one moves first."""
+    _before_first_turn(state)
+    ro = copy.deepcopy(rolloff_of(state))
+    if ro["first"] is not None:
+        raise Refusal(_("The turn order is already fixed: undo the last step to decide it again."))
+    dice = payload.get("dice") or {}
+    if set(dice) != set(ro["contenders"]) or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice.values()):
+        raise Refusal(_("Enter one die from 1 to 6 for each faction still rolling: %(list)s.")
+                      % {"list": ", ".join(labels.faction(f) for f in ro["contenders"])})
+    best = max(dice.values())
+    tied = [f for f in ro["contenders"] if dice[f] == best]
+    rolled = [[f, dice[f]] for f in ro["contenders"]]          # pairs: the stored JSON keeps a list's order
+    ro["rounds"].append(rolled)
+    out = {"round": len(ro["rounds"]), "rolled": rolled, "tied": tied if len(tied) > 1 else [], "first": None,
+           "order": None}
+    if len(tied) > 1:
+        ro["contenders"] = tied
+        state["rolloff"] = ro
+        return out
+    _fix_order(state, ro, tied[0])
+    return {**out, "first": tied[0], "order": list(state["case"]["game"]["order"])}
+
+
+def _name_first(state: dict, payload: dict) -> dict:
+    """The moderator names the first faction (a roll at the table, or any ruling), with the reason on the step."""
+    _before_first_turn(state)
+    if payload.get("first") not in state["case"]["game"]["order"]:
+        raise Refusal(_("That faction is not at this table."))
+    ro = copy.deepcopy(rolloff_of(state))
+    ro["named"] = True
+    _fix_order(state, ro, payload["first"])
+    return {"first": payload["first"], "order": list(state["case"]["game"]["order"])}
+
+
+# ---------------------------------------------------------------- what a declaration names (O21)
+
+def push_hexes(case: dict, attacker: str, target: str) -> list[list[int]]:
+    """O21 heavy bolts: the free hexes "back" from the shooter where its target may be pushed, in hex order (the
+    first is the rules' default); empty when the attacker has no heavy bolts in force or no push is possible."""
+    st = state_of(case)
+    a, t = st.by_id.get(attacker), st.by_id.get(target)
+    if a is None or t is None or not a.on_board or not t.on_board or active_trait(st, a) != "heavy_bolts":
+        return []
+    return [list(h) for h in back_hexes(st, a, t)]
+
+
+def pair_trait(case: dict, attacker: str) -> str | None:
+    """The attacker's trait in force when it hits two targets in one key action (O15, O21), else None."""
+    st = state_of(case)
+    a = st.by_id.get(attacker)
+    trait = active_trait(st, a) if a is not None and a.on_board else None
+    return trait if trait and st.data.trait(trait).get("targets") == 2 else None
+
+
+def second_targets(case: dict, attacker: str, first: str) -> list[str]:
+    """The units the attacker may name as the second target of a paired attack whose first target is `first`:
+    Змей Горыныч's line of two (the unit next to him and the one right behind it, in either order), or two units
+    next to the Подрывник (O21); each one the engine accepts as a target now."""
+    trait = pair_trait(case, attacker)
+    if trait is None:
+        return []
+    st = state_of(case)
+    a, t = st.by_id[attacker], st.by_id.get(first)
+    if t is None or not t.on_board:
+        return []
+    out = []
+    for v in st.units:
+        if v.id == first or not v.on_board or v.side == a.side:
+            continue
+        if trait == "linear_attack":
+            near, far = (t, v) if distance(a.hex, t.hex) == 1 else (v, t)
+            step = (near.hex[0] - a.hex[0], near.hex[1] - a.hex[1])
+            if distance(a.hex, near.hex) != 1 or far.hex != (near.hex[0] + step[0], near.hex[1] + step[1]):
+                continue
+        elif distance(a.hex, v.hex) != 1 or distance(a.hex, t.hex) != 1:
+            continue
+        if refusal_code(O.ODDS, attack_doc(case, {"attacker": attacker, "target": v.id})) is None:
+            out.append(v.id)
+    return out
+
+
+def refusal_code(mode: str, doc: dict) -> str | None:
+    """The engine's refusal code for this case, or None when it accepts it (a malformed case counts as refused)."""
+    try:
+        result = MODES[mode](copy.deepcopy(doc))
+    except CaseError:
+        return "malformed"
+    return (result.get("refused") or {}).get("code")
+
+
+def _declare(state: dict, payload: dict) -> dict:
+    """An attack named before the counter-measure and the dice: its push hex (Арбалетчик: the shooter's choice among
+    the back hexes, else the rules' default) and its second target (a paired attack) are fixed here."""
+    _need_battle(state)
+    if state["pending"]:
+        raise Refusal(_("An attack is already waiting for its counter-measure and dice."))
+    case = state["case"]
+    attacker, target = payload["attacker"], payload["target"]
+    run(O.ODDS, attack_doc(case, payload))
+    backs = push_hexes(case, attacker, target)
+    push = payload.get("push_to")
+    if push is not None and list(push) not in backs:
+        raise Refusal(labels.refusal("push_hex_invalid"))
+    second = payload.get("second")
+    if second is not None:
+        if pair_trait(case, attacker) is None:
+            raise Refusal(_("This unit attacks one target at a time (O15)."))
+        if second not in second_targets(case, attacker, target):
+            raise Refusal(_("That second target is not allowed: a line attack strikes the unit next to the attacker and "
+                            "the one right behind it, gunpowder two units next to the attacker (O15, O21)."))
+    state["pending"] = {"attacker": attacker, "target": target, "aimed": bool(payload.get("aimed")),
+                        "counter": None, "retreat_to": None,
+                        "push_to": (list(push) if push is not None else backs[0]) if backs else None,
+                        "second": second}
+    return {"push_to": state["pending"]["push_to"], "second": second}
+
+
+def _next_of_pair(state: dict, done: dict) -> dict | None:
+    """After the first attack of a pair: the second is declared at once, if the engine still accepts it (the first
+    target's death or retreat can break Змей Горыныч's line); what became of it, for the step's outcome."""
+    second = done.get("second")
+    if not second:
+        return None
+    p = {"attacker": done["attacker"], "target": second, "aimed": False}
+    code = refusal_code(O.ODDS, attack_doc(state["case"], p))
+    if code is not None:
+        return {"target": second, "declared": False, "code": code}
+    state["pending"] = {**p, "counter": None, "retreat_to": None, "push_to": None, "second": None}
+    return {"target": second, "declared": True, "code": None}
+
+
 def apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
     """One step on a state: the new state and what the engine gave (Refusal if the rules refuse it)."""
+    new, outcome = _apply(restore(state), kind, payload)
+    new["acted"] = list(new["case"].get("activations") or {})
+    return new, outcome
+
+
+def _apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
     state = copy.deepcopy(state)
     case = state["case"]
     if state["phase"] == OVER and not kind.startswith("override"):
@@ -314,6 +495,8 @@ def apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
         if state["phase"] != START:
             raise Refusal(_("The turn has already begun."))
         if not state.get("started", True):
+            if order_open(state):
+                raise Refusal(_("The turn order is not fixed yet: hold the roll-off or name the first faction (O8)."))
             lacking = missing_text(case) if is_war_battle(case) else []   # a data-set table has them all
             if lacking:
                 raise Refusal(_("The table lacks printed values the engine needs (O23): %(list)s")
@@ -348,14 +531,12 @@ def apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
             raise Refusal(_("This move provokes attacks: their dice are needed."))
         _merge(case, result)
         return state, _strip(result)
+    if kind == "rolloff":
+        return state, _rolloff(state, payload)
+    if kind == "override_first":
+        return state, _name_first(state, payload)
     if kind == "declare":
-        _need_battle(state)
-        if state["pending"]:
-            raise Refusal(_("An attack is already waiting for its counter-measure and dice."))
-        run(O.ODDS, attack_doc(case, payload))
-        state["pending"] = {"attacker": payload["attacker"], "target": payload["target"],
-                            "aimed": bool(payload.get("aimed")), "counter": None, "retreat_to": None}
-        return state, {}
+        return state, _declare(state, payload)
     if kind == "counter":
         p = state["pending"]
         if not p or p.get("counter"):
@@ -377,7 +558,11 @@ def apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
         result = run(O.ATTACK, attack_doc(case, p, p["counter"], payload["dice"]))
         _merge(case, result)
         state["pending"] = None
-        return state, _strip(result)
+        outcome = _strip(result)
+        nxt = _next_of_pair(state, p)
+        if nxt is not None:
+            outcome["second"] = nxt
+        return state, outcome
     if kind == "ability":
         _need_battle(state)
         if state["pending"]:

@@ -43,7 +43,7 @@ def new(request: HttpRequest, game_id: int) -> HttpResponse:
             table = services.create(game, request.user, title=form.cleaned_data["title"],
                                     data=form.cleaned_data["data"], mode=form.cleaned_data["mode"],
                                     order=form.order(), factions=form.factions(),
-                                    players=form.cleaned_data["players"])
+                                    players=form.cleaned_data["players"], rolloff=form.rolloff())
         except ValidationError as exc:
             errors = _messages(exc)
         else:
@@ -83,7 +83,8 @@ def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse
 
 
 ACTIONS = {
-    "values": forms.ValuesForm, "deploy": forms.DeployForm, "turn_start": forms.TurnStartForm, "turn_end": None, "move": forms.MoveForm, "declare": forms.DeclareForm,
+    "values": forms.ValuesForm, "rolloff": forms.RolloffForm, "override_first": forms.FirstForm,
+    "deploy": forms.DeployForm, "turn_start": forms.TurnStartForm, "turn_end": None, "move": forms.MoveForm, "declare": forms.DeclareForm,
     "counter": forms.CounterForm, "attack": forms.RollForm, "ability": forms.AbilityForm, "undo": forms.ReasonForm,
     "override_unit": forms.OverrideUnitForm, "override_modifier": forms.OverrideModifierForm,
     "override_unmodify": forms.OverrideUnmodifyForm, "override_end": forms.OverrideEndForm, "cancel": forms.ReasonForm,
@@ -130,8 +131,12 @@ def _payload(action: str, form, d: dict) -> tuple[dict, list | None]:
         return {"unit": d["unit"], "hex": d.get("hex")}, None
     if action == "move":
         return {"unit": d["unit"], "path": d["path"]}, form.hand_dice()
+    if action == "rolloff":
+        return {}, form.hand_dice()
+    if action == "override_first":
+        return {"first": d["first"], "reason": d["reason"]}, None
     if action == "declare":
-        return {"attacker": d["attacker"], "target": d["target"], "aimed": d["aimed"]}, None
+        return form.payload(), None
     if action == "counter":
         return {"counter": d["counter"], "retreat_to": d.get("retreat_to")}, None
     if action == "attack":

@@ -79,12 +79,14 @@ class NewTableForm(forms.Form):
                 self.fields[f"{side}_{unit}"] = forms.TypedChoiceField(
                     label=_("rides in unit"), coerce=int, required=False, empty_value=None, error_messages=PICK,
                     choices=[("", "—")] + [(i, str(i)) for i in range(1, ARMY_ROWS + 1)])
+                add_trait_fields(self, f"{side}_{name}_")
 
     def banner_boxes(self, side):
         return [self[f"{side}_banner_{banner}"] for banner in sit.ARMY_BANNERS]
 
     def general_rows(self, side):
-        return [(self[f"{side}_{name}"], self[f"{side}_{unit}"]) for _kind, name, unit in LEADER_FIELDS]
+        return [(self[f"{side}_{name}"], self[f"{side}_{unit}"], trait_rows(self, f"{side}_{name}_"))
+                for _kind, name, unit in LEADER_FIELDS]
 
     def army_rows(self, side):
         return [(self[f"{side}_type_{i}"], self[f"{side}_figures_{i}"], self[f"{side}_shields_{i}"],
@@ -119,13 +121,16 @@ class NewTableForm(forms.Form):
             gens = []
             for kind, field, unit in LEADER_FIELDS:
                 name, number = (data.get(f"{side}_{field}") or "").strip(), data.get(f"{side}_{unit}")
+                traits = traits_of(self, data, f"{side}_{field}_")
+                if traits and not name:
+                    self.add_error(f"{side}_{field}", _("Name the leader whose traits you gave."))
                 if name and number not in number_of_row:
                     self.add_error(f"{side}_{unit}", _("Choose the unit the general rides in.") if kind == "general"
                                    else _("Choose the unit the commander rides in."))
                 elif name and kind == "commander":
-                    data.setdefault("commanders", {})[side] = (name, number_of_row[number])
+                    data.setdefault("commanders", {})[side] = (name, number_of_row[number], traits)
                 elif name:
-                    gens.append((name, number_of_row[number]))
+                    gens.append((name, number_of_row[number], traits))
             data.setdefault("generals", {})[side] = gens
             if len(army) < 2:
                 self.add_error(None, _("Each army needs at least two units (the two central cells must be held)."))
@@ -145,6 +150,50 @@ class NewTableForm(forms.Form):
                               banners={side: {b: 1 for b in sit.ARMY_BANNERS if d.get(f"{side}_banner_{b}")}
                                        for side in sit.SIDES},
                               commanders=d.get("commanders"))
+
+
+def add_trait_fields(form, prefix: str) -> None:
+    """W11.3: a leader's Brawler and Charisma — a box each, and the values the moderator gives it (the rules give
+    none, W40): to steadiness, impetus and armour, −5…+5."""
+    for trait in sit.TRAITS:
+        form.fields[f"{prefix}{trait}"] = forms.BooleanField(label=labels.TRAITS[trait], required=False)
+        for stat in sit.TRAIT_STATS:
+            form.fields[f"{prefix}{trait}_{stat}"] = forms.IntegerField(
+                label=labels.STATS[stat], min_value=-sit.MAX_TRAIT_VALUE, max_value=sit.MAX_TRAIT_VALUE,
+                required=False)
+
+
+def trait_rows(form, prefix: str) -> list[tuple]:
+    return [(form[f"{prefix}{trait}"], [form[f"{prefix}{trait}_{stat}"] for stat in sit.TRAIT_STATS])
+            for trait in sit.TRAITS]
+
+
+def traits_of(form, data: dict, prefix: str) -> dict:
+    """The traits ticked, each with its values; a value given to a trait not ticked is an error."""
+    out = {}
+    for trait in sit.TRAITS:
+        values = {stat: data[f"{prefix}{trait}_{stat}"] for stat in sit.TRAIT_STATS
+                  if data.get(f"{prefix}{trait}_{stat}")}
+        if data.get(f"{prefix}{trait}"):
+            out[trait] = values
+        elif values:
+            form.add_error(f"{prefix}{trait}", _("Tick the trait whose values you gave."))
+    return out
+
+
+class LeaderTraitsForm(forms.Form):
+    """W11.3 before play: one leader of the battle (by his place in its list) and his traits with their values."""
+    leader = forms.TypedChoiceField(coerce=int, choices=(), error_messages=PICK)
+
+    def __init__(self, *args, leaders=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["leader"].choices = [(g["index"], g["label"]) for g in leaders]
+        add_trait_fields(self, "")
+
+    def clean(self):
+        data = super().clean()
+        data["traits"] = traits_of(self, data, "")
+        return data
 
 
 class SideForm(forms.Form):
@@ -169,9 +218,13 @@ class DeployForm(SideForm):
 class ScoutForm(SideForm):
     cells = forms.CharField(max_length=100)
 
+    def __init__(self, *args, cells=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.known = set(cells) if cells is not None else {c["id"] for c in sit.cells()}   # the field as extended
+
     def clean_cells(self):
         raw = self.cleaned_data["cells"].upper().replace(",", " ").split()
-        known = {c["id"] for c in sit.cells()}
+        known = self.known
         if not raw or any(c not in known for c in raw):
             raise forms.ValidationError(_("No such cell: cells are named A11…D36."))
         return raw
@@ -307,6 +360,34 @@ class DiceForm(forms.Form):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(max_length=500, error_messages={"required": _("Say why.")})
+
+
+class PlanForm(ReasonForm, SideForm):
+    """W9.3: the extra orders the moderator grants a side for this turn (kind, number) and/or the Cunning plan's
+    order for next turn for one of its units (W10.2), with the reason."""
+    kind = forms.ChoiceField(choices=[("", "—")] + [(k, labels.KINDS[k]) for k in sit.KINDS], required=False,
+                             error_messages=PICK)
+    count = forms.IntegerField(min_value=0, max_value=sit.MAX_PLAN, required=False,
+                               error_messages={"min_value": _("From 1 to 5 extra orders."),
+                                               "max_value": _("From 1 to 5 extra orders."),
+                                               "invalid": _("From 1 to 5 extra orders.")})
+    unit = forms.ChoiceField(choices=(), required=False, error_messages=PICK)
+    next = forms.CharField(max_length=sit.MAX_NOTE, required=False)
+
+    def __init__(self, *args, units=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].choices = [("", "—")] + [(u, u) for u in units]
+
+    def clean(self):
+        data = super().clean()
+        count = data.get("count") or 0
+        if count and not data.get("kind"):
+            self.add_error("kind", _("Choose the kind of the extra orders."))
+        if data.get("unit") and not (data.get("next") or "").strip():
+            self.add_error("next", _("Write the order for next turn."))
+        if not count and not data.get("unit") and not self.errors:
+            raise forms.ValidationError(_("Give the number of extra orders, or a unit with the order for next turn."))
+        return data
 
 
 class OverrideForm(ReasonForm):
@@ -469,7 +550,7 @@ class CalcUnits(forms.Form):
         return out
 
 
-STAT_WORDS = {"steadiness": _("steadiness"), "impetus": _("impetus"), "armour": _("armour")}
+STAT_WORDS = labels.STATS
 ROLES = {"a": _("Attacker (unit A in a meeting)"), "c": _("Second attacker (attacks only)"),
          "b": _("Defender (unit B in a meeting)"), "t": _("Target"), "s1": _("Shooter"), "s2": _("Second shooter")}
 

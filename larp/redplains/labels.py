@@ -143,6 +143,10 @@ REFUSALS = {
     "bad_task": gettext_lazy("Choose the shinobi's task from the list."),
     "bad_target": gettext_lazy("Name an enemy unit on the field that your side can see."),
     "no_plan_change": gettext_lazy("Only a side whose shinobi gave signals changes its orders now."),
+    "plan_now": gettext_lazy("The Cunning plan is granted in the command phase."),
+    "bad_plan": gettext_lazy("Give the kind and number of the extra orders (1 to 5), or a unit of that side with the "
+                             "order for next turn."),
+    "bad_traits": gettext_lazy("Choose a leader of the battle and his traits, each value from −5 to +5."),
 }
 
 
@@ -155,6 +159,27 @@ TASK_HINTS = {"sabotage": gettext_lazy("a d6: on 3+ cancels all the unit's order
                                            "this turn is void"),
               "signals": gettext_lazy("learn the unit's orders this turn, then change yours")}
 LEADER_TRAITS = {"brawler": gettext_lazy("a Brawler leader"), "charisma": gettext_lazy("a Charismatic leader")}
+# W11.3: the leaders' traits (their values are the moderator's, W40) and the stats a modifier changes (W41.3)
+TRAITS = {"brawler": gettext_lazy("Brawler"), "charisma": gettext_lazy("Charisma")}
+STATS = {"steadiness": gettext_lazy("steadiness"), "impetus": gettext_lazy("impetus"), "armour": gettext_lazy("armour")}
+
+
+def traits_text(traits: dict | None) -> str:
+    """A leader's traits in words: «Charisma (steadiness +1, impetus +1), Brawler»."""
+    out = []
+    for trait in ("brawler", "charisma"):
+        if trait not in (traits or {}):
+            continue
+        values = ", ".join(f"{STATS[k]} {v:+d}" for k, v in traits[trait].items() if k in STATS)
+        out.append(f"{TRAITS[trait]} ({values})" if values else str(TRAITS[trait]))
+    return ", ".join(out)
+
+
+def plan_lines(plan: dict) -> list[str]:
+    """W9.3: the Cunning plan's extra orders of the turn, by kind, as the command roll's extras are listed."""
+    words = {"special": _("%(n)s special by the Cunning plan (the moderator's, W9.3)"),
+             "ordinary": _("%(n)s ordinary by the Cunning plan (the moderator's, W9.3)")}
+    return [words[k] % {"n": plan[k]} for k in ("special", "ordinary") if plan.get(k)]
 
 
 def task_text(state: dict, side_name: str, t: dict) -> str:
@@ -188,6 +213,8 @@ def report_lines(state: dict, report: dict) -> list[str]:
     if report.get("withdrawn"):
         lines.append(_("The unit is withdrawn to the rear."))
     lines += [_("Banner raised: %(banner)s") % {"banner": BANNERS.get(b, "")} for b in report.get("banners", [])]
+    if report.get("plan_next"):
+        lines.append(_("The Cunning plan's order for next turn: %(text)s") % {"text": report["plan_next"]})
     lines += [_("With it: %(leader)s") % {"leader": LEADER_TRAITS[x]} for x in report.get("leaders", [])
               if x in LEADER_TRAITS]
     if not report.get("leaders"):
@@ -301,9 +328,13 @@ def event_text(state: dict, e: dict, hidden: frozenset | set = frozenset()) -> s
             rolls = "; ".join(_("%(n)s dice at %(needs)s+: %(values)s → %(hits)s hits + %(gd)s guaranteed") % {
                 "n": r["dice"], "needs": r["needs"], "values": " ".join(map(str, r["values"])) or "—",
                 "hits": r["hits"], "gd": r["guaranteed"]} for r in u.get("rolls", []))
-            parts.append(_("%(unit)s: %(rolls)s; armour %(armour)s, losses %(losses)s, %(before)s → %(after)s") % {
+            text = _("%(unit)s: %(rolls)s; armour %(armour)s, losses %(losses)s, %(before)s → %(after)s") % {
                 "unit": name(uid), "rolls": rolls or "—", "armour": u.get("armour"), "losses": u.get("losses"),
-                "before": u.get("figures_before"), "after": u.get("figures_after")})
+                "before": u.get("figures_before"), "after": u.get("figures_after")}
+            stats = [f"{STATS[k]} {u[k]}" for k in ("steadiness", "impetus") if u.get(k) is not None]   # W28, W29
+            parts.append(f"{text}; {', '.join(stats)}" if stats else text)
+        if e.get("kind") == "attack" and e.get("defender_score") is not None and not hidden & set(e.get("units") or {}):
+            parts.append(_("The defender's score: %(n)s") % {"n": e["defender_score"]})
         result = e.get("result") if e.get("kind") == "attack" else e.get("loser_result")
         return _("Melee. %(parts)s. Result: %(result)s.") % {"parts": ". ".join(parts),
                                                             "result": RESULTS.get(result, result)}

@@ -6,6 +6,7 @@ cards and blank order sheets. A player's copy holds only their own side (the fog
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from larp.redplains import labels, selectors, services
@@ -44,6 +45,13 @@ def protocol(table, seat) -> dict:
         rows.append([names.get(u["side"], ""), labels.unit_name(setup_state, u["id"]), str(u["figures"]),
                      u.get("cell") or "—"])
     first.append({"table": rows, "widths": [40, 80, 20, 20]})
+    units = sit.unit_map(state)
+    for g in sit.leaders_now(table.setup, state):                              # W11.3: traits and their values
+        if g.get("traits"):
+            first.append({"p": _("%(kind)s %(name)s (%(side)s): %(traits)s") % {
+                "kind": capfirst(str(labels.LEADER_KINDS.get(g.get("kind"), ""))), "name": g.get("name", ""),
+                "side": names.get((units.get(g.get("unit")) or {}).get("side"), ""),
+                "traits": labels.traits_text(g["traits"])}})
     pages = [first]
     for t in selectors.turn_log(state, table.setup, "moderator", names):
         blocks = [{"h": _("Turn %(n)s") % {"n": t["turn"]}}]
@@ -54,6 +62,7 @@ def protocol(table, seat) -> dict:
                 "side": names.get(side, side), "stake": c["stake_label"], "rolls": rolls or "—",
                 "s": c["special"] if c["special"] is not None else "—",
                 "o": c["ordinary"] if c["ordinary"] is not None else "—"}})
+            blocks += [{"small": x} for x in c["extras"]]                           # W9: minor clans, generals, plan
             orders = [[_("Army unit"), _("Slot"), _("Order")]] + [[o["unit"], str(o["slot"]), o["text"]]
                                                               for o in t["orders"][side]]
             if len(orders) > 1:

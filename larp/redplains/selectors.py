@@ -20,16 +20,16 @@ COLOURS = {"north": "#2f5d8a", "south": "#a23b2a"}
 ARROWS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
-def viewer_sees(state: dict, setup: dict, viewer: str | None, u: dict) -> bool:
-    """`viewer`: a side's key, "moderator", or "hall" (the projector)."""
+def viewer_sees(state: dict, setup: dict, viewer: str | None, u: dict, hidden: set[str] | None = None) -> bool:
+    """`viewer`: a side's key, "moderator", or "hall" (the projector: what its enemy sees of a unit, the hall sees).
+    `hidden`: the units unseen in a forest now (situation.unseen: unrevealed, no enemy next to them, W38.2)."""
     if viewer == "moderator":
         return True
     if viewer == u["side"]:
         return True
     if state["phase"] in (sit.DEPLOYMENT, sit.PLAN_CHANGE):
         return False
-    forests = set(((setup.get("field") or {}).get("forests")) or [])
-    return not (u.get("cell") in forests and not u.get("revealed"))
+    return u["id"] not in (set(sit.unseen(setup, state)) if hidden is None else hidden)
 
 
 def board(state: dict, setup: dict, viewer: str | None) -> dict:
@@ -52,6 +52,7 @@ def board(state: dict, setup: dict, viewer: str | None) -> dict:
             if viewer in ("moderator", side):
                 for o in state["orders"][side]:
                     orders[o["unit"]] = orders.get(o["unit"], 0) + 1
+    hidden = set(sit.unseen(setup, state))
     for u in state["units"]:
         cell = u.get("cell")
         if state["phase"] in (sit.DEPLOYMENT, sit.PLAN_CHANGE):
@@ -60,7 +61,7 @@ def board(state: dict, setup: dict, viewer: str | None) -> dict:
             cell = state["deploy"][u["side"]].get(u["id"]) or cell
         if not cell or cell not in pos or u.get("status", "ready") not in ("ready", "fleeing"):
             continue
-        if not viewer_sees(state, setup, viewer, u):
+        if not viewer_sees(state, setup, viewer, u, hidden):
             continue
         x, y = pos[cell]
         dx, dy = ARROWS.get(u.get("facing", "N"), (0, -1))
@@ -95,12 +96,18 @@ def unit_rows(state: dict, setup: dict, viewer: str | None, side: str | None = N
     rows = []
     riders, commanders = {}, {}
     moved_by = sit.SIDES if viewer == "moderator" else (viewer,) if viewer in sit.SIDES else ()
+    units = sit.unit_map(state)
     for g in sit.leaders_now(setup, state, moved_by):                 # the enemy sees no move before execution
-        (commanders if g.get("kind") == "commander" else riders).setdefault(g.get("unit"), []).append(g.get("name"))
+        name = g.get("name")
+        home = units.get(g.get("unit")) or {}
+        if g.get("traits") and viewer in ("moderator", home.get("side")):  # traits stay hidden from the enemy (W10.2)
+            name += f", {labels.traits_text(g['traits'])}"
+        (commanders if g.get("kind") == "commander" else riders).setdefault(g.get("unit"), []).append(name)
+    hidden = set(sit.unseen(setup, state))
     for u in state["units"]:
         if side and u["side"] != side:
             continue
-        if not viewer_sees(state, setup, viewer, u):
+        if not viewer_sees(state, setup, viewer, u, hidden):
             continue
         name = labels.unit_name(state, u["id"])
         if u.get("minor_clan"):
@@ -133,6 +140,7 @@ def leader_rows(setup: dict, state: dict, side: str) -> list[dict]:
                 _("his unit is out of the battle: he is unharmed, but Brawler and Charisma no longer work (W11.2)")
         choices = [(g["unit"], where(g["unit"]) + " — " + _("stays"))] + [(uid, where(uid)) for uid in g["targets"]]
         rows.append({"index": g["index"], "name": g["name"], "kind": labels.LEADER_KINDS.get(g["kind"], ""),
+                     "traits": labels.traits_text(g["traits"]),
                      "where": where(g["now"]), "moved": g["now"] != g["unit"], "fate": fate,
                      "may_move": g["alive"] and bool(g["targets"]), "choices": choices, "current": g["now"]})
     return rows
@@ -148,6 +156,7 @@ def command_view(state: dict, side: str) -> dict:
               for x in extra.get("ordinary", [])]
     extras += [_("%(n)s special from general %(name)s, for his unit or one next to it") % {
         "n": x["count"], "name": x["general"]} for x in extra.get("special", [])]
+    extras += labels.plan_lines(extra.get("cunning_plan") if result else sit.cunning_plan(state, side))   # W9.3
     return {"extras": extras, "stake": c["stake"], "stake_label": labels.STAKES.get(c["stake"] or "low"), "rolls": rolls,
             "result": result, "rerolls_left": state["rerolls_left"][side] - max(0, len(c["rolls"]) - 1),
             "special": result["orders"]["special"] if result else None,
@@ -278,7 +287,7 @@ def turn_log(state: dict, setup: dict | None = None, viewer: str | None = "moder
         out.append({"turn": t["turn"], "events": event_lines(state, t["events"], hidden),
                     "shinobi": [labels.task_text(state, names.get(s, s), x) for s in sit.SIDES
                                 for x in (t.get("shinobi") or {}).get(s, [])],
-                    "rolls": {s: command_view({**state, "command": t["command"],
+                    "rolls": {s: command_view({**state, "command": t["command"], "plan": {},
                                                "rerolls_left": {x: 0 for x in sit.SIDES}}, s)
                               for s in sit.SIDES},
                     "orders": {s: [{"unit": labels.unit_name(state, o["unit"]), "slot": o["slot"],
@@ -352,7 +361,17 @@ def execution(table, state: dict) -> dict | None:
     rolls = [{"unit": labels.unit_name(state, r["roller"]) if r["roller"] != "random" else _("a random choice"),
               "values": r["values"], "source": labels.SOURCES.get(r["source"], "")} for r in state["rolls"]]
     return {"complete": seen["complete"], "awaiting": awaiting, "error": seen["error"], "rolls": rolls,
-            "events": [labels.event_text(state, e) for e in seen["events"]]}
+            "events": [labels.event_text(state, e) for e in seen["events"]],
+            "traits": trait_lines(table.setup, state)}
+
+
+def trait_lines(setup: dict, state: dict) -> list[str]:
+    """W11.3 on the moderator's screen: each leader's trait modifier the engine takes this turn, on which unit."""
+    leaders = sit.leaders_now(setup, state)
+    return [_("%(trait)s of %(kind)s %(name)s in %(unit)s: %(stat)s %(value)s") % {
+        "trait": labels.TRAITS[m["source"]], "kind": labels.LEADER_KINDS.get(leaders[m["_leader"]].get("kind"), ""),
+        "name": m["reason"], "unit": labels.unit_name(state, uid), "stat": labels.STATS[m["stat"]],
+        "value": f"{m['value']:+d}"} for uid, mods in sit.trait_modifiers(setup, state).items() for m in mods]
 
 
 def odds_view(odds: dict | None) -> dict | None:
@@ -430,6 +449,9 @@ def page(table, seat: Seat) -> dict:
             if state["command"][key]["result"] and not state["confirmed"][key]:
                 entry["pickers"] = order_pickers(table, state, key)
             entry["leaders"] = leader_rows(table.setup, state, key)
+            entry["plan_next"] = [_("%(unit)s: %(text)s") % {"unit": labels.unit_name(state, uid), "text": text}
+                                  for uid, text in ((state.get("plan_next") or {}).get(key) or {}).items()]
+            entry["may_plan"] = seat.moderator and state["phase"] == sit.COMMAND and not state["confirmed"][key]
         ctx["my_sides"].append(entry)
     if seat.moderator:
         ctx["execution"] = execution(table, state)
@@ -438,12 +460,29 @@ def page(table, seat: Seat) -> dict:
         ctx["cell_ids"] = [c["id"] for c in sit.table_cells(table.setup, state)]
         ctx["addable"] = sit.addable(table.setup, state) if sit.may_extend(state) else []
         ctx["before_play"] = sit.before_play(state)
+        ctx["all_leaders"] = all_leaders(table, state) if ctx["before_play"] else []
+        ctx["trait_choices"] = [(k, labels.TRAITS[k]) for k in sit.TRAITS]
+        ctx["plan_kinds"] = [(k, labels.KINDS[k]) for k in sit.KINDS]
+        ctx["stat_choices"] = [(k, labels.STATS[k]) for k in sit.TRAIT_STATS]
         ctx["placed"] = state["phase"] == sit.COMMAND
         ctx["type_choices"] = list(labels.TYPES.items())
     else:
         ctx["enemy_units"] = unit_rows(state, table.setup, viewer, sit.other(seat.side_key)) \
             if state["phase"] not in (sit.DEPLOYMENT, sit.PLAN_CHANGE) else []
     return ctx
+
+
+def all_leaders(table, state: dict) -> list[dict]:
+    """The battle's leaders for the moderator's editing before play: who, of which side, in which unit, his traits."""
+    names = {s.key: s.name for s in table.sides.all()}
+    units = sit.unit_map(state)
+    out = []
+    for i, g in enumerate(sit.leaders_now(table.setup, state)):
+        side = (units.get(g.get("unit")) or {}).get("side")
+        out.append({"index": i, "traits": g.get("traits") or {}, "traits_text": labels.traits_text(g.get("traits")),
+                    "label": f"{capfirst(str(labels.LEADER_KINDS.get(g.get('kind'), '')))} {g.get('name', '')} "
+                             f"({names.get(side, '')}, {labels.unit_name(state, g.get('unit'))})"})
+    return out
 
 
 def end_view(table, state: dict) -> dict | None:

@@ -71,7 +71,8 @@ def _act(table_id: int, user, kind: str, side: str, payload: dict, summary, *, h
         new = sit.apply(table.setup, state, kind, side, payload)
         text = summary(table, payload) if callable(summary) else summary
         tables.record(table, kind, user, seq=seq, side=side, payload=payload, reason=reason, summary=text,
-                      outcome=_outcome(kind, side, new))
+                      outcome=_outcome(kind, side, new),
+                      starts_play=False if state["phase"] == sit.DEPLOYMENT else None)   # placing is not play
         tables.set_state(table, new)
         _sync(table, new)
         if new["phase"] == sit.ENDED and table.status != Table.FINISHED:
@@ -194,6 +195,27 @@ def move_leader(table_id: int, user, side: str, leader: int, unit: str) -> dict:
     return _act(table_id, user, "leader", side, {"leader": leader, "unit": unit}, summary)
 
 
+def cunning_plan(table_id: int, user, side: str, kind: str | None, count: int, reason: str,
+                 unit: str | None = None, note: str = "") -> dict:
+    """W9.3 ruling: the moderator grants the side extra orders of a kind and number for this turn and/or notes the
+    Cunning plan's order for next turn for one of its units (W10.2), with the reason."""
+    if not (reason or "").strip():
+        raise ValidationError(_("Say why."))
+    payload = {**({"kind": kind, "count": count} if count else {}),
+               **({"unit": unit, "next": (note or "").strip()} if unit else {})}
+
+    def summary(t, p):
+        lines = [{"special": _("The moderator granted %(side)s %(n)s special orders by the Cunning plan (W9.3)."),
+                  "ordinary": _("The moderator granted %(side)s %(n)s ordinary orders by the Cunning plan (W9.3).")}[
+            p["kind"]] % {"side": side_name(t, side), "n": p["count"]}] if p.get("count") else []
+        if p.get("unit"):
+            lines.append(_("The moderator noted the Cunning plan's order for next turn for %(unit)s: %(text)s") % {
+                "unit": labels.unit_name(current(t), p["unit"]), "text": p["next"] or "—"})
+        return " ".join(lines)
+
+    return _act(table_id, user, "plan", side, payload, summary, reason=reason.strip())
+
+
 def execution_dice(table_id: int, user, hand: list[int] | None = None) -> dict:
     """The dice of the roll the execution awaits: typed in (exactly as many as it takes) or by the server."""
     def before(table, state, seq, payload):
@@ -268,6 +290,11 @@ def extend_field(table_id: int, user, positions: list[tuple[int, int]], reason: 
 def edit_roster(table_id: int, user, payload: dict) -> dict:
     """The moderator edits the armies before play (e.g. a table the bridge made from a battle of the war)."""
     def summary(t, p):
+        if "leader" in p:                                                         # W11.3
+            g = sit.leaders_now(t.setup, current(t))[p["leader"]]
+            return _("The moderator set the traits of %(kind)s %(name)s: %(traits)s.") % {
+                "kind": labels.LEADER_KINDS.get(g.get("kind"), ""), "name": g.get("name", ""),
+                "traits": labels.traits_text(sit.clean_traits(p.get("traits"))) or _("none")}
         if p.get("remove"):
             return _("The moderator removed %(unit)s.") % {"unit": labels.unit_name(current(t), p.get("unit"))}
         return _("The moderator set a unit: %(type)s, %(n)s figures.") % {"type": labels.TYPES.get(p.get("type"), ""),

@@ -38,6 +38,13 @@ SCOUTING_CELLS = 2                              # red-plains.yaml shinobi.scouti
 SIGNALS = "signals"                             # W10.2: a battle turn's plan-change phase, after shinobi signalled
 TASKS = ("sabotage", "panic", "interception", "signals")   # W10.2–W10.5: a shinobi's one task of the battle
 TARGETED_TASKS = ("sabotage", "panic", "signals")
+KINDS = ("special", "ordinary")
+MAX_PLAN = 5                                    # W9.3: extra orders the moderator grants in one step
+MAX_NOTE = 200
+TRAITS = ("brawler", "charisma")                # W11.3: the leaders' traits the engine takes as modifiers
+TRAIT_STATS = ("steadiness", "impetus", "armour")
+MAX_TRAIT_VALUE = 5
+IN_BATTLE = ("ready", "fleeing")
 
 
 class StepRefused(Exception):
@@ -130,6 +137,9 @@ def extend_field(setup: dict, state: dict, payload: dict) -> None:
     except CaseError:
         raise StepRefused("bad_extra_cells") from None
     state["extra_cells"] = list(state.get("extra_cells") or []) + new
+    if state["phase"] in (COMMAND, EXECUTION):              # a plan the new cells break is flagged (W2.5)
+        for side in SIDES:
+            recheck_orders(setup, state, side)
 
 
 def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messengers: dict[str, int] | None = None,
@@ -137,9 +147,11 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
                generals: dict[str, list[tuple[str, int]]] | None = None,
                banners: dict[str, dict[str, int]] | None = None,
                commanders: dict[str, tuple[str, int]] | None = None) -> dict:
-    """`generals`: per side, (name, the number of the unit he rides in, 1-based in that side's army) (W6.3);
-    `commanders`: per side, the commander riding in a unit (name, number), if he does."""
-    """A starting situation from the «new table» page: each army a list of {type, figures, shields}."""
+    """A starting situation from the «new table» page: each army a list of {type, figures, shields}.
+
+    `generals`: per side, (name, the number of the unit he rides in, 1-based in that side's army[, traits]) (W6.3);
+    `commanders`: per side, the commander riding in a unit (name, number[, traits]), if he does. `traits` as
+    `clean_traits` keeps them (W11.3: the trait and the values the moderator entered)."""
     units = []
     for side in SIDES:
         for i, u in enumerate(armies.get(side, []), start=1):
@@ -158,10 +170,35 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
                           "shinobi": int(shinobi.get(s, 0)), "banners": dict((banners or {}).get(s) or {})}
                       for s in SIDES},
             "units": units,
-            "leaders": [{"name": name, "kind": "general", "unit": f"{side[0]}{number}"}
-                        for side, gens in (generals or {}).items() for name, number in gens] +
-                       [{"name": name, "kind": "commander", "unit": f"{side[0]}{number}"}
-                        for side, (name, number) in (commanders or {}).items()]}
+            "leaders": [leader(name, "general", f"{side[0]}{number}", *rest)
+                        for side, gens in (generals or {}).items() for name, number, *rest in gens] +
+                       [leader(name, "commander", f"{side[0]}{number}", *rest)
+                        for side, (name, number, *rest) in (commanders or {}).items()]}
+
+
+def leader(name: str, kind: str, unit: str, traits: dict | None = None) -> dict:
+    """A leader of W41.9 (name, kind, the unit he rides in) with his traits, if any (W11.3)."""
+    node = {"name": name, "kind": kind, "unit": unit}
+    traits = clean_traits(traits)
+    if traits:
+        node["traits"] = traits
+    return node
+
+
+def clean_traits(raw: Any) -> dict:
+    """W11.3: {trait: {stat: value}} — Brawler and Charisma, each with the values the moderator entered (the rules
+    give none, W40); a trait with no value is still had (a signals report names it, W10.2)."""
+    need(raw is None or isinstance(raw, dict), "bad_traits")
+    out = {}
+    for trait, stats in (raw or {}).items():
+        need(trait in TRAITS and isinstance(stats, dict), "bad_traits")
+        values = {}
+        for stat, value in stats.items():
+            need(stat in TRAIT_STATS and type(value) is int and abs(value) <= MAX_TRAIT_VALUE, "bad_traits")
+            if value:
+                values[stat] = value
+        out[trait] = values
+    return {t: out[t] for t in TRAITS if t in out}
 
 
 def initial_state(setup: dict) -> dict:
@@ -208,6 +245,7 @@ def fresh_turn() -> dict:
             "orders": {s: [] for s in SIDES}, "orders_check": {s: None for s in SIDES},
             "retreat_signal": {s: False for s in SIDES}, "banners": {s: [] for s in SIDES},
             "withdraw": {s: [] for s in SIDES}, "leader_moves": {s: {} for s in SIDES}, "tasks": {s: [] for s in SIDES},
+            "plan": {s: {k: 0 for k in KINDS} for s in SIDES}, "plan_next": {s: {} for s in SIDES},
             "dice": {}, "rolls": []}
 
 
@@ -234,7 +272,7 @@ def check_deployment(setup: dict, state: dict, side: str, placed: dict[str, str]
                                          for u in mine if u["cell"] is None], "paid": {}}
     ids = {u["id"] for u in mine}
     case = {**base_case(setup, state), "units": mine,
-            "leaders": [g for g in setup.get("leaders") or [] if g.get("unit") in ids],
+            "leaders": [g for g in leaders_now(setup, state) if g.get("unit") in ids],
             "validate": {"phase": "deployment", "side": side, "turn": 0}}
     return validate_mode(case)
 
@@ -258,7 +296,53 @@ def command_result(state: dict, side: str, setup: dict | None = None) -> dict:
                                      "rolls": c["rolls"], "rerolls_left": state["rerolls_left"][side],
                                      "intercepted": intercepted(c),
                                      "generals": generals(setup or {}, state, side),
-                                     "minor_clans": minor_clans(state, side)}})
+                                     "minor_clans": minor_clans(state, side),
+                                     "cunning_plan": cunning_plan(state, side)}})
+
+
+def cunning_plan(state: dict, side: str) -> dict:
+    """W9.3: the extra orders the moderator granted the side for this turn, by kind."""
+    return {k: int(((state.get("plan") or {}).get(side) or {}).get(k, 0)) for k in KINDS}
+
+
+def grant_plan(setup: dict, state: dict, side: str, payload: dict) -> None:
+    """W9.3 ruling: the moderator grants the side extra orders of a stated kind and number for this turn (they add
+    up; undo takes one back), and/or notes the Cunning plan's order for next turn for one of its units, which a
+    signals report on that unit names (W10.2). In the command phase, before the side confirms; orders already
+    given are paid again."""
+    need(side in SIDES and state["phase"] == COMMAND, "plan_now")
+    need(not state["confirmed"][side], "already_confirmed")
+    kind, count = payload.get("kind"), payload.get("count", 0)
+    uid, note = payload.get("unit"), payload.get("next")
+    need(type(count) is int and 0 <= count <= MAX_PLAN and (count == 0 or kind in KINDS), "bad_plan")
+    mine = {u["id"] for u in state["units"] if u["side"] == side}
+    need(uid is None or (isinstance(uid, str) and uid in mine and isinstance(note, str) and len(note) <= MAX_NOTE),
+         "bad_plan")
+    need(count > 0 or uid is not None, "bad_plan")
+    if count:
+        plan = state.setdefault("plan", {s: {k: 0 for k in KINDS} for s in SIDES}).setdefault(side, {})
+        plan[kind] = plan.get(kind, 0) + count
+        if state["command"][side]["result"] is not None:
+            state["command"][side]["result"] = command_result(state, side, setup)
+        recheck_orders(setup, state, side)
+    if uid is not None:
+        notes = state.setdefault("plan_next", {s: {} for s in SIDES}).setdefault(side, {})
+        if note.strip():
+            notes[uid] = note.strip()
+        else:
+            notes.pop(uid, None)
+
+
+def recheck_orders(setup: dict, state: dict, side: str) -> None:
+    """The side's orders, if given already, checked again on the state as it is now (a leader moved, the field grew,
+    the command result changed); a side whose orders no longer stand must give them again and confirm."""
+    if state["orders_check"][side] is None:
+        return
+    check = check_orders(setup, state, side, state["orders"][side], state["retreat_signal"][side],
+                         state["banners"][side], state["withdraw"][side])
+    state["orders_check"][side] = check
+    if not check["ok"] and state["phase"] == COMMAND:
+        state["confirmed"][side] = False
 
 
 def check_orders(setup: dict, state: dict, side: str, orders: list[dict], general_retreat: bool = False,
@@ -274,7 +358,10 @@ def check_orders(setup: dict, state: dict, side: str, orders: list[dict], genera
 def turn_case(setup: dict, state: dict) -> dict:
     """The execution phase's case; units withdrawn this turn (W14.1) leave before it, with their orders."""
     gone = set(state["withdraw"]["north"] + state["withdraw"]["south"])
-    units = [{**u, "status": "withdrawn", "cell": None} if u["id"] in gone else u for u in state["units"]]
+    traits = trait_modifiers(setup, state)
+    units = [{**u, "status": "withdrawn", "cell": None} if u["id"] in gone else
+             {**u, "modifiers": list(u.get("modifiers") or []) + traits[u["id"]]} if u["id"] in traits else u
+             for u in state["units"]]
     orders = [o for o in state["orders"]["north"] + state["orders"]["south"] if o["unit"] not in gone]
     return {"turn": state["turn"], "field": field_of(setup, state), "defender": setup.get("defender"),
             "sides": {s: {"general_retreat": retreat_turn(state, s)} for s in SIDES},
@@ -329,7 +416,7 @@ def leader_board(setup: dict, state: dict, side: str) -> list[dict]:
     (W2.4), not a minor clan's (W6.3). W11.2: a leader whose unit is out of the battle moves no more: a general
     is dead (his extra order gone, W9.2), the commander unharmed but without Brawler and Charisma.
     """
-    board = Board(load(), setup.get("field") or {})
+    board = Board(load(), field_of(setup, state))
     units = unit_map(state)
     start = state["leaders"] if "leaders" in state else setup.get("leaders") or []
     now = leaders_now(setup, state, (side,))
@@ -343,6 +430,7 @@ def leader_board(setup: dict, state: dict, side: str) -> list[dict]:
                    and u.get("status", "ready") in ("ready", "fleeing") and u.get("cell") in board.cells
                    and board.adjacent(home["cell"], u["cell"])] if alive else []
         out.append({"index": i, "name": g.get("name", ""), "kind": g.get("kind", "general"), "unit": home["id"],
+                    "traits": g.get("traits") or {},
                     "now": g_now.get("unit"), "alive": alive, "targets": targets})
     return out
 
@@ -364,10 +452,35 @@ def move_leader(setup: dict, state: dict, side: str, payload: dict) -> None:
         moves.pop(str(index), None)
     else:
         moves[str(index)] = target
-    if state["orders_check"][side] is not None:
-        state["orders_check"][side] = check_orders(setup, state, side, state["orders"][side],
-                                                   state["retreat_signal"][side], state["banners"][side],
-                                                   state["withdraw"][side])
+    recheck_orders(setup, state, side)
+
+
+def trait_modifiers(setup: dict, state: dict) -> dict[str, list[dict]]:
+    """W11.3: the Brawler's and Charisma's effects as the engine takes them — moderator modifiers with `source`
+    "brawler" / "charisma" (W41.3) on the unit the leader rides in this turn (his move of W11.1 made), with the
+    values the moderator entered. W11.2: a leader whose unit is out of the battle gives none (he moves no more)."""
+    units = unit_map(state)
+    out: dict[str, list[dict]] = {}
+    for i, g in enumerate(leaders_now(setup, state)):
+        home = units.get(g.get("unit"))
+        if home is None or home.get("status", "ready") not in IN_BATTLE or not home.get("cell"):
+            continue
+        for trait, stats in (g.get("traits") or {}).items():
+            for stat, value in stats.items():
+                if value:
+                    out.setdefault(home["id"], []).append({"stat": stat, "value": value, "source": trait,
+                                                           "reason": g.get("name", ""), "_leader": i})
+    return out
+
+
+def leaders_with(setup: dict, state: dict, uid: str) -> list[str]:
+    """W10.2: the traits (Brawler, Charisma) of the leaders riding in the unit this turn, while it is in the battle."""
+    home = unit_map(state).get(uid) or {}
+    if home.get("status", "ready") not in IN_BATTLE:
+        return []
+    had = {t for g in leaders_now(setup, state) if g.get("unit") == uid for t in (g.get("traits") or {})}
+    had |= {m.get("source") for m in home.get("modifiers") or [] if isinstance(m, dict)}
+    return [t for t in TRAITS if t in had]
 
 
 def leader_moves_made(setup: dict, state: dict) -> list[dict]:
@@ -397,7 +510,7 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         need(phase == PLAN_CHANGE and not state["confirmed"][side] and state["scouted"][side] is None, "no_scouting")
         through = (state["infiltration"] or {}).get(side, {}).get("through", 0)
         asked = payload.get("cells") or []
-        known = {c["id"] for c in cells()}
+        known = {c["id"] for c in table_cells(setup, state)}
         need(isinstance(asked, list) and 0 < len(asked) <= SCOUTING_CELLS * through and
              all(c in known for c in asked) and len(set(asked)) == len(asked), "bad_scouting")
         spend_shinobi(state, side, -(-len(asked) // SCOUTING_CELLS))          # W6.5: each scout's one task
@@ -485,6 +598,8 @@ def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict
         state["turns"][-1]["leaders"] = moved
     elif kind == "leader":
         move_leader(setup, state, side, payload)
+    elif kind == "plan":                                                    # W9.3, the moderator's
+        grant_plan(setup, state, side, payload)
     elif kind == "stop":
         need(may_stop(state) == side, "cannot_stop")
         end = end_mode({"end": {"turn": state["turn"] - 1, "stop": side,
@@ -539,10 +654,19 @@ def execute(state: dict, result: dict) -> None:
 
 
 def unseen(setup: dict, state: dict) -> list[str]:
-    """W38.2: the units standing in a forest unrevealed, hidden from their enemy (kept with each executed turn)."""
+    """W38.2: the units standing in a forest unrevealed, hidden from their enemy (kept with each executed turn).
+
+    The engine keeps `revealed` (a melee fought, the forest left); the ruling's "while an enemy is adjacent" is the
+    table's: a unit with an enemy in a cell next to its own, diagonals included, is in that enemy's sight now."""
     forests = set((setup.get("field") or {}).get("forests") or [])
-    return [u["id"] for u in state["units"] if u.get("cell") in forests and not u.get("revealed")
-            and u.get("status", "ready") in ("ready", "fleeing")]
+    hiding = [u for u in state["units"] if u.get("cell") in forests and not u.get("revealed")
+              and u.get("status", "ready") in IN_BATTLE]
+    if not hiding:
+        return []
+    board = Board(load(), field_of(setup, state))
+    return [u["id"] for u in hiding if not any(
+        e["side"] != u["side"] and e.get("status", "ready") in IN_BATTLE and e.get("cell") in board.cells
+        and board.adjacent(e["cell"], u["cell"]) for e in state["units"])]
 
 
 def may_stop(state: dict) -> str | None:
@@ -569,11 +693,20 @@ def before_play(state: dict) -> bool:
 
 def roster(setup: dict, state: dict, payload: dict) -> None:
     """Add, change or remove one unit (W3.2 sizes, the data's troop types; a new unit's cell when already placed)."""
+    if "leader" in payload:                                               # W11.3: a leader's traits
+        index, start = payload["leader"], state.setdefault("leaders", copy.deepcopy(setup.get("leaders") or []))
+        need(type(index) is int and 0 <= index < len(start), "bad_traits")
+        traits = clean_traits(payload.get("traits"))
+        if traits:
+            start[index]["traits"] = traits
+        else:
+            start[index].pop("traits", None)
+        return
     uid, side = payload.get("unit"), payload.get("side")
     units = state["units"]
     if payload.get("remove"):
         need(uid in unit_map(state), "no_such_unit")
-        need(not any(g.get("unit") == uid for g in setup.get("leaders") or []), "general_rides_there")
+        need(not any(g.get("unit") == uid for g in leaders_now(setup, state)), "general_rides_there")
         state["units"] = [u for u in units if u["id"] != uid]
         return
     need(payload.get("type") in TYPES, "bad_roster")
@@ -688,12 +821,7 @@ def intercept(setup: dict, state: dict, enemy: str) -> str:
     if last > 0 and c.get("voided") != last:
         c["voided"] = last
         c["result"] = command_result(state, enemy, setup)
-        if state["orders_check"][enemy] is not None:                        # the orders he gave are paid again
-            check = check_orders(setup, state, enemy, state["orders"][enemy], state["retreat_signal"][enemy],
-                                 state["banners"][enemy], state["withdraw"][enemy])
-            state["orders_check"][enemy] = check
-            if not check["ok"]:
-                state["confirmed"][enemy] = False
+        recheck_orders(setup, state, enemy)                                  # the orders he gave are paid again
         return "voided"
     if state["rerolls_left"][enemy] - max(0, last) > 0:
         state["rerolls_left"][enemy] -= 1
@@ -718,15 +846,12 @@ def open_plan_change(setup: dict, state: dict) -> None:
 
 
 def signal_report(setup: dict, state: dict, enemy: str, uid: str) -> dict:
-    """W10.2: the unit's orders this turn, whether a Brawler or Charismatic leader is with it, a banner raised in it."""
-    u = unit_map(state).get(uid) or {}
-    traits = {m.get("source") for m in u.get("modifiers") or [] if isinstance(m, dict)}
-    for leader in setup.get("leaders") or []:
-        if leader.get("unit") == uid:
-            traits |= set(leader.get("traits") or [])
+    """W10.2: the unit's orders this turn (or the Cunning plan's order for next turn the moderator noted for it),
+    whether a Brawler or Charismatic leader is with it, a banner raised in it."""
     return {"orders": [copy.deepcopy(o) for o in state["orders"][enemy] if o["unit"] == uid],
             "banners": [b["banner"] for b in state["banners"][enemy] if b["unit"] == uid],
-            "leaders": sorted(traits & {"brawler", "charisma"}),
+            "leaders": leaders_with(setup, state, uid),
+            "plan_next": ((state.get("plan_next") or {}).get(enemy) or {}).get(uid),
             "withdrawn": uid in state["withdraw"][enemy], "general_retreat": retreat_turn(state, enemy) is not None}
 
 
@@ -849,9 +974,9 @@ def _candidates(u: dict, enemies: list[dict], dragon: bool) -> list[dict]:
 
 def visible_enemies(setup: dict, state: dict, side: str) -> list[dict]:
     """The enemy units on the field the side can see and name (W38.2: not one unseen in a forest)."""
-    forests = set((setup.get("field") or {}).get("forests") or [])
+    hidden = set(unseen(setup, state))
     return [u for u in state["units"] if u["side"] != side and u.get("cell") and
-            u.get("status", "ready") in ("ready", "fleeing") and (u["cell"] not in forests or u.get("revealed"))]
+            u.get("status", "ready") in IN_BATTLE and u["id"] not in hidden]
 
 
 def _single_refusal(setup: dict, state: dict, side: str, order: dict, result: dict | None) -> dict | None:

@@ -172,7 +172,7 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
             elif action == "stake":
                 form = f.StakeForm(request.POST)
             elif action == "scout":
-                form = f.ScoutForm(request.POST)
+                form = f.ScoutForm(request.POST, cells=[c["id"] for c in sit.table_cells(t.setup, state)])
             elif action == "roll":
                 form = f.RollForm(request.POST)
             elif action == "shinobi":
@@ -239,6 +239,21 @@ def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpR
                 if not form.is_valid():
                     return _refused(request, f.errors_text(form), game_id, table_id)
                 services.edit_roster(t.pk, request.user, form.payload())
+            elif action == "plan":
+                side = request.POST.get("side")
+                form = f.PlanForm(request.POST, units=[u["id"] for u in state["units"] if u["side"] == side])
+                if not form.is_valid():
+                    return _refused(request, f.errors_text(form), game_id, table_id)
+                d = form.cleaned_data
+                services.cunning_plan(t.pk, request.user, _side(request, s, form), d.get("kind") or None,
+                                      d.get("count") or 0, d["reason"], unit=d.get("unit") or None,
+                                      note=d.get("next") or "")
+            elif action == "traits":
+                form = f.LeaderTraitsForm(request.POST, leaders=selectors.all_leaders(t, state))
+                if not form.is_valid():
+                    return _refused(request, f.errors_text(form), game_id, table_id)
+                services.edit_roster(t.pk, request.user, {"leader": form.cleaned_data["leader"],
+                                                          "traits": form.cleaned_data["traits"]})
             elif action == "extend":
                 form = f.ExtendForm(request.POST, options=sit.addable(t.setup, state))
                 if not form.is_valid():

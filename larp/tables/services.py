@@ -79,12 +79,17 @@ def take_dice(table: Table, seq: int, *, count: int = 0, hand: Iterable[int] | N
 
 
 def record(table: Table, kind: str, user, *, seq: int | None = None, side: str = "", payload: dict | None = None,
-           outcome: dict | None = None, reason: str = "", summary: str = "") -> Step:
-    """Append one step to the log (inside `locked`), bump the table's version and audit it."""
+           outcome: dict | None = None, reason: str = "", summary: str = "", starts_play: bool | None = None) -> Step:
+    """Append one step to the log (inside `locked`), bump the table's version and audit it.
+
+    A step starts play (the table leaves «being set up») unless its kind is one of SETUP_KINDS, or the system
+    says it does not (`starts_play=False`: e.g. a moderator's ruling while the armies are still being placed)."""
     step = Step.objects.create(table=table, seq=seq or next_seq(table), kind=kind, side=side,
                                payload=payload or {}, outcome=outcome or {}, reason=reason,
                                user=user if user and user.is_authenticated else None)
-    if table.status == Table.SETUP and kind not in SETUP_KINDS:
+    if starts_play is None:
+        starts_play = kind not in SETUP_KINDS
+    if table.status == Table.SETUP and starts_play:
         table.status = Table.PLAYING
         table.save(update_fields=["status"])
     bump(table)
@@ -94,7 +99,7 @@ def record(table: Table, kind: str, user, *, seq: int | None = None, side: str =
 
 
 # Kinds of steps that do not start play (a table stays «being set up» through them).
-SETUP_KINDS = {"setup", "roster", "values", "deploy", "confirm"}
+SETUP_KINDS = {"setup", "roster", "values", "rolloff", "override_first", "deploy", "confirm"}
 
 
 def live_steps(table: Table) -> list[Step]:
@@ -124,6 +129,16 @@ def undo_last(table: Table, user, reason: str, *, kinds: Iterable[str] | None = 
     audit(table.game, user, "table_undo", {"table": table.pk, "title": table.title, "seq": step.seq,
                                           "kind": step.kind}, reason.strip())
     return step
+
+
+def order_sides(table: Table, keys: list[str]) -> None:
+    """Put the table's sides in this order (a system whose turn order is fixed at the table, e.g. by a roll-off);
+    sides not named keep their places after them."""
+    rank = {k: i for i, k in enumerate(keys)}
+    for side in table.sides.all():
+        position = rank.get(side.key, len(keys) + side.position)
+        if side.position != position:
+            Side.objects.filter(pk=side.pk).update(position=position)
 
 
 def set_state(table: Table, state: dict) -> None:

@@ -113,6 +113,35 @@ def tactical_hall(transactional_db):
     return game
 
 
+@pytest.fixture
+def red_plains_hall(transactional_db):
+    """The tiny game with a moderator (rp-mod) and the players of north (rp-north) and south (rp-south), for a
+    Red Plains table; each password is the login followed by "-password-1"."""
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.scenarios.loader import load_scenario
+
+    game = load_scenario("tiny", title="Вечер на равнине", seed=9)
+    add_moderator(game, "rp-mod", password="rp-mod-password-1")
+    create_player(game.factions.get(code="north"), "rp-north", password="rp-north-password-1")
+    create_player(game.factions.get(code="south"), "rp-south", password="rp-south-password-1")
+    return game
+
+
+def fill_red_plains_battle(page, game, title, armies, numbers=None, names=("Клан Журавля", "Клан Скорпиона")):
+    """The Red Plains «new battle» form as the moderator fills it (not sent): the title, the two sides' names and
+    factions, numbers such as `{"south_messengers": 0}`, and each side's unit rows `(type, figures)` ("" for none)."""
+    page.fill("input[name=title]", title)
+    for side, name in zip(("north", "south"), names):
+        page.fill(f"input[name={side}_name]", name)
+        page.select_option(f"select[name={side}_faction]", label=game.factions.get(code=side).name)
+    for field, value in (numbers or {}).items():
+        page.fill(f"input[name={field}]", str(value))
+    for side, army in armies.items():
+        for i, (kind, figures) in enumerate(army, start=1):
+            page.select_option(f"select[name={side}_type_{i}]", kind)
+            page.fill(f"input[name={side}_figures_{i}]", str(figures or ""))
+
+
 def sign_in(page, username, password):
     """Sign in through the login page, as a person at the hall would."""
     page.goto("/login/")

@@ -142,3 +142,125 @@ def test_a_whole_orda_battle_through_the_pages(hall, new_page, artifacts):
     hand = table.steps.get(kind="attack", payload__hand=True)
     assert hand.payload["dice"] == {"attacker": [6], "defender": [1]}
     assert time.monotonic() - started < 90
+
+
+@pytest.fixture
+def bolt_hall(transactional_db):
+    """China (the north's player) against North Mongolia (the south's) on a board arranged as the bridge would set it
+    up, its first turn waiting for a roll-off; the table's dice seed makes the first server round a tie. The numbers
+    and the positions are MADE UP FOR THE TESTS (tests/orda_table/data.py)."""
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.rules.dice import die
+    from larp.scenarios.loader import load_scenario
+    from larp.tables import services as tables
+    from tests.orda_table.data import CROSSBOW_AND_SAPPER, arranged_setup
+
+    game = load_scenario("tiny", title="Вечер «Орды»: болты и порох", seed=7)
+    mod, _ = add_moderator(game, "orda-mod", password="orda-mod-123")
+    create_player(game.factions.get(code="north"), "cn-player", password="cn-player-123")
+    create_player(game.factions.get(code="south"), "nm-player", password="nm-player-123")
+    seed = next(s for s in range(1, 500) if die(s, 0) == die(s, 1))
+    table = tables.create_table(game, "orda", "Болты и порох",
+                                [("china", "Китай", game.factions.get(code="north")),
+                                 ("north_mongolia", "Северная Монголия", game.factions.get(code="south"))],
+                                mod, setup=arranged_setup(["china", "north_mongolia"], CROSSBOW_AND_SAPPER,
+                                                          rolloff=True), seed=seed)
+    return game, table
+
+
+def test_rolloff_push_direction_and_a_paired_attack_through_the_pages(bolt_hall, new_page, artifacts):
+    from django.urls import reverse
+
+    from larp.orda import services
+    from larp.orda import situation as sit
+    from larp.tables import services as tables
+    from larp.tables.models import Table
+
+    started = time.monotonic()
+    game, table = bolt_hall
+    url = reverse("orda:table", args=[game.pk, table.pk])
+    shots = artifacts / "orda"
+    shots.mkdir(exist_ok=True)
+    mod = new_page(viewport={"width": 1280, "height": 900})
+    sign_in(mod, "orda-mod", "orda-mod-123")
+    cn = new_page(viewport=TABLET)
+    sign_in(cn, "cn-player", "cn-player-123")
+    nm = new_page(viewport=PHONE)
+    sign_in(nm, "nm-player", "nm-player-123")
+
+    # The roll-off (O8, O10): the first turn waits; the server's dice tie, the tied roll again by hand.
+    cn.goto(url)
+    assert "Первый ход ждёт жеребьёвки" in cn.content() and cn.locator("button:has-text('Начало хода')").count() == 0
+    mod.goto(url)
+    mod.click("button:has-text('Жеребьёвка кубиками сервера')")
+    rolloff = mod.locator("section.rolloff").inner_text()
+    assert "Ничья за лучший результат, перебрасывают — Китай, Северная Монголия" in rolloff
+    mod.locator("section.rolloff").screenshot(path=str(shots / "rolloff-tie.png"))
+    mod.fill("input[name=die_china]", "6")
+    mod.fill("input[name=die_north_mongolia]", "3")
+    mod.click("button:has-text('Ввести кубики жеребьёвки')")
+    assert "Первый ход — Китай." in mod.locator("section.rolloff").inner_text()
+    log = mod.locator("#orda-log").inner_text()
+    assert "бросок 1" in log and "ничья" in log and "бросок 2: Китай 6, Северная Монголия 3" in log
+    mod.screenshot(path=str(shots / "rolloff-done.png"), full_page=True)
+
+    # The Арбалетчик shoots; its side chooses on the tablet where the bolt pushes the Налётчик (not the default).
+    cn.goto(url)
+    cn.click("button:has-text('Начало хода')")
+    cn.click("a.button:has-text('Арбалетчик 1')")
+    bolt = cn.locator("form:has(input[name=target][value='nm-raider-1'])")
+    assert bolt.locator("select[name=push_to] option").all_inner_texts() == \
+        ["[1, -2] (по умолчанию правил)", "[2, -2]", "[2, -1]"]
+    bolt.locator("select[name=push_to]").select_option("2,-1")
+    hex_click(cn, "1,-1")
+    cn.wait_for_selector('g.hex.mark-push[data-hex="2,-1"]')
+    assert cn.locator("g.hex.mark-push").count() == 1
+    cn.screenshot(path=str(shots / "push-chosen.png"), full_page=True)
+    nm.goto(url)
+    assert "При попадании цель отбрасывается на [2, -1]" in nm.content()
+    nm.click("button:has-text('Оборона')")
+    mod.goto(url)
+    mod.fill("input[name=die_attacker]", "6")
+    mod.fill("input[name=die_defender]", "1")
+    mod.click("button:has-text('Ввести кубики')")
+    assert "отброшен на [2, -1]" in mod.locator("#orda-log").inner_text()
+    mod.wait_for_selector('g.hex[data-hex="2,-1"] g.token[data-unit="nm-raider-1"]')
+
+    # The Подрывник names both targets in one declaration; each answers for itself.
+    cn.goto(url)
+    cn.click("a.button:has-text('Подрывник 1')")
+    pair = cn.locator("form:has(input[name=target][value='nm-thief-1'])")
+    assert pair.locator("select[name=second] option").all_inner_texts() == \
+        ["нет, только эта цель", "Налётчик 2", "Вор 2"]
+    pair.locator("select[name=second]").select_option(label="Налётчик 2")
+    cn.screenshot(path=str(shots / "pair-chosen.png"), full_page=True)
+    pair.locator("button[data-kind=target]").click()
+    nm.goto(url)
+    assert "Затем вторая цель: Налётчик 2" in nm.content()
+    assert nm.locator('g.hex.mark-second[data-hex="-1,0"]').count() == 1
+    nm.screenshot(path=str(shots / "pair-phone.png"), full_page=False)
+    nm.click("button:has-text('Оборона')")
+    mod.goto(url)
+    mod.click("button:has-text('Бросить кубики сервера')")
+    assert "Следом вторая атака: на юнита «Налётчик 2»" in mod.locator("#orda-log").inner_text()
+    nm.goto(url)
+    assert "Выберите контрмеру" in nm.content() and "Затем вторая цель" not in nm.content()
+    nm.click("button:has-text('Оборона')")
+    mod.goto(url)
+    mod.fill("input[name=die_attacker]", "1")
+    mod.fill("input[name=die_defender]", "6")
+    mod.click("button:has-text('Ввести кубики')")
+    mod.screenshot(path=str(shots / "pair-done.png"), full_page=True)
+
+    table = Table.objects.get(pk=table.pk)
+    steps = tables.live_steps(table)
+    assert [s.kind for s in steps if s.kind in ("rolloff", "declare", "counter", "attack")] == \
+        ["rolloff", "rolloff", "declare", "counter", "attack", "declare", "counter", "attack", "counter", "attack"]
+    assert sit.replay(table.setup, [(s.kind, s.payload) for s in steps]) == table.state
+    assert services.current(table)["case"]["game"]["order"] == ["china", "north_mongolia"]
+    case = table.state["case"]
+    raider_1 = next(u for u in case["units"] if u["id"] == "nm-raider-1")
+    assert raider_1["hex"] == [2, -1] and raider_1["damage"] == 1
+    assert case["activations"] == {"cn-crossbowman-1": ["attack"], "cn-sapper-1": ["attack", "attack"]}
+    assert table.state["pending"] is None
+    assert time.monotonic() - started < 90

@@ -7,21 +7,9 @@ replay of the stored log; screenshots go to test-artifacts/red-plains/."""
 import pytest
 from django.urls import reverse
 
-from tests.browser.conftest import PHONE, TABLET, sign_in
+from tests.browser.conftest import PHONE, TABLET, fill_red_plains_battle, sign_in
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def hall(transactional_db):
-    from larp.campaign.services.members import add_moderator, create_player
-    from larp.scenarios.loader import load_scenario
-
-    game = load_scenario("tiny", title="Ночь на равнине", seed=11)
-    add_moderator(game, "sh-mod", password="sh-mod-password-1")
-    create_player(game.factions.get(code="north"), "sh-north", password="sh-north-password-1")
-    create_player(game.factions.get(code="south"), "sh-south", password="sh-south-password-1")
-    return game
 
 
 def deploy(page, cells: dict[str, str], infiltrate: int, side: str) -> None:
@@ -32,29 +20,21 @@ def deploy(page, cells: dict[str, str], infiltrate: int, side: str) -> None:
     page.click(f"#side-{side} [data-confirm]")
 
 
-def test_shinobi_sabotage_and_signals_through_the_pages(hall, new_page, artifacts):
+def test_shinobi_sabotage_and_signals_through_the_pages(red_plains_hall, new_page, artifacts):
     from larp.redplains import services
     from larp.redplains import situation as sit
     from larp.tables.models import Table
 
-    game = hall
+    game = red_plains_hall
     shots = artifacts / "red-plains"
     shots.mkdir(exist_ok=True)
     mod = new_page(viewport={"width": 1280, "height": 1000})
-    sign_in(mod, "sh-mod", "sh-mod-password-1")
+    sign_in(mod, "rp-mod", "rp-mod-password-1")
     mod.goto(reverse("redplains:new", args=[game.pk]))
-    mod.fill("input[name=title]", "Ночная вылазка")
-    mod.fill("input[name=north_name]", "Клан Журавля")
-    mod.select_option("select[name=north_faction]", label=game.factions.get(code="north").name)
-    mod.fill("input[name=south_name]", "Клан Скорпиона")
-    mod.select_option("select[name=south_faction]", label=game.factions.get(code="south").name)
-    mod.fill("input[name=north_shinobi]", "2")
-    mod.fill("input[name=south_shinobi]", "1")
-    for side, army in (("north", [("cavalry", 16), ("cavalry", 16), ("", None)]),
-                       ("south", [("ashigaru_spears", 8), ("ashigaru_spears", 8), ("", None)])):
-        for i, (kind, figures) in enumerate(army, start=1):
-            mod.select_option(f"select[name={side}_type_{i}]", kind)
-            mod.fill(f"input[name={side}_figures_{i}]", str(figures or ""))
+    fill_red_plains_battle(mod, game, "Ночная вылазка",
+                           {"north": [("cavalry", 16), ("cavalry", 16), ("", None)],
+                            "south": [("ashigaru_spears", 8), ("ashigaru_spears", 8), ("", None)]},
+                           {"north_shinobi": 2, "south_shinobi": 1})
     mod.click("form.rp-new button.primary")
     mod.wait_for_url("**/rp/*/")
     table = Table.objects.get(game=game)
@@ -62,11 +42,11 @@ def test_shinobi_sabotage_and_signals_through_the_pages(hall, new_page, artifact
 
     # the deployment: every shinobi tries to get in, nobody guards, so all get through (W6.4)
     north = new_page(viewport=TABLET)
-    sign_in(north, "sh-north", "sh-north-password-1")
+    sign_in(north, "rp-north", "rp-north-password-1")
     north.goto(table_url)
     deploy(north, {"n1": "A11", "n2": "B11"}, 2, "north")
     south = new_page(viewport=PHONE)
-    sign_in(south, "sh-south", "sh-south-password-1")
+    sign_in(south, "rp-south", "rp-south-password-1")
     south.goto(table_url)
     deploy(south, {"s1": "C11", "s2": "D11"}, 1, "south")
     assert "Ваших синоби проникло: 1." in south.inner_text("#side-south")

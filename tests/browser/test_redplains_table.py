@@ -5,44 +5,25 @@ equals the engine's replay of the stored log, and the screenshots are saved for 
 import pytest
 from django.urls import reverse
 
-from tests.browser.conftest import PHONE, TABLET, sign_in
+from tests.browser.conftest import PHONE, TABLET, fill_red_plains_battle, sign_in
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def hall(transactional_db):
-    from larp.campaign.services.members import add_moderator, create_player
-    from larp.scenarios.loader import load_scenario
-
-    game = load_scenario("tiny", title="Вечер на равнине", seed=9)
-    add_moderator(game, "rp-mod", password="rp-mod-password-1")
-    create_player(game.factions.get(code="north"), "rp-north", password="rp-north-password-1")
-    create_player(game.factions.get(code="south"), "rp-south", password="rp-south-password-1")
-    return game
-
-
-def test_a_whole_battle_through_the_pages(hall, new_page, artifacts):
+def test_a_whole_battle_through_the_pages(red_plains_hall, new_page, artifacts):
     from larp.redplains import services
     from larp.redplains import situation as sit
     from larp.tables.models import Table
 
-    game = hall
+    game = red_plains_hall
     mod = new_page(viewport={"width": 1280, "height": 1000})
     sign_in(mod, "rp-mod", "rp-mod-password-1")
     mod.goto(reverse("tables:list", args=[game.pk]))
     mod.click(f'a[href="{reverse("redplains:new", args=[game.pk])}"]')
-    mod.fill("input[name=title]", "Битва у Красного брода")
-    mod.fill("input[name=north_name]", "Клан Журавля")
-    mod.select_option("select[name=north_faction]", label=game.factions.get(code="north").name)
-    mod.fill("input[name=south_name]", "Клан Скорпиона")
-    mod.select_option("select[name=south_faction]", label=game.factions.get(code="south").name)
-    mod.fill("input[name=south_messengers]", "0")
-    for side, army in (("north", [("cavalry", 16), ("cavalry", 16), ("", None)]),
-                       ("south", [("ashigaru_spears", 4), ("ashigaru_spears", 4), ("", None)])):
-        for i, (kind, figures) in enumerate(army, start=1):
-            mod.select_option(f"select[name={side}_type_{i}]", kind)
-            mod.fill(f"input[name={side}_figures_{i}]", str(figures or ""))
+    fill_red_plains_battle(mod, game, "Битва у Красного брода",
+                           {"north": [("cavalry", 16), ("cavalry", 16), ("", None)],
+                            "south": [("ashigaru_spears", 4), ("ashigaru_spears", 4), ("", None)]},
+                           {"south_messengers": 0})
     mod.click("form.rp-new button.primary")
     mod.wait_for_url("**/rp/*/")
     table = Table.objects.get(game=game)
@@ -135,7 +116,7 @@ def test_a_whole_battle_through_the_pages(hall, new_page, artifacts):
     assert table.steps.filter(kind="dice", payload__source="server").exists()
 
 
-def test_cavalry_pair_leader_move_and_dragon_move_through_the_pages(hall, new_page, artifacts):
+def test_cavalry_pair_leader_move_and_dragon_move_through_the_pages(red_plains_hall, new_page, artifacts):
     """A player on a tablet moves his general (W11.1), files a cavalry reform-then-move (W21.1) and the Dragon
     move (W12.4) from the two-select picker; the moderator executes with dice typed in and by the server; the
     stored state is the engine's replay of the log."""
@@ -144,23 +125,16 @@ def test_cavalry_pair_leader_move_and_dragon_move_through_the_pages(hall, new_pa
     from larp.redplains.engine.turn import turn_mode
     from larp.tables.models import Table
 
-    game = hall
+    game = red_plains_hall
     shots = artifacts / "red-plains"
     shots.mkdir(exist_ok=True)
     mod = new_page(viewport={"width": 1280, "height": 1000})
     sign_in(mod, "rp-mod", "rp-mod-password-1")
     mod.goto(reverse("redplains:new", args=[game.pk]))
-    mod.fill("input[name=title]", "Знамя над бродом")
-    mod.fill("input[name=north_name]", "Клан Дракона")
-    mod.select_option("select[name=north_faction]", label=game.factions.get(code="north").name)
-    mod.fill("input[name=south_name]", "Клан Скорпиона")
-    mod.select_option("select[name=south_faction]", label=game.factions.get(code="south").name)
-    mod.fill("input[name=south_messengers]", "0")
-    for side, army in (("north", [("cavalry", 8), ("cavalry", 8), ("samurai_spears", 8)]),
-                       ("south", [("ashigaru_spears", 8), ("ashigaru_spears", 8), ("", None)])):
-        for i, (kind, figures) in enumerate(army, start=1):
-            mod.select_option(f"select[name={side}_type_{i}]", kind)
-            mod.fill(f"input[name={side}_figures_{i}]", str(figures or ""))
+    fill_red_plains_battle(mod, game, "Знамя над бродом",
+                           {"north": [("cavalry", 8), ("cavalry", 8), ("samurai_spears", 8)],
+                            "south": [("ashigaru_spears", 8), ("ashigaru_spears", 8), ("", None)]},
+                           {"south_messengers": 0}, names=("Клан Дракона", "Клан Скорпиона"))
     mod.fill("input[name=north_general_1]", "Акодо")
     mod.select_option("select[name=north_general_unit_1]", "3")
     mod.check("input[name=north_banner_dragon]")
@@ -254,7 +228,8 @@ def test_cavalry_pair_leader_move_and_dragon_move_through_the_pages(hall, new_pa
     south.screenshot(path=str(shots / "phone-after.png"), full_page=True)
 
 
-def test_the_moderator_adds_a_cell_a_unit_moves_into_it_and_the_calculators_answer(hall, new_page, artifacts):
+def test_the_moderator_adds_a_cell_a_unit_moves_into_it_and_the_calculators_answer(red_plains_hall, new_page,
+                                                                                  artifacts):
     """W2.5 and W42.1 through the pages: the moderator taps a place beyond the east edge, gives the reason; north's
     ashigaru on the edge move into the new cell; the stored state is the engine's replay. Then the calculators,
     reached from the «new battle» page, give the engine's exact odds."""
@@ -264,7 +239,7 @@ def test_the_moderator_adds_a_cell_a_unit_moves_into_it_and_the_calculators_answ
     from larp.redplains.engine.modes import odds_mode
     from larp.tables.models import Step
 
-    game = hall
+    game = red_plains_hall
     setup = sit.make_setup({"north": [{"type": "samurai_spears", "figures": 8}, {"type": "samurai_spears", "figures": 8},
                                       {"type": "ashigaru_spears", "figures": 6}],
                             "south": [{"type": "ashigaru_spears", "figures": 8},
@@ -347,13 +322,13 @@ def test_the_moderator_adds_a_cell_a_unit_moves_into_it_and_the_calculators_answ
     assert "35 из 36 (97 %)" in mod.inner_text("[data-calc-result]")
 
 
-def test_a_double_tap_on_the_roll_rolls_once(hall, new_page):
+def test_a_double_tap_on_the_roll_rolls_once(red_plains_hall, new_page):
     """The hall's tablets are tapped twice when the Wi-Fi is slow: with re-rolls left, a second post of the roll form
     would be a re-roll the player never asked for. The table's pages send a form once (static/js/table-live.js)."""
     from larp.redplains import services
     from larp.redplains import situation as sit
 
-    game = hall
+    game = red_plains_hall
     setup = sit.make_setup({"north": [{"type": "samurai_spears", "figures": 8}],
                             "south": [{"type": "ashigaru_spears", "figures": 8}]},
                            messengers={"north": 2, "south": 2})

@@ -33,3 +33,28 @@ def complete_data(title="Тестовый набор (выдуманные чи�
     data["indicator_cells"] = 5
     data["events"] = {e: f"Тестовая карта {e} (текст выдуман для тестов)" for e in dataset.EVENTS}
     return dataset.clean(data)
+
+
+# Two made-up situations for the tests of the table's acts (positions chosen for the tests, on the data above):
+# China against North Mongolia — an Арбалетчик with a pushable target two hexes off, a Подрывник with three enemies
+# next to him; Rus against North Mongolia — Змей Горыныч with a line of two in front of him and a lone enemy aside.
+CROSSBOW_AND_SAPPER = {"cn-crossbowman-1": [-1, 1], "cn-sapper-1": [-2, 1], "cn-wanyan_xun": [1, 1],
+                       "nm-raider-1": [1, -1], "nm-raider-2": [-1, 0], "nm-thief-1": [-2, 0], "nm-thief-2": [-3, 1],
+                       "nm-batu_khan": [0, -3]}
+SERPENT_LINE = {"rus-zmey_gorynych": [-2, 1], "rus-ivan_iii": [1, 1],
+                "nm-raider-1": [-1, 0], "nm-raider-2": [0, -1], "nm-thief-1": [-2, 0], "nm-batu_khan": [0, -3]}
+
+
+def arranged_setup(order: list[str], placements: dict, *, damage: dict | None = None, rolloff: bool = False) -> dict:
+    """A table's starting case as the bridge writes one (a battle of the war: no start-of-game placement rules), on
+    the data set made up for the tests, with exactly the units of `placements` on the board."""
+    from larp.orda import situation as sit
+
+    setup = sit.build_setup(complete_data(), "skirmish", order)
+    for u in setup["units"]:
+        h = placements.get(u["id"])
+        u.update(where="board" if h else "reserve", hex=h, damage=(damage or {}).get(u["id"], 0))
+    setup["war_battle"] = True
+    if rolloff:
+        setup["rolloff"] = True
+    return setup
