@@ -89,6 +89,16 @@ def active(turn: Turn) -> TableBattle | None:
     return None
 
 
+def result_taken(table: Table) -> str | None:
+    """A finished table whose result is in the war's turn may not be reopened by an undo at the table: the turn
+    has counted it (registered with larp.tables.registry)."""
+    tb = TableBattle.objects.filter(table=table).select_related("table").first()
+    if tb is not None and state_of(tb) == "returned":
+        return _("This battle's result is already in the war's turn. Undo the battle's outcome on the battles "
+                 "page first, then the step here.")
+    return None
+
+
 def suggestion(tb: TableBattle) -> dict | None:
     """The table's result as the battle's outcome in power points (docs/bridge.md), or None before its end."""
     if tb.table.status != Table.FINISHED or not tb.table.result:

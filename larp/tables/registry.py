@@ -49,3 +49,22 @@ def prepare(table, user) -> None:
     fn = _PREPARE.get(table.system)
     if fn is not None:
         fn(table, user)
+
+
+# fn(table) -> a refusal in the user's language, or None: whether a finished table's result has been taken
+# elsewhere (the bridge: its result is in the war's turn), so undoing its end would reopen a battle the turn has
+# already counted.
+_RESULT_TAKEN: list[Callable] = []
+
+
+def register_result_taken(fn: Callable) -> None:
+    if fn not in _RESULT_TAKEN:
+        _RESULT_TAKEN.append(fn)
+
+
+def result_taken(table) -> str | None:
+    for fn in _RESULT_TAKEN:
+        refusal = fn(table)
+        if refusal:
+            return refusal
+    return None

@@ -28,6 +28,7 @@ from larp.campaign.audit import audit
 from larp.campaign.models import Faction, Game
 from larp.dice import services as dice
 from larp.dice.models import Roll
+from larp.tables import registry
 from larp.tables.models import Side, Step, Table
 
 
@@ -110,6 +111,10 @@ def undo_last(table: Table, user, reason: str, *, kinds: Iterable[str] | None = 
     """Mark the last live step undone (inside `locked`); its server dice stay on the record, discarded."""
     if not (reason or "").strip():
         raise ValidationError(_("Say why the step is undone."))
+    if table.status == Table.FINISHED:
+        taken = registry.result_taken(table)
+        if taken:
+            raise ValidationError(taken, code="conflict")
     steps = table.steps.filter(undone=False)
     if kinds is not None:
         steps = steps.filter(kind__in=list(kinds))

@@ -4,6 +4,7 @@ outcome entered as that battle's `choices.outcomes` (docs/bridge.md, docs/adjudi
 import copy
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from larp.battles import services as console
 from larp.bridge import services as bridge
@@ -230,6 +231,7 @@ def test_a_confirmed_table_result_can_be_undone_like_a_battle(played):  # noqa: 
     roll(game, mod, 0)
     tb = bridge.send_to_table(game, mod, 2, "red-plains", "decisive battle")
     with tables.locked(tb.table_id) as table:
+        tables.record(table, "melee", mod, payload={}, outcome={}, summary="the decisive fight")
         tables.finish(table, {"winner": tb.sides["defender"], "ended_by": "rout",
                               "losses": {tb.sides["attacker"]: {"start": 10, "lost": 5},
                                          tb.sides["defender"]: {"start": 10, "lost": 1}}}, mod)
@@ -238,9 +240,22 @@ def test_a_confirmed_table_result_can_be_undone_like_a_battle(played):  # noqa: 
                                      reason="the table counted the wounded").exists()
     with pytest.raises(console.AlreadyDone):
         bridge.confirm_result(game, mod, tb.pk, "defender", 7, 1)
+    # Its result is in the turn: an undo at the table would reopen a battle the turn has counted.
+    with tables.locked(tb.table_id) as table, pytest.raises(ValidationError) as refused:
+        tables.undo_last(table, mod, "the table's last step was wrong")
+    assert "уже в ходе войны" in refused.value.messages[0]
+    assert Table.objects.get(pk=tb.table_id).status == Table.FINISHED
     assert console.undo_last_battle(game, mod, "wrong losses typed", 2) == 2
     _turn, res, result = console.current_result(game)
     assert res.choices["outcomes"] == [] and result["awaiting"]["n"] == 2
     assert bridge.state_of(TableBattle.objects.get(pk=tb.pk)) == "to_confirm"
+    with tables.locked(tb.table_id) as table:                     # out of the turn again: the table may reopen
+        assert tables.undo_last(table, mod, "the end was declared too early").kind == "melee"
+    assert Table.objects.get(pk=tb.table_id).status == Table.PLAYING
+    with tables.locked(tb.table_id) as table:
+        tables.record(table, "melee", mod, payload={}, outcome={}, summary="the decisive fight, again")
+        tables.finish(table, {"winner": tb.sides["attacker"], "ended_by": "rout",
+                              "losses": {tb.sides["attacker"]: {"start": 10, "lost": 2},
+                                         tb.sides["defender"]: {"start": 10, "lost": 9}}}, mod)
     bridge.confirm_result(game, mod, tb.pk, "attacker", 2, 9, "second reading")
     assert console.current_result(game)[2]["fought"][1]["outcome"] == "attacker_won"
