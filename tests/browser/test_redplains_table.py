@@ -43,8 +43,8 @@ def test_a_whole_battle_through_the_pages(red_plains_hall, new_page, artifacts):
     sign_in(south, "rp-south", "rp-south-password-1")
     south.goto(table_url)
     assert south.locator('[data-unit="n1"]').count() == 0              # north's deployment is hidden
-    (artifacts / "redplains").mkdir(exist_ok=True)
-    south.screenshot(path=str(artifacts / "redplains" / "phone.png"), full_page=True)
+    (artifacts / "red-plains").mkdir(exist_ok=True)
+    south.screenshot(path=str(artifacts / "red-plains" / "phone.png"), full_page=True)
     south.select_option('select[name="cell_s1"]', "C11")
     south.select_option('select[name="cell_s2"]', "D11")
     south.click("form.rp-deploy button[type=submit]")
@@ -66,8 +66,8 @@ def test_a_whole_battle_through_the_pages(red_plains_hall, new_page, artifacts):
     north.select_option('select[name="o_n2_1"]', "ordinary:move")
     north.click("form.rp-orders button[type=submit]")
     assert north.locator(".rp-given li").count() == 2
-    (artifacts / "redplains").mkdir(exist_ok=True)
-    north.screenshot(path=str(artifacts / "redplains" / "tablet.png"), full_page=True)
+    (artifacts / "red-plains").mkdir(exist_ok=True)
+    north.screenshot(path=str(artifacts / "red-plains" / "tablet.png"), full_page=True)
     north.click("#side-north [data-confirm]")
     # south's roll made at the table and typed in by the moderator; south gives no order and confirms
     mod.goto(table_url)
@@ -91,7 +91,7 @@ def test_a_whole_battle_through_the_pages(red_plains_hall, new_page, artifacts):
         if mod.locator("[data-execute]").count():
             break
         mod.click("[data-exec-server]")
-    mod.screenshot(path=str(artifacts / "redplains" / "moderator.png"), full_page=True)
+    mod.screenshot(path=str(artifacts / "red-plains" / "moderator.png"), full_page=True)
     mod.click("[data-execute]")
     assert mod.locator("[data-end]").count() == 1
     assert "Битва окончена" in mod.inner_text("[data-end]")
@@ -100,7 +100,7 @@ def test_a_whole_battle_through_the_pages(red_plains_hall, new_page, artifacts):
     sign_in(projector, "rp-mod", "rp-mod-password-1")
     projector.goto(reverse("redplains:projector", args=[game.pk, table.pk]))
     assert table.dice.fingerprint in projector.content()
-    projector.screenshot(path=str(artifacts / "redplains" / "projector.png"), full_page=True)
+    projector.screenshot(path=str(artifacts / "red-plains" / "projector.png"), full_page=True)
     north.goto(table_url)
     assert "Битва окончена" in north.inner_text("[data-end]")
 
@@ -252,7 +252,7 @@ def test_the_moderator_adds_a_cell_a_unit_moves_into_it_and_the_calculators_answ
         ("north", "Клан Журавля", game.factions.get(code="north")),
         ("south", "Клан Скорпиона", game.factions.get(code="south"))], setup, seed=31)
     table_url = reverse("redplains:table", args=[game.pk, table.pk])
-    shots = artifacts / "redplains"
+    shots = artifacts / "red-plains"
     shots.mkdir(exist_ok=True)
 
     mod = new_page(viewport={"width": 1280, "height": 1000})
