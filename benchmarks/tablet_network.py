@@ -181,7 +181,8 @@ def main() -> int:
             page.locator("#map svg[data-pan][data-ready]").wait_for(timeout=60000)
             cold_map = time.perf_counter() - started
             page.wait_for_timeout(300)
-            cold_bytes = sum(n for _, n in wire.since(mark))
+            cold = wire.since(mark)
+            cold_bytes = sum(n for _, n in cold)
             html = [n for u, n in wire.since(mark) if u.endswith(page_path)]
 
             # (b) warm: the same page again with what the browser kept.
@@ -230,6 +231,9 @@ def main() -> int:
           f"phase change shown after {seen:.2f} s; one clock poll {max(clock_polls or [0]) / 1000:.2f} KB; "
           f"requests in the phase change: {len(change)}")
     for url, n in sorted(change, key=lambda r: -r[1])[:6]:
+        print(f"  {n / 1000:6.2f} KB  {url.replace(base, '')}")
+    print("the cold page's requests:")
+    for url, n in sorted(cold, key=lambda r: -r[1]):
         print(f"  {n / 1000:6.2f} KB  {url.replace(base, '')}")
     if missed:
         print("MISSED: " + ", ".join(missed))
