@@ -275,8 +275,8 @@ def _by_player(seat: Seat | None) -> bool:
     return seat is not None and not seat.moderator
 
 
-def _may_march(m: dict, side: str) -> None:
-    """Why a side's player may not mark or roll a march now (ValidationError), or nothing."""
+def _move_open(m: dict) -> dict:
+    """The current move, if a side's player may act in it at all: decided, no battle accepted, no offer waiting."""
     mv = m["move"]
     if mv is None:
         raise ValidationError(_("The first move is not decided yet: the moderator rolls for it."))
@@ -284,6 +284,12 @@ def _may_march(m: dict, side: str) -> None:
         raise ValidationError(_("The battle is accepted: the manoeuvring is over."))
     if sit.offer_open(m):
         raise ValidationError(_("An offer of battle waits for its answer."))
+    return mv
+
+
+def _may_march(m: dict, side: str) -> None:
+    """Why a side's player may not mark or roll a march now (ValidationError), or nothing."""
+    mv = _move_open(m)
     if mv["night"]:
         if side in mv["halted"]:
             raise ValidationError(_("You have declared the night halt."))
@@ -430,13 +436,7 @@ def end_move(table_id: int, user, side: str, summary: str) -> dict:
         _open(table)
         state = _phase(table, "setup")
         m = sit.strategic(state)
-        if m["move"] is None:
-            raise ValidationError(_("The first move is not decided yet: the moderator rolls for it."))
-        if sit.battle_agreed(m):
-            raise ValidationError(_("The battle is accepted: the manoeuvring is over."))
-        if sit.offer_open(m):
-            raise ValidationError(_("An offer of battle waits for its answer."))
-        if m["move"]["side"] != side:
+        if _move_open(m)["side"] != side:
             raise ValidationError(_("It is not your move."))
         tables.record(table, "pass", user, side=side, payload={"side": side}, summary=summary)
         return _store(table)
@@ -470,13 +470,7 @@ def offer_battle(table_id: int, user, side: str, summary: str, *, seat: Seat | N
             raise ValidationError(_("No such side."))
         m = sit.strategic(state)
         if _by_player(seat):
-            mv = m["move"]
-            if mv is None:
-                raise ValidationError(_("The first move is not decided yet: the moderator rolls for it."))
-            if sit.battle_agreed(m):
-                raise ValidationError(_("The battle is accepted: the manoeuvring is over."))
-            if sit.offer_open(m):
-                raise ValidationError(_("An offer of battle waits for its answer."))
+            mv = _move_open(m)
             if mv["night"] or mv["side"] != side:
                 raise ValidationError(_("Battle is offered at the end of your own move."))
         try:
