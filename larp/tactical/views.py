@@ -38,14 +38,18 @@ def _back(s: Seat) -> HttpResponse:
     return redirect(reverse("tactical:table", args=[s.table.game_id, s.table.pk]))
 
 
+def _text(errors) -> str:
+    """A refusal's reasons as one line: a service's ValidationError, a form's errors, or a text."""
+    if isinstance(errors, ValidationError):
+        return "; ".join(errors.messages)
+    if hasattr(errors, "values"):
+        return "; ".join(str(e) for errs in errors.values() for e in errs)
+    return str(errors)
+
+
 def _bad(request, s: Seat | None, errors) -> HttpResponse:
     """Hostile or wrong input: 400 with the reasons in the user's language; nothing was saved."""
-    if isinstance(errors, ValidationError):
-        text = "; ".join(errors.messages)
-    elif hasattr(errors, "values"):
-        text = "; ".join(str(e) for errs in errors.values() for e in errs)
-    else:
-        text = str(errors)
+    text = _text(errors)
     if request.headers.get("X-Requested-With") == "fetch" or s is None:
         return HttpResponseBadRequest(text, content_type="text/plain; charset=utf-8")
     messages.error(request, text)
@@ -490,12 +494,15 @@ def _map_back(s: Seat) -> HttpResponse:
 
 
 def _map_bad(request, s: Seat, errors) -> HttpResponse:
-    if isinstance(errors, ValidationError):
-        text = "; ".join(errors.messages)
-    else:
-        text = "; ".join(str(e) for errs in errors.values() for e in errs)
-    messages.error(request, text)
+    messages.error(request, _text(errors))
     return _render_map(request, s, status=400)
+
+
+def _clean(form) -> dict:
+    """The form's data, or its errors raised as the refusal the manoeuvring's acts answer (400, nothing saved)."""
+    if not form.is_valid():
+        raise ValidationError(_text(form.errors))
+    return form.cleaned_data
 
 
 @login_required
@@ -526,8 +533,7 @@ def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) ->
     try:
         if op == "cell":
             form = f.CellForm(request.POST)
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             r, c = form.cleaned_data["cell"]
             card, path = form.cleaned_data["card"], form.cleaned_data["path"]
 
@@ -538,8 +544,7 @@ def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) ->
                 "cell": cell_name([r, c]), "card": card_name(card) if card != "clear" else _("clear ground")})
         elif op == "weather":
             form = f.WeatherForm(request.POST)
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             weather, flood = form.cleaned_data["weather"], form.cleaned_data["flood"]
 
             def change(mp):
@@ -547,8 +552,7 @@ def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) ->
             services.edit_map(s.table.pk, request.user, change, _("Weather on the map set"))
         elif op == "corps":
             form = f.CorpsForm(request.POST, sides=sides)
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             d = form.cleaned_data
             corps = {"id": f"c{uuid.uuid4().hex[:6]}", "name": d["name"].strip(), "side": d["side"],
                      "cell": d["cell"], "tired": False, "mounted": bool(d["mounted"])}
@@ -559,22 +563,19 @@ def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) ->
                               side=corps["side"])
         elif op == "march":
             form = f.MarchForm(request.POST, corps=m["corps"])
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             services.march(s.table.pk, request.user, form.plan(), hand=form.cleaned_data["hand_dice"],
                            server_rest=form.cleaned_data["server_rest"], summary=march_summary)
         elif op == "halt":
             services.night_halt(s.table.pk, request.user, _("Night halt: fatigue markers removed"))
         elif op == "offer":
             form = f.OfferForm(request.POST, sides=sides)
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             side = form.cleaned_data["side"]
             services.offer_battle(s.table.pk, request.user, side, _("%(side)s offers battle") % {"side": names[side]})
         elif op == "field":
             form = f.FieldForm(request.POST)
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             services.choose_field(s.table.pk, request.user, form.cleaned_data["index"],
                                   _("The battlefield chosen: its terrain and weather set for the battle"))
         elif op == "deal":
@@ -582,21 +583,18 @@ def manoeuvre_act(request: HttpRequest, game_id: int, table_id: int, op: str) ->
                 "n": sit.HAND_SIZE})
         elif op == "first":
             form = f.FirstMoveForm(request.POST, sides=sides)
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             services.first_move(s.table.pk, request.user, form.cleaned_data["side"] or None, _first_summary(names))
         elif op == "rule":
             form = f.CorpsRuleForm(request.POST, corps=m["corps"])
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             d = form.cleaned_data
             services.rule_corps(s.table.pk, request.user, d["corps"], d["cell"], d["tired"], d["reason"],
                                 _("Moderator's ruling on the corps %(name)s") % {
                                     "name": corps_name(state, d["corps"])})
         elif op == "undo":
             form = f.ReasonForm(request.POST)
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             services.undo(s.table.pk, request.user, form.cleaned_data["reason"])
         else:
             return HttpResponseBadRequest(_("Unknown action."), content_type="text/plain; charset=utf-8")
@@ -624,15 +622,13 @@ def manoeuvre_side(request: HttpRequest, game_id: int, table_id: int, side: str,
     try:
         if op == "target":
             form = f.TargetForm(request.POST, corps=_own_corps(m, side), hand=_hand(m, side), prefix="t")
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             services.mark_target(pk, user, side, form.cleaned_data["corps"], form.plan(), seat=s, summary=lambda p: _(
                 "%(side)s marks the target of %(corps)s: %(path)s, cost %(cost)s") % {
                 **who, "corps": corps_name(state, p["corps"]), "path": path_words(p["steps"]), "cost": p["cost"]})
         elif op == "untarget":
             form = f.CorpsPickForm(request.POST, corps=_own_corps(m, side))
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             services.mark_target(pk, user, side, form.cleaned_data["corps"], None, seat=s, summary=lambda p: _(
                 "%(side)s takes the target of %(corps)s off") % {**who, "corps": corps_name(state, p["corps"])})
         elif op == "roll":
@@ -645,29 +641,25 @@ def manoeuvre_side(request: HttpRequest, game_id: int, table_id: int, side: str,
             services.offer_battle(pk, user, side, _("%(side)s offers battle") % who, seat=s)
         elif op == "answer":
             form = f.AnswerForm(request.POST)
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             accept = form.cleaned_data["answer"] == "accept"
             services.answer_offer(pk, user, side, accept, (_("%(side)s accepts battle") if accept else
                                                            _("%(side)s refuses battle")) % who)
         elif op == "field":
             form = f.FieldForm(request.POST)
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             services.choose_field(pk, user, form.cleaned_data["index"],
                                   _("The battlefield chosen: its terrain and weather set for the battle"), seat=s)
         elif op == "lay":
             hand = _hand(m, side) or []
             form = f.LayForm(request.POST, cards=[c for c in hand if sit.CARD_KIND[c] == "terrain"], prefix="l")
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             card, cell = form.cleaned_data["card"], form.cleaned_data["cell"]
             services.lay_card(pk, user, side, card, cell, _("%(side)s lays the card «%(card)s» on %(cell)s") % {
                 **who, "card": card_name(card), "cell": cell_name(cell)})
         elif op == "play":
             form = f.PlayForm(request.POST, cards=_playable(_hand(m, side)), prefix="p")
-            if not form.is_valid():
-                return _map_bad(request, s, form.errors)
+            _clean(form)
             card, cell = form.cleaned_data["card"], form.cleaned_data["cell"]
             services.play_card(pk, user, side, card, cell, _("%(side)s plays the card «%(card)s»") % {
                 **who, "card": card_name(card)} + (f" ({cell_name(cell)})" if cell else ""))
