@@ -149,3 +149,45 @@ def sign_in(page, username, password):
     page.fill("input[name=password]", password)
     page.click(".stack-form button.primary")
     page.wait_for_load_state()
+
+
+def finish_the_turn_through_the_pages(mod, game, mod_user, battles_url, turn, outcome) -> dict:
+    """After a battle's table result is confirmed: the turn's other battles rolled on the battles page with typed
+    dice, the regroup applied on its page; the stored result must equal `adjudicate turn` given the same dice and
+    that battle's `outcome` (returned)."""
+    from larp.battles import services as console
+    from larp.engine import run_turn
+    from larp.turns import services as turns
+
+    rolls = []
+    for _battle in range(10):
+        nxt = console.current_result(game)[2].get("awaiting")
+        if nxt is None:
+            break
+        mod.goto(battles_url)
+        a = [6] * nxt["dice_count"]["attacker"]
+        d = [2] * nxt["dice_count"]["defender"]
+        for i, box in enumerate(mod.locator("input[name=attacker]").all()):
+            box.fill(str(a[i]))
+        for i, box in enumerate(mod.locator("input[name=defender]").all()):
+            box.fill(str(d[i]))
+        mod.click("text=Подтвердить сражение")
+        mod.wait_for_load_state()
+        rolls.append({"attacker": a, "defender": d})
+    mod.goto(battles_url)
+    assert "Все сражения проведены" in mod.content()
+    turns.next_phase(game, mod_user)                              # Regroup
+    mod.goto(f"/g/{game.pk}/console/regroup/")
+    mod.click("text=Применить перегруппировку")
+    mod.wait_for_load_state()
+    assert "Перегруппировка применена" in mod.content()
+
+    case = dict(turn.start_state)
+    case["orders"] = [o.payload for o in turn.orders.order_by("implicit", "filed_at", "id")]
+    case["dice"] = rolls
+    case["choices"] = {"outcomes": [outcome]}
+    expected = run_turn(case)
+    _turn, _res, result = console.current_result(game)
+    assert result["state"] == expected["state"] and result["recoloured"] == expected["recoloured"]
+    assert expected["fought"][outcome["battle"] - 1]["outside"] is True
+    return expected

@@ -13,7 +13,7 @@ is confirmed, the turn's other battles are rolled on the page, the regroup is ap
 """
 import pytest
 
-from tests.browser.conftest import TABLET, sign_in
+from tests.browser.conftest import TABLET, finish_the_turn_through_the_pages, sign_in
 
 
 @pytest.fixture
@@ -69,7 +69,6 @@ def test_a_battle_of_the_demo_game_played_in_the_orda_pages_comes_back_into_the_
                                                                                    artifacts):
     from larp.battles import services as console
     from larp.bridge.models import TableBattle
-    from larp.engine import run_turn
     from larp.orda import situation as sit
     from larp.tables import services as tables
     from larp.tables.models import Table
@@ -214,34 +213,5 @@ def test_a_battle_of_the_demo_game_played_in_the_orda_pages_comes_back_into_the_
     mod.screenshot(path=str(artifacts / "bridge" / "orda-confirmed.png"), full_page=True)
 
     # The turn goes on: the other battles on the page with typed dice, the regroup, as `adjudicate turn` gives.
-    rolls = []
-    for _battle in range(10):
-        nxt = console.current_result(game)[2].get("awaiting")
-        if nxt is None:
-            break
-        mod.goto(battles_url)
-        a = [6] * nxt["dice_count"]["attacker"]
-        d = [2] * nxt["dice_count"]["defender"]
-        for i, box in enumerate(mod.locator("input[name=attacker]").all()):
-            box.fill(str(a[i]))
-        for i, box in enumerate(mod.locator("input[name=defender]").all()):
-            box.fill(str(d[i]))
-        mod.click("text=Подтвердить сражение")
-        mod.wait_for_load_state()
-        rolls.append({"attacker": a, "defender": d})
-    mod.goto(battles_url)
-    assert "Все сражения проведены" in mod.content()
-    turns.next_phase(game, mod_user)                              # Regroup
-    mod.goto(f"/g/{game.pk}/console/regroup/")
-    mod.click("text=Применить перегруппировку")
-    mod.wait_for_load_state()
-    assert "Перегруппировка применена" in mod.content()
-
-    case = dict(turn.start_state)
-    case["orders"] = [o.payload for o in turn.orders.order_by("implicit", "filed_at", "id")]
-    case["dice"] = rolls
-    case["choices"] = {"outcomes": [{"battle": n, "winner": "defender", "losses": losses}]}
-    expected = run_turn(case)
-    _turn, _res, result = console.current_result(game)
-    assert result["state"] == expected["state"] and result["recoloured"] == expected["recoloured"]
-    assert expected["fought"][n - 1]["outside"] is True
+    finish_the_turn_through_the_pages(mod, game, mod_user, battles_url, turn,
+                                      {"battle": n, "winner": "defender", "losses": losses})
