@@ -4,7 +4,7 @@ VENV  := .venv
 PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv bench clean-var
+.PHONY: run test test-quick venv bench clean-var
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $$(scripts/find-python) -m venv $(VENV)
@@ -29,10 +29,15 @@ run: venv var/secret_key
 	{ [[ ! "$${HTTPS,,}" =~ ^(1|true|yes|on)$$ ]] || scripts/make-certificate; } && \
 	exec $(PY) manage.py rungame
 
-# Set up and run every test (starts Redis, and PostgreSQL when DATABASE_URL
-# points at it, installing Debian's packages when missing).
+# Set up and run every test, in parallel (starts Redis, and PostgreSQL when
+# DATABASE_URL points at it, installing Debian's packages when missing).
+# A subset: make test ARGS="tests/orda -x" (ARGS go to pytest as they are).
 test: venv
-	@scripts/test.sh
+	@scripts/test.sh $(ARGS)
+
+# Everything but the Chromium and real-worker tests (about two minutes).
+test-quick: venv
+	@scripts/test.sh -m "not browser and not worker" $(ARGS)
 
 bench: venv
 	$(PY) benchmarks/run.py

@@ -3,6 +3,7 @@
 Environment variables still win (CI points DATABASE_URL at PostgreSQL).
 """
 import os
+from urllib.parse import urlparse
 
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-" + "x" * 30)
 os.environ.setdefault("LARP_PLAIN_STATIC", "1")  # no collectstatic manifest needed
@@ -14,10 +15,22 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sig
 
 # Tests share Redis with a running game, so they use their own Redis database
 # and cache prefix; a real Celery worker started by the tests reads the same.
-os.environ.setdefault("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL_TEST", os.environ["TEST_REDIS_URL"])
+# Under pytest-xdist each test process (gw0, gw1, ...) takes its own database
+# index, counting down from TEST_REDIS_URL's (default 15), and its own queue,
+# so parallel workers never see each other's messages. A Celery worker started
+# by a test inherits both variables and so lands on the same database.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_worker_index = int(XDIST_WORKER[2:]) if XDIST_WORKER[2:].isdigit() else 0
+_base = urlparse(os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15"))
+_db = int(_base.path.lstrip("/") or 0) - _worker_index
+if _db < 0:
+    raise RuntimeError(f"TEST_REDIS_URL's database index leaves no Redis database for xdist worker {XDIST_WORKER}: "
+                       "run fewer workers (-n) or start from a higher index")
+TEST_REDIS_URL = _base._replace(path=f"/{_db}").geturl()
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL_TEST", TEST_REDIS_URL)
+CELERY_TASK_DEFAULT_QUEUE = f"larp-tests-{XDIST_WORKER or 'main'}"
 CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "test-celerybeat-schedule")  # noqa: F405
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / f"test-celerybeat-schedule-{XDIST_WORKER or 'main'}")  # noqa: F405
 CELERY_BEAT_SCHEDULE = {
     "close-due-phases": {"task": "larp.turns.tasks.close_due_phases", "schedule": 1.0},
 }

@@ -1,14 +1,29 @@
 #!/usr/bin/env bash
-# Start what the tests talk to, then run the whole suite.
+# Start what the tests talk to, then run the suite in parallel (pytest-xdist).
+#
+#   scripts/test.sh [PYTEST ARGS...]      e.g. scripts/test.sh tests/orda -x
+#
+# The database is SQLite unless DATABASE_URL points at PostgreSQL. TEST_WORKERS
+# sets the number of parallel test processes (default: auto, at least 3: most
+# browser and worker tests wait on a browser or a worker rather than compute).
+# With -m "not browser" (make test-quick) Chromium is neither needed nor installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/services.sh redis
+scripts/services.sh tools
 case "${DATABASE_URL:-}" in
   postgres*://*)
     db=$(.venv/bin/python -c "import os,urllib.parse as u; print(u.urlparse(os.environ['DATABASE_URL']).path.lstrip('/') or 'larp')")
     scripts/services.sh postgres "$db" ;;
 esac
-if [ -z "${LARP_SKIP_BROWSER:-}" ]; then
+if [[ " $* " != *"not browser"* ]]; then
   scripts/services.sh chromium
 fi
-exec .venv/bin/python -m pytest "$@"
+workers="${TEST_WORKERS:-}"
+if [ -z "$workers" ]; then
+  cores=$(nproc 2>/dev/null || echo 2)
+  workers=$(( cores > 3 ? cores : 3 ))
+fi
+parallel=(-n "$workers" --dist loadgroup)   # -n 0: one process
+echo "tests on $( [[ "${DATABASE_URL:-}" == postgres* ]] && echo PostgreSQL || echo SQLite ), $workers parallel process(es)"
+exec .venv/bin/python -m pytest "${parallel[@]}" "$@"

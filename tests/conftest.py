@@ -4,10 +4,51 @@ Every view is tested for the moderator, the faction's player, another
 faction's player and a stranger (healthchecks' BaseTestCase, as fixtures).
 """
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from larp.campaign.services.members import add_moderator, create_player
 from larp.scenarios.loader import load_scenario
+
+
+def _database_vendor() -> str:
+    return "sqlite" if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") else "postgresql"
+
+
+def pytest_report_header(config):
+    return [f"database: {_database_vendor()}; Redis for tests and workers: {settings.TEST_REDIS_URL}"]
+
+
+def pytest_collection_modifyitems(config, items):
+    """Two rules of the suite, enforced where tests are collected:
+
+    - a test that drives Chromium carries the `browser` marker (so `-m "not browser"` really leaves Chromium out);
+    - a test marked `postgres("why")` runs only on PostgreSQL: on SQLite it is deselected, and said so in the
+      summary, never skipped in silence (`make test` runs both databases, `.ci/run` too).
+    """
+    unmarked = [i.nodeid for i in items if "browser" in getattr(i, "fixturenames", ()) and not i.get_closest_marker("browser")]
+    if unmarked:
+        raise pytest.UsageError("tests driving Chromium without the `browser` marker: " + ", ".join(unmarked))
+    for item in items:
+        marker = item.get_closest_marker("postgres")
+        if marker is not None and not (marker.args and str(marker.args[0]).strip()):
+            raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.postgres needs its reason")
+    if _database_vendor() == "postgresql":
+        return
+    postgres_only = [i for i in items if i.get_closest_marker("postgres")]
+    if postgres_only:
+        config.hook.pytest_deselected(items=postgres_only)
+        items[:] = [i for i in items if not i.get_closest_marker("postgres")]
+        config._larp_postgres_only = [(i.nodeid, i.get_closest_marker("postgres").args[0]) for i in postgres_only]
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    left = getattr(config, "_larp_postgres_only", None)
+    if left:
+        terminalreporter.write_line(f"{len(left)} PostgreSQL-only test(s) deselected on SQLite (they run in the "
+                                    "PostgreSQL pass):")
+        for nodeid, why in left:
+            terminalreporter.write_line(f"  {nodeid}: {why}")
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 """Browser tests: Playwright driving Debian's headless Chromium (never a downloaded browser).
 
 `make test` installs Debian's chromium (scripts/services.sh chromium); without
-it (LARP_SKIP_BROWSER) these tests are skipped, not failed. Screenshots go to
+it these tests fail with a line saying what to install (leave them out with
+`-m "not browser"`, as `make test-quick` does). Screenshots go to
 test-artifacts/ (git-ignored).
 """
 import os
@@ -29,7 +30,8 @@ def browser():
     """One Chromium per test module; Playwright's event loop (and the ORM's async allowance) end with it."""
     path = chromium_path()
     if path is None:
-        pytest.skip("Debian's chromium is not installed (scripts/services.sh chromium)")
+        pytest.fail("Debian's chromium is not installed: install it (scripts/services.sh chromium), or leave the "
+                    "browser tests out with -m \"not browser\"", pytrace=False)
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API keeps an event loop in this thread; the tests' ORM calls are still plain sync code.

@@ -1,6 +1,8 @@
 """The «Орда» board editor: a moderator draws the board by clicking hexes (capital, city, a line's side)."""
 import pytest
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture
 def moderator_game(transactional_db):

@@ -8,6 +8,8 @@ import pytest
 
 from tests.browser.conftest import PHONE, TABLET, sign_in
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture
 def hall(transactional_db):

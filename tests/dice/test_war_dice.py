@@ -66,7 +66,9 @@ def test_every_server_die_of_the_war_is_on_the_record_with_its_counter(fought):
 
 def test_the_turn_replays_from_the_counters(fought):
     game, _mod = fought
-    for roll in DiceRoll.objects.filter(resolution__turn__game=game, source="server"):
+    rolls = list(DiceRoll.objects.filter(resolution__turn__game=game, source="server"))
+    assert rolls, "the fixture fought no battle with server dice"
+    for roll in rolls:
         expected = engine_roll(turn_seed(game.seed, 1), roll.counter, len(roll.attacker))
         assert (roll.attacker, roll.defender) == (list(expected.attacker), list(expected.defender))
 

@@ -56,7 +56,8 @@ class SpareRedis:
 @pytest.fixture
 def spare_redis(tmp_path):
     if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (scripts/services.sh redis installs it)")
+        pytest.fail("redis-server is not installed: install Debian's redis-server (scripts/services.sh redis does)",
+                    pytrace=False)
     server = SpareRedis(tmp_path)
     server.start()
     yield server

@@ -113,14 +113,9 @@ def _kill_my_connection():
         other.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
-@pytest.fixture
-def postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("pg_terminate_backend needs PostgreSQL (CI runs it: DATABASE_URL=postgres://...)")
-
-
+@pytest.mark.postgres("pg_terminate_backend needs PostgreSQL")
 @pytest.mark.django_db(transaction=True)
-def test_regroup_over_http_with_the_connection_killed(postgres_only, monkeypatch):
+def test_regroup_over_http_with_the_connection_killed(monkeypatch):
     game = load_scenario("latin-east-1204", title="killed connection", seed=1204)
     mod, _ = add_moderator(game, "mod")
     to_regroup(game, mod)
@@ -145,8 +140,9 @@ def test_regroup_over_http_with_the_connection_killed(postgres_only, monkeypatch
     assert AuditEntry.objects.filter(game=game, action="regroup_applied").count() == 1
 
 
+@pytest.mark.postgres("pg_terminate_backend needs PostgreSQL")
 @pytest.mark.django_db(transaction=True)
-def test_battle_confirm_over_http_with_the_connection_killed(postgres_only, monkeypatch):
+def test_battle_confirm_over_http_with_the_connection_killed(monkeypatch):
     game = load_scenario("latin-east-1204", title="killed connection 2", seed=1204)
     mod, _ = add_moderator(game, "mod")
     play(game, mod)

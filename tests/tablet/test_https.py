@@ -19,7 +19,12 @@ from larp.campaign.management.commands.rungame import tls_arguments
 from tests import workers
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+
+
+@pytest.fixture(autouse=True)
+def _openssl():
+    if shutil.which("openssl") is None:
+        pytest.fail("openssl is not installed: install Debian's openssl (scripts/services.sh tools does)", pytrace=False)
 
 
 @pytest.fixture
