@@ -294,7 +294,7 @@ def _battle_done(game: Game, data: dict, done) -> str:
     game_names = names_of(game)
     return _("Battle %(n)s (%(province)s): %(outcome)s.") % {
         "n": n, "province": game_names["provinces"].get(fought["province"], fought["province"]),
-        "outcome": game_names.get("outcomes", {}).get(fought.get("outcome"), fought.get("outcome") or "")}
+        "outcome": labels.decision(fought)}
 
 
 def _side(side: str) -> str:
