@@ -71,18 +71,22 @@ def games(draw):
 def batches(draw):
     players, state = draw(games())
     laid = [p["card"] for p in state["plays"]]
-    moves = []
+    hands, pile = {p: list(h) for p, h in state["hands"].items()}, list(state["draw_pile"])
+    mover, moves = state["to_move"] or players[0], []
     for _ in range(draw(st.integers(1, 6))):
-        player = state["to_move"] if draw(st.integers(0, 3)) else draw(st.sampled_from(players))
-        player = player or players[0]
-        pool = state["hands"][player] + state["draw_pile"][:1]
-        kind = draw(st.sampled_from(["own", "own", "laid", "any"]))
+        kind = draw(st.sampled_from(["own", "own", "own", "laid", "any", "out_of_turn"]))
+        player = draw(st.sampled_from(players)) if kind == "out_of_turn" else mover
         if kind == "laid" and laid:
             card = draw(st.sampled_from(laid))
-        elif kind == "any":
+        elif kind in ("any", "out_of_turn") or not (hands[mover] or pile):
             card = draw(st.sampled_from(IDS))
-        else:
-            card = draw(st.sampled_from(pool)) if pool else draw(st.sampled_from(IDS))
+        else:   # as the engine will: draw first, then lay a card of the hand (a legal move unless the line is full)
+            if pile:
+                hands[mover].append(pile.pop(0))
+            card = draw(st.sampled_from(hands[mover]))
+            hands[mover].remove(card)
+            laid.append(card)
+            mover = players[(players.index(mover) + 1) % len(players)]
         moves.append({"player": player, "card": card, "territory": draw(st.integers(1, 5))})
     return players, state, moves
 
