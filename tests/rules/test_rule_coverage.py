@@ -58,3 +58,12 @@ def test_coverage_report():
     lines = citations.report()
     print("\n".join(lines))
     assert all("no case" not in line for line in lines), "\n".join(lines)
+
+
+def test_what_counts_as_citing_a_heading():
+    cites = citations._cites
+    assert cites("O9", ["O9"], "x") and cites("O9", ["O9.2"], "x") and cites("O9", ["O9 ruling"], "x")
+    assert not cites("O9", ["O19"], "x") and not cites("O1", ["O19"], "x") and not cites("R1", ["R12"], "x")
+    assert cites("O9", [], "o09-a-turn") and cites("O9", [], "o9-a-turn") and cites("R6", [], "r06-7-pinned")
+    assert not cites("O1", [], "o10-reshuffle") and not cites("C1", [], "c10-x") and not cites("O9", [], "source-o9")
+    assert citations._rule_values({"a": [{"rule": ["R4", 7]}], "rule": "R6", "b": {"rule": None}}) == ["R4", "R6"]
