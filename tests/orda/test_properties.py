@@ -4,8 +4,8 @@ unit, no act by a removed unit, byte-identical replays (issue 32).
 A state is a small 2-player Skirmish board (radius 3) with up to six units of
 either faction, any of them possibly dead or in reserve, a few traps, and a
 seed (so the engine rolls any die the action needs). The action is one attack,
-one move or the end of a turn, its actors drawn from every unit, removed ones
-included.
+one move, one action trait or the end of a turn, its actors drawn from every
+unit, removed ones included.
 """
 import io
 import json
@@ -22,6 +22,8 @@ CAPITALS = {"rus": [0, 3], "north_mongolia": [0, -3]}
 BOARD = [[q, r] for q in range(-3, 4) for r in range(-3, 4) if abs(q + r) <= 3]
 OPEN = [h for h in BOARD if h not in CAPITALS.values()]
 DIRS = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+ACTION_TOKENS = {f: sorted(k for k, kind in DATA.kinds[f].items() if DATA.trait(kind.trait).get("kind") == "action")
+                 for f in FACTIONS}
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -78,7 +80,7 @@ def states(draw):
 def actions(draw):
     case = draw(states())
     ids = [u["id"] for u in case["units"]]
-    kind = draw(st.sampled_from(["attack", "move", "turn"]))
+    kind = draw(st.sampled_from(["attack", "move", "ability", "turn"]))
     if kind == "attack":
         a, t = (ids[0], ids[1]) if draw(st.integers(0, 3)) else (draw(st.sampled_from(ids)), draw(st.sampled_from(ids)))
         counter = draw(st.sampled_from(["defence", "retreat"]))
@@ -101,6 +103,18 @@ def actions(draw):
             case["dice"] = [{"attacker": [draw(st.integers(1, 6))], "defender": [draw(st.integers(1, 6))]}
                             for _ in range(6)]
         return "move", case
+    if kind == "ability":
+        uid = ids[0] if draw(st.integers(0, 3)) else draw(st.sampled_from(ids))
+        actor = next(u for u in case["units"] if u["id"] == uid)
+        if uid == ids[0]:   # give the active unit a token whose trait is an action, so most actions are legal
+            actor["token"] = draw(st.sampled_from(ACTION_TOKENS[actor["faction"]]))
+            ranged = DATA.kinds[actor["faction"]][actor["token"]].cls == "ranged"
+            actor["stats"]["range"] = draw(st.integers(1, 3)) if ranged else None
+        trait = DATA.kinds[actor["faction"]][actor["token"]].trait
+        case["ability"] = {"unit": uid, "trait": trait, "target": draw(st.sampled_from(ids)),
+                           "param": draw(st.sampled_from(["attack", "defence", "speed"])),
+                           "hex": draw(st.sampled_from(BOARD)), "copy": draw(st.sampled_from(sorted(DATA.traits)))}
+        return "ability", case
     case["stage"] = "end"
     case["turn_start"] = {u["id"]: u["hex"] for u in case["units"] if u["where"] == "board"}
     return "turn", case
@@ -122,7 +136,7 @@ def removed(case: dict) -> set[str]:
     return {u["id"] for u in case["units"] if u["where"] != "board"}
 
 
-def check_state(before: dict, after_units: list[dict], traps_after: list[dict] | None) -> None:
+def check_state(before: dict, after_units: list[dict], traps_after: list[dict] | None, healed: dict | None = None) -> None:
     start = {u["id"]: u for u in before["units"]}
     ids = [u["id"] for u in after_units]
     assert sorted(ids) == sorted(start), "no unit made from nothing, none lost"
@@ -136,7 +150,10 @@ def check_state(before: dict, after_units: list[dict], traps_after: list[dict] |
             assert u["hex"] is None, "a removed unit stands nowhere"
         if was["where"] == "dead":
             assert u["where"] == "dead", "the dead stay dead"
-        assert was["damage"] <= u["damage"] <= u["stats"]["health"], "no health from nothing, no more lost than held"
+        if healed is not None and healed["unit"] == u["id"]:
+            assert u["damage"] == was["damage"] - 1 >= 0, "healing removes one damage, never below none"
+        else:
+            assert was["damage"] <= u["damage"] <= u["stats"]["health"], "no health from nothing"
     if traps_after is not None:
         assert all(t in before["traps"] for t in traps_after), "no trap from nothing"
 
@@ -169,6 +186,18 @@ def test_a_random_action_on_a_random_state_keeps_every_token_in_one_place(action
                     assert all(s["n"] <= res["killed_at_step"] for s in res["steps"]), "no step after its death"
                 else:
                     assert mover["hex"] == res["end"]
+    elif mode == "ability":
+        if case["ability"]["unit"] in gone:
+            assert res["refused"] is not None, "a removed unit takes no action"
+        if res["refused"] is None:
+            placed = res["trap_placed"]
+            traps = [t for t in res["state"]["traps"] if placed is None or t["hex"] != placed]
+            check_state(case, res["state"]["units"], traps, res["healed"])
+            if placed is not None:
+                assert len(res["state"]["traps"]) == len(case["traps"]) + 1
+                assert placed not in [u["hex"] for u in res["state"]["units"]], "a trap only on an empty hex"
+            if res["healed"] is not None:
+                assert res["healed"]["unit"] not in gone, "the dead are not healed"
     else:
         if res.get("refused") is None:
             check_state(case, res["state"]["units"], res["state"]["traps"])
