@@ -88,7 +88,8 @@ def actions(draw):
         base = target["hex"] or [0, 0]
         dq, dr = draw(st.sampled_from(DIRS))
         case["attack"] = {"attacker": a, "target": t, "provoked": draw(st.integers(0, 4)) == 0, "aimed": False,
-                          "counter": counter, "retreat_to": [base[0] + dq, base[1] + dr] if counter == "retreat" else None}
+                          "counter": counter,
+                          "retreat_to": [base[0] + dq, base[1] + dr] if counter == "retreat" else None}
         return "attack", case
     if kind == "move":
         uid = ids[0] if draw(st.integers(0, 3)) else draw(st.sampled_from(ids))
@@ -136,7 +137,8 @@ def removed(case: dict) -> set[str]:
     return {u["id"] for u in case["units"] if u["where"] != "board"}
 
 
-def check_state(before: dict, after_units: list[dict], traps_after: list[dict] | None, healed: dict | None = None) -> None:
+def check_state(before: dict, after_units: list[dict], traps_after: list[dict] | None,
+                healed: dict | None = None) -> None:
     start = {u["id"]: u for u in before["units"]}
     ids = [u["id"] for u in after_units]
     assert sorted(ids) == sorted(start), "no unit made from nothing, none lost"

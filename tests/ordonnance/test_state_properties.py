@@ -21,7 +21,8 @@ def _symbols(mask):
     return [SYMBOLS[i] for i in range(5) if mask >> i & 1]
 
 
-DECK = [{"id": f"c{i:02d}", "symbols": _symbols(1 + (i * 11) % 31)} for i in range(18)]   # small: each play searches C11
+# small: each play searches C11 over the pool
+DECK = [{"id": f"c{i:02d}", "symbols": _symbols(1 + (i * 11) % 31)} for i in range(18)]
 IDS = sorted(c["id"] for c in DECK)
 
 
