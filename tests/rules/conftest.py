@@ -1,15 +1,13 @@
-"""Show the rule coverage per system at the end of a run that collected tests/rules/test_rule_coverage.py."""
+"""Show the rule coverage per system at the end of a run that ran tests/rules/test_rule_coverage.py."""
 
 
 def pytest_terminal_summary(terminalreporter):
-    if not any(item.nodeid.startswith("tests/rules/test_rule_coverage.py")
-               for item in getattr(terminalreporter.config, "_rule_coverage_items", [])):
+    # The reports, not the collected items: with xdist only the workers collect, the controller gets the reports.
+    ran = any("test_rule_coverage.py" in getattr(report, "nodeid", "")
+              for reports in terminalreporter.stats.values() for report in reports)
+    if not ran:
         return
     from .citations import report
     terminalreporter.write_sep("-", "rule coverage (case files citing each engine heading)")
     for line in report():
         terminalreporter.write_line(line)
-
-
-def pytest_collection_modifyitems(config, items):
-    config._rule_coverage_items = [i for i in items if "test_rule_coverage" in i.nodeid]
