@@ -48,15 +48,15 @@ def _melee_unit(data: Data, raw: Any, where: str, attacks: bool = False) -> Unit
 # A unit of these statuses has left the field (W26.5, W34.4, W34.5, W14.1): it neither attacks, nor fights back,
 # nor shoots, nor is attacked or shot at. A fleeing unit does not attack (W35.1: it only flees until it
 # regroups; a meeting engagement is two attacks, W29.1), but it may be attacked (W35.4) or shot at.
-OUT_OF_BATTLE = {DESTROYED: "W26.5", DISPERSED: "W34.4", WITHDRAWN: "W14.1"}
+LEFT_THE_FIELD = {DESTROYED: "W26.5", DISPERSED: "W34.4", WITHDRAWN: "W14.1"}
 
 
 def refuse_status(u: Unit, where: str, acts: bool) -> None:
     """Exit 2 naming the unit and its status when a unit out of the battle (or a fleeing one that would act) is in
     a contest: `acts` is True for an attacker or a shooter, False for a defender or a target."""
-    if u.status in OUT_OF_BATTLE:
+    if u.status in LEFT_THE_FIELD:
         raise CaseError(f"{where}.status", f"unit {u.id} is {u.status}: it has left the battle and takes no part "
-                                           f"in a combat ({OUT_OF_BATTLE[u.status]})")
+                                           f"in a combat ({LEFT_THE_FIELD[u.status]})")
     if acts and u.status == FLEEING:
         raise CaseError(f"{where}.status", f"unit {u.id} is fleeing: a fleeing unit does not attack (W35.1)")
 
@@ -101,7 +101,7 @@ def volley_parts(data: Data, case: dict) -> tuple[Unit, list[v.Shot]]:
     for i, raw in enumerate(lst(spec.get("shooters"), "volley.shooters", 12)):
         where = f"volley.shooters[{i}]"
         shooters.append(_clean(unit(data, raw, where, min_figures=1), where, SHOOTER_FLAGS, ()))
-        if shooters[-1].status in OUT_OF_BATTLE:          # a fleeing shooter is let through: it shoots no figure
+        if shooters[-1].status in LEFT_THE_FIELD:          # a fleeing shooter is let through: it shoots no figure
             refuse_status(shooters[-1], where, acts=True)
     if not shooters:
         raise CaseError("volley.shooters", "at least one shooter")
