@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "larp.tactical",
     "larp.ordonnance",
     "larp.bridge",
+    "larp.gamefile",
     "axes",
 ]
 
