@@ -36,7 +36,6 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from larp.campaign.audit import audit
 from larp.campaign.models import Game
@@ -251,8 +250,7 @@ def _restore_users(data: dict, keys: _Keys, restored: Restored, *, trusted: bool
         keys.map[label][u["pk"]] = existing.pk
     if reused:
         restored.notes.append(
-            ngettext("%(n)d account already existed here and keeps its password: %(names)s.",
-                     "%(n)d accounts already existed here and keep their passwords: %(names)s.", len(reused))
+            _("Accounts that already existed here keep their own passwords (%(n)d): %(names)s.")
             % {"n": len(reused), "names": ", ".join(reused[:10]) + ("…" if len(reused) > 10 else "")})
 
 
@@ -333,9 +331,8 @@ def _restore_join_codes(game: Game, data: dict, restored: Restored) -> None:
     restored.codes_reissued = reissued
     if reissued:
         restored.notes.append(
-            ngettext("%(n)d join code was issued anew: the old printed code is void, print the codes again.",
-                     "%(n)d join codes were issued anew: the old printed codes are void, print the codes again.",
-                     reissued) % {"n": reissued})
+            _("Join codes issued anew: %(n)d. The old printed codes are void: print the codes again.")
+            % {"n": reissued})
     elif same_key and JoinToken.objects.filter(game=game).exists():
         restored.notes.append(_("The printed join codes keep working (this server has the same SECRET_KEY)."))
 
