@@ -38,8 +38,11 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from larp.campaign.audit import audit
-from larp.campaign.models import Game
+from larp.campaign.models import Game, Membership
 from larp.gamefile import graph
+from larp.scenarios import files
+from larp.scenarios.export import scenario_of
+from larp.scenarios.loader import create_game
 from larp.tablet import tokens
 
 FORMAT = "larp-game"
@@ -60,6 +63,7 @@ class Restored:
     game: Game
     notes: list[str] = field(default_factory=list)
     codes_reissued: int = 0
+    reused_users: set[int] = field(default_factory=set)   # accounts that existed here before the import
 
 
 # --- texts that name a primary key ------------------------------------------------------------------
@@ -247,6 +251,7 @@ def _restore_users(data: dict, keys: _Keys, restored: Restored, *, trusted: bool
             existing = obj.object
         else:
             reused.append(existing.username)
+            restored.reused_users.add(existing.pk)
         keys.map[label][u["pk"]] = existing.pk
     if reused:
         restored.notes.append(
@@ -314,11 +319,18 @@ def _restore_rows(data: dict, keys: _Keys, title: str) -> dict[str, list[tuple[i
     return inserted
 
 
-def _restore_join_codes(game: Game, data: dict, restored: Restored) -> None:
-    """Keep the printed codes where they still verify; else issue every working code anew."""
+def _restore_join_codes(game: Game, data: dict, restored: Restored, *, trusted: bool) -> None:
+    """Keep the printed codes where they still verify; else issue every working code anew.
+
+    A code signs its account in: one for an account that is not a player of the game, or (from an upload)
+    for an account that existed here before, is revoked, so a file cannot hand anyone a way into an account.
+    """
     JoinToken = apps.get_model("tablet", "JoinToken")
     same_key = (data.get("join_codes") or {}).get("secret_check") == secret_check()
     now = timezone.now().replace(microsecond=0)
+    players = set(Membership.objects.filter(game=game, role=Membership.PLAYER).values_list("user_id", flat=True))
+    allowed = players if trusted else players - restored.reused_users
+    JoinToken.objects.filter(game=game, revoked_at__isnull=True).exclude(user_id__in=allowed).update(revoked_at=now)
     reissued = 0
     for token in JoinToken.objects.filter(game=game):
         if same_key and not token.key.startswith("moved-"):
@@ -365,7 +377,7 @@ def restore(data: dict, *, title: str | None = None, by=None, trusted: bool = Tr
             _restore_rows(data, keys, title)
             game = Game.objects.get(pk=next(iter(keys.map["campaign.game"].values())))
             restored.game = game
-            _restore_join_codes(game, data, restored)
+            _restore_join_codes(game, data, restored, trusted=trusted)
             audit(game, by, "game_imported", {"from_game": data["game"].get("id"), "title": data["game"].get("title"),
                                              "exported_at": data.get("exported_at"),
                                              "codes_reissued": restored.codes_reissued})
@@ -377,3 +389,42 @@ def restore(data: dict, *, title: str | None = None, by=None, trusted: bool = Tr
     except (ValueError, TypeError, KeyError, serializers.base.DeserializationError) as exc:
         raise GameFileError(_("The game file is damaged: %(error)s") % {"error": exc}) from None
     return restored
+
+
+# --- from the console ---------------------------------------------------------------------------------
+
+
+def _moderate(by, game: Game) -> None:
+    """The moderator who brought the game in may run it (their account's role elsewhere is untouched)."""
+    if by is not None and not Membership.objects.filter(user=by, game=game).exists():
+        Membership.objects.create(user=by, game=game, role=Membership.MODERATOR)
+
+
+def new_game_from_scenario(by, raw: bytes, filename: str, title: str) -> Game:
+    """A new game from an uploaded scenario file (.yaml or .zip); ScenarioError lists every problem."""
+    with transaction.atomic():
+        game = create_game(files.parse(raw, filename), title=title)
+        _moderate(by, game)
+        audit(game, by, "game_created_from_file", {"file": filename[:200]})
+    return game
+
+
+def restore_upload(by, raw: bytes, title: str | None = None) -> Restored:
+    """A game file uploaded by a moderator: restored as a new game that the moderator may run.
+
+    No staff or superuser account is created from an upload (`trusted=False`)."""
+    with transaction.atomic():
+        restored = restore(loads(raw), title=title or None, by=by, trusted=False)
+        _moderate(by, restored.game)
+    return restored
+
+
+def scenario_download(game: Game) -> tuple[str, bytes]:
+    """The game's world as a scenario file: (file name, bytes)."""
+    data = scenario_of(game)
+    return f"{data['scenario']['id']}.yaml", files.dump_yaml(data).encode("utf-8")
+
+
+def game_download(game: Game) -> tuple[str, bytes]:
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+    return f"game-{game.pk}-{stamp}.json.gz", gzip.compress(dumps(export_game(game)), mtime=0)
