@@ -26,10 +26,16 @@ def test_the_page_speaks_russian_and_lists_the_backups(mod_client, tiny_game):
     text = page.content.decode()
     assert "Резервные копии" in text and "Сценарий этой игры" in text
     assert reverse("gamefile:backup", args=[tiny_game.pk, made.name]) in text
-    english = mod_client.get(reverse("gamefile:page", args=[tiny_game.pk]), HTTP_ACCEPT_LANGUAGE="en")
-    assert "Backups" in english.content.decode() or "Резервные копии" in english.content.decode()
+    mod_client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    english = mod_client.get(reverse("gamefile:page", args=[tiny_game.pk])).content.decode()
+    assert "Backups" in english and "The scenario of this game" in english
     got = mod_client.get(reverse("gamefile:backup", args=[tiny_game.pk, made.name]))
     assert got.status_code == 200 and gzip.decompress(b"".join(got.streaming_content))[:1] == b"{"
+
+
+def test_back_up_now_writes_a_copy(mod_client, tiny_game):
+    got = mod_client.post(reverse("gamefile:back_up", args=[tiny_game.pk]))
+    assert got.status_code == 302 and len(backups.backups(tiny_game.pk)) == 1
 
 
 def test_download_the_scenario_and_make_a_new_game_of_it(mod_client, tiny_game, moderator):
