@@ -190,7 +190,8 @@ def loads(raw: bytes) -> dict:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise GameFileError(_("This is not a game file: it is not JSON. Choose a file made by «export game».")) from None
+        raise GameFileError(_("This is not a game file: it is not JSON. Choose a file made by «export game»."))\
+            from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GameFileError(_("This is not a game file (no «format: larp-game»). Choose a file made by «export game»."))
     if data.get("version") != VERSION:

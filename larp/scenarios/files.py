@@ -74,16 +74,20 @@ def _depth(text: str) -> int:
 def parse_yaml(raw: bytes, name: str) -> dict:
     """A scenario from a YAML file's bytes, or ScenarioError naming the file and what to do."""
     if len(raw) > MAX_YAML:
-        raise ScenarioError([Problem(name, gettext_noop("the file is larger than 5 MB: a scenario is a short text file"))])
+        raise ScenarioError([Problem(name,
+                                     gettext_noop("the file is larger than 5 MB: a scenario is a short text file"))])
     if b"\x00" in raw[:8192]:
-        raise ScenarioError([Problem(name, gettext_noop("this is not a text file: choose the scenario's .yaml or .zip"))])
+        raise ScenarioError([Problem(name,
+                                     gettext_noop("this is not a text file: choose the scenario's .yaml or .zip"))])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ScenarioError([Problem(name, gettext_noop("this is not a UTF-8 text file: save it as UTF-8 and try again"))]) \
+        raise ScenarioError([Problem(name,
+                                     gettext_noop("this is not a UTF-8 text file: save it as UTF-8 and try again"))]) \
             from None
     if _depth(text) > MAX_DEPTH:
-        raise ScenarioError([Problem(name, gettext_noop("brackets nested more than %(max)s deep: a scenario never needs "
+        raise ScenarioError([Problem(name,
+                                     gettext_noop("brackets nested more than %(max)s deep: a scenario never needs "
                                               "that; check for unclosed [ or {"), {"max": MAX_DEPTH})])
     try:
         data = yaml.safe_load(text)
@@ -96,7 +100,8 @@ def parse_yaml(raw: bytes, name: str) -> dict:
     except RecursionError:
         raise ScenarioError([Problem(name, gettext_noop("nested too deeply to read"))]) from None
     if not isinstance(data, dict):
-        raise ScenarioError([Problem(name, gettext_noop("the top level must be a mapping (scenario:, rules:, factions: …)"))])
+        raise ScenarioError([Problem(name,
+                                     gettext_noop("the top level must be a mapping (scenario:, rules:, factions: …)"))])
     return data
 
 
@@ -108,21 +113,25 @@ def parse_zip(raw: bytes, name: str) -> tuple[dict, tuple[str, bytes] | None]:
     except (zipfile.BadZipFile, OSError, ValueError):
         raise ScenarioError([Problem(name, gettext_noop("this .zip is damaged: write it again"))]) from None
     if YAML_NAME not in members:
-        raise ScenarioError([Problem(name, gettext_noop("the .zip has no scenario.yaml at its top: put the scenario there"))])
+        raise ScenarioError([Problem(name,
+                                     gettext_noop("the .zip has no scenario.yaml at its top: put the scenario there"))])
     if members[YAML_NAME].file_size > MAX_YAML:
-        raise ScenarioError([Problem(name, gettext_noop("the file is larger than 5 MB: a scenario is a short text file"))])
+        raise ScenarioError([Problem(name,
+                                     gettext_noop("the file is larger than 5 MB: a scenario is a short text file"))])
     data = parse_yaml(z.read(YAML_NAME), f"{name}: {YAML_NAME}")
     picture_name = (data.get("scenario") or {}).get("map") if isinstance(data.get("scenario"), dict) else None
     extra = sorted(set(members) - {YAML_NAME, picture_name})
     if extra:
-        raise ScenarioError([Problem(name, gettext_noop("the .zip holds files the scenario does not name: %(files)s; leave "
+        raise ScenarioError([Problem(name,
+                                     gettext_noop("the .zip holds files the scenario does not name: %(files)s; leave "
                                               "only scenario.yaml and the map picture"),
                                      {"files": ", ".join(extra[:5])})])
     if not picture_name:
         return data, None
     info = members.get(picture_name)
     if info is None or "/" in picture_name or not picture_name.lower().endswith(PICTURE_TYPES):
-        raise ScenarioError([Problem(f"{name}: scenario.map", gettext_noop("the map picture %(file)s is not in the .zip "
+        raise ScenarioError([Problem(f"{name}: scenario.map",
+                                     gettext_noop("the map picture %(file)s is not in the .zip "
                                                                  "(a PNG, JPEG or SVG file next to scenario.yaml)"),
                                      {"file": picture_name})])
     if info.file_size > MAX_PICTURE:

@@ -122,7 +122,8 @@ def _items_with_ids(c: _Collector, items: list, what: str) -> dict[str, dict]:
         if not c.need(isinstance(item, dict), where, gettext_noop("must be a mapping")):
             continue
         ident = item.get("id")
-        if not c.need(isinstance(ident, str) and ID_RE.match(ident) is not None, where, gettext_noop("bad id %(ident)s"), ident=repr(ident)):
+        if not c.need(isinstance(ident, str) and ID_RE.match(ident) is not None, where,
+                      gettext_noop("bad id %(ident)s"), ident=repr(ident)):
             continue
         if not c.need(ident not in seen, f"{what} {ident}", gettext_noop("duplicate id")):
             continue
@@ -144,7 +145,8 @@ def validate(data: dict) -> list[Problem]:
     if not c.need(isinstance(rules, dict), "rules", gettext_noop("must be a mapping")):
         rules = {}
     max_men = rules.get("army_max_men", DEFAULT_ARMY_MAX_MEN)
-    if not c.need(_is_int(max_men) and max_men > 0, "rules.army_max_men", gettext_noop("must be a positive whole number")):
+    if not c.need(_is_int(max_men) and max_men > 0, "rules.army_max_men",
+                  gettext_noop("must be a positive whole number")):
         max_men = DEFAULT_ARMY_MAX_MEN
     specials = rules.get("specials") or {}
     if not c.need(isinstance(specials, dict), "rules.specials", gettext_noop("must be a mapping")):
@@ -172,22 +174,26 @@ def validate(data: dict) -> list[Problem]:
     for pid, p in provinces.items():
         where = f"provinces {pid}"
         domain = p.get("domain")
-        if not c.need(domain in ("land", "sea"), where, gettext_noop("domain must be land or sea, not %(domain)s"), domain=repr(domain)):
+        if not c.need(domain in ("land", "sea"), where,
+                      gettext_noop("domain must be land or sea, not %(domain)s"), domain=repr(domain)):
             continue
         (land if domain == "land" else seas).add(pid)
         c.need(_text(p.get("name_ru")), where, gettext_noop("name_ru missing"))
-        c.need(_is_number(p.get("lat")) and _is_number(p.get("lon")), where, gettext_noop("lat and lon must be numbers"))
+        c.need(_is_number(p.get("lat")) and _is_number(p.get("lon")), where,
+               gettext_noop("lat and lon must be numbers"))
         owner = p.get("owner")
         garrison = p.get("garrison") or []
         if not c.need(isinstance(garrison, list), where, gettext_noop("garrison must be a list")):
             garrison = []
         if domain == "sea":
-            c.need(owner is None, where, gettext_noop("a sea zone cannot have an owner (has %(owner)s)"), owner=repr(owner))
+            c.need(owner is None, where,
+                   gettext_noop("a sea zone cannot have an owner (has %(owner)s)"), owner=repr(owner))
             c.need(not p.get("fortress"), where, gettext_noop("a sea zone cannot have a fortress"))
             c.need(not garrison, where, gettext_noop("a sea zone cannot have a garrison"))
             c.need(not p.get("special"), where, gettext_noop("a sea zone cannot have a city special"))
             continue
-        c.need(owner is None or owner in factions, where, gettext_noop("owner %(owner)s is not a faction id"), owner=repr(owner))
+        c.need(owner is None or owner in factions, where,
+               gettext_noop("owner %(owner)s is not a faction id"), owner=repr(owner))
         c.need(isinstance(p.get("fortress", False), bool), where, gettext_noop("fortress must be true or false"))
         if garrison:
             c.need(bool(p.get("fortress")), where, gettext_noop("a garrison needs a fortress"))
@@ -198,7 +204,8 @@ def validate(data: dict) -> list[Problem]:
                 c.add(where, gettext_noop("garrison: %(g)s is a naval troop type"), g=g)
         special = p.get("special")
         if special is not None:
-            c.need(special in specials, where, gettext_noop("special %(special)s is not defined under rules.specials"), special=repr(special))
+            c.need(special in specials, where,
+                   gettext_noop("special %(special)s is not defined under rules.specials"), special=repr(special))
 
     _check_points(c, provinces)
     neighbours = _check_adjacency(c, _list(c, data, "adjacency"), provinces, land, seas)
@@ -221,12 +228,15 @@ def validate(data: dict) -> list[Problem]:
         if c.need(cap in provinces, where, gettext_noop("capital %(cap)s is not a province id"), cap=repr(cap)):
             c.need(cap in land, where, gettext_noop("capital %(cap)s is a sea zone"), cap=cap)
             c.need(provinces[cap].get("owner") == fid, where,
-                   gettext_noop("capital %(cap)s is owned by %(owner)s, not %(fid)s"), cap=cap, owner=repr(provinces[cap].get('owner')), fid=fid)
+                   gettext_noop("capital %(cap)s is owned by %(owner)s, not %(fid)s"),
+                   cap=cap, owner=repr(provinces[cap].get("owner")), fid=fid)
             if cap in capitals:
-                c.add(where, gettext_noop("capital %(cap)s is already the capital of %(other)s"), cap=cap, other=capitals[cap])
+                c.add(where,
+                      gettext_noop("capital %(cap)s is already the capital of %(other)s"), cap=cap, other=capitals[cap])
             capitals[cap] = fid
         for sp in f.get("specials") or []:
-            c.need(sp in specials, where, gettext_noop("special %(sp)s is not defined under rules.specials"), sp=repr(sp))
+            c.need(sp in specials, where,
+                   gettext_noop("special %(sp)s is not defined under rules.specials"), sp=repr(sp))
         owned = {pid for pid in land if provinces[pid].get("owner") == fid}
         _check_armies(c, f, fid, owned, provinces, land, troop_types, land_types, max_men)
         _check_fleets(c, f, fid, owned, provinces, seas, neighbours, troop_types, naval_types)
@@ -290,10 +300,12 @@ def schema_problems(data: dict) -> list[Problem]:
         if error.validator == "additionalProperties":
             allowed = sorted(error.schema.get("properties", {}))
             extra = sorted(set(error.instance) - set(allowed))
-            problems.append(Problem(where, gettext_noop("unknown key %(keys)s: check its spelling (the keys here are: %(allowed)s)"),
+            problems.append(Problem(where, gettext_noop("unknown key %(keys)s: check its spelling "
+                                                        "(the keys here are: %(allowed)s)"),
                                     {"keys": ", ".join(extra), "allowed": ", ".join(allowed)}))
         else:
-            problems.append(Problem(where, gettext_noop("does not match the scenario schema: %(error)s (docs/scenarios.md)"),
+            problems.append(Problem(where,
+                                    gettext_noop("does not match the scenario schema: %(error)s (docs/scenarios.md)"),
                                     {"error": error.message}))
     return problems
 
@@ -321,7 +333,8 @@ def _check_tables(c: _Collector, tables, land_types: set[str]) -> None:
         return
     for system, conv in tables.items():
         where = f"rules.tables.{system}"
-        if not c.need(system in TABLE_SYSTEMS, where, gettext_noop("unknown rule system; one of %(systems)s"), systems=', '.join(TABLE_SYSTEMS)):
+        if not c.need(system in TABLE_SYSTEMS, where,
+                      gettext_noop("unknown rule system; one of %(systems)s"), systems=', '.join(TABLE_SYSTEMS)):
             continue
         if not c.need(isinstance(conv, dict), where, gettext_noop("must be a mapping")):
             continue
@@ -329,7 +342,8 @@ def _check_tables(c: _Collector, tables, land_types: set[str]) -> None:
         if c.need(isinstance(sides, dict) and all(isinstance(sides.get(k), str) and sides.get(k)
                                                   for k in ("attacker", "defender")),
                   f"{where}.sides", gettext_noop("needs the attacker's and the defender's side ids")):
-            c.need(sides["attacker"] != sides["defender"], f"{where}.sides", gettext_noop("the two sides need different ids"))
+            c.need(sides["attacker"] != sides["defender"], f"{where}.sides",
+                   gettext_noop("the two sides need different ids"))
         size = conv.get("size")
         if c.need(isinstance(size, dict), f"{where}.size", gettext_noop("needs per_power, min and max")):
             c.need(_is_number(size.get("per_power")) and size.get("per_power", 0) > 0, f"{where}.size",
@@ -344,12 +358,14 @@ def _check_tables(c: _Collector, tables, land_types: set[str]) -> None:
         if system == "tactical":
             profiles = conv.get("profiles")
             ids = set()
-            if c.need(isinstance(profiles, list) and profiles, f"{where}.profiles", gettext_noop("must list the profiles")):
+            if c.need(isinstance(profiles, list) and profiles, f"{where}.profiles",
+                      gettext_noop("must list the profiles")):
                 ids = {p.get("id") for p in profiles if isinstance(p, dict)}
 
             def tactical(value, w):
                 if c.need(isinstance(value, dict), w, gettext_noop("needs a profile and a formation")):
-                    c.need(value.get("profile") in ids, w, gettext_noop("profile %(profile)s is not listed"), profile=repr(value.get('profile')))
+                    c.need(value.get("profile") in ids, w,
+                           gettext_noop("profile %(profile)s is not listed"), profile=repr(value.get('profile')))
                     c.need(isinstance(value.get("formation"), str), w, gettext_noop("needs a formation"))
 
             _check_card_map(c, units, f"{where}.units", land_types, tactical)
@@ -360,16 +376,19 @@ def _check_tables(c: _Collector, tables, land_types: set[str]) -> None:
             c.need(sides.get("attacker") in ORDA_MONGOLS and sides.get("defender") in ORDA_RUS_CHINA,
                    f"{where}.sides", gettext_noop("the attacker is a Mongol faction (north_mongolia, south_mongolia), "
                    "the defender rus or china"))
-            if c.need(isinstance(units, dict), f"{where}.units", gettext_noop("needs the attacker's and the defender's tokens")):
+            if c.need(isinstance(units, dict), f"{where}.units",
+                      gettext_noop("needs the attacker's and the defender's tokens")):
                 for role in ("attacker", "defender"):
                     _check_card_map(c, units.get(role), f"{where}.units.{role}", land_types, text)
             walls = conv.get("walls")
-            if c.need(isinstance(walls, dict), f"{where}.walls", gettext_noop("needs the fortress's and the capital's city")):
+            if c.need(isinstance(walls, dict), f"{where}.walls",
+                      gettext_noop("needs the fortress's and the capital's city")):
                 for kind in ("fortress", "capital"):
                     w = walls.get(kind)
                     c.need(isinstance(w, dict) and w.get("kind") in ("city", "capital")
                            and _is_int(w.get("durability")) and w["durability"] > 0,
-                           f"{where}.walls.{kind}", gettext_noop("needs kind (city or capital) and a positive durability"))
+                           f"{where}.walls.{kind}",
+                           gettext_noop("needs kind (city or capital) and a positive durability"))
             c.need(_is_int(conv.get("board_radius")) and conv["board_radius"] >= 2, f"{where}.board_radius",
                    gettext_noop("must be a whole number of at least 2"))
         else:
@@ -382,7 +401,8 @@ def _check_loss_table(c: _Collector, rules: dict) -> None:
     if bounds is None and losses is None:
         return
     if not c.need(isinstance(bounds, list) and all(_is_int(b) for b in bounds)
-                  and bounds == sorted(set(bounds)), "rules.band_upper_bounds", gettext_noop("must be increasing whole numbers")):
+                  and bounds == sorted(set(bounds)), "rules.band_upper_bounds",
+                  gettext_noop("must be increasing whole numbers")):
         return
     bands = len(bounds) + 1
     if not c.need(isinstance(losses, dict), "rules.losses", gettext_noop("must be a mapping")):
@@ -438,7 +458,8 @@ def _check_armies(c, f, fid, owned, provinces, land, troop_types, land_types, ma
         if not c.need(isinstance(a, dict), where, gettext_noop("must be a mapping")):
             continue
         number = a.get("number")
-        if c.need(_is_int(number) and number > 0, where, gettext_noop("number %(number)s must be a positive whole number"), number=repr(number)):
+        if c.need(_is_int(number) and number > 0, where,
+                  gettext_noop("number %(number)s must be a positive whole number"), number=repr(number)):
             where = f"factions {fid} army {number}"
             c.need(number not in numbers, where, gettext_noop("duplicate army number"))
             numbers.add(number)
@@ -447,7 +468,9 @@ def _check_armies(c, f, fid, owned, provinces, land, troop_types, land_types, ma
             if pid not in land:
                 c.add(where, gettext_noop("starts in %(pid)s, a sea zone"), pid=pid)
             elif pid not in owned:
-                c.add(where, gettext_noop("starts in %(pid)s, outside %(fid)s's land (owner %(owner)s)"), pid=pid, fid=fid, owner=repr(provinces[pid].get('owner')))
+                c.add(where,
+                      gettext_noop("starts in %(pid)s, outside %(fid)s's land (owner %(owner)s)"),
+                      pid=pid, fid=fid, owner=repr(provinces[pid].get('owner')))
         troops = a.get("troops") or []
         men = 0
         for t in troops:
@@ -464,7 +487,8 @@ def _check_armies(c, f, fid, owned, provinces, land, troop_types, land_types, ma
             cw = f"{where} commander #{k + 1}"
             if c.need(isinstance(cm, dict), cw, gettext_noop("must be a mapping")):
                 c.need(_text(cm.get("name_ru")), cw, gettext_noop("name_ru missing"))
-                c.need(_is_int(cm.get("power")) and cm["power"] >= 0, cw, gettext_noop("power must be a whole number >= 0"))
+                c.need(_is_int(cm.get("power")) and cm["power"] >= 0, cw,
+                       gettext_noop("power must be a whole number >= 0"))
 
 
 def _check_fleets(c, f, fid, owned, provinces, seas, neighbours, troop_types, naval_types) -> None:
@@ -477,7 +501,8 @@ def _check_fleets(c, f, fid, owned, provinces, seas, neighbours, troop_types, na
         if not c.need(isinstance(fl, dict), where, gettext_noop("must be a mapping")):
             continue
         number = fl.get("number")
-        if c.need(_is_int(number) and number > 0, where, gettext_noop("number %(number)s must be a positive whole number"), number=repr(number)):
+        if c.need(_is_int(number) and number > 0, where,
+                  gettext_noop("number %(number)s must be a positive whole number"), number=repr(number)):
             where = f"factions {fid} fleet {number}"
             c.need(number not in numbers, where, gettext_noop("duplicate fleet number"))
             numbers.add(number)
@@ -486,7 +511,8 @@ def _check_fleets(c, f, fid, owned, provinces, seas, neighbours, troop_types, na
             if c.need(sea in seas, where, gettext_noop("%(sea)s is land, not a sea zone"), sea=sea):
                 # A fleet claims a coast of its faction: the zone must touch its land.
                 c.need(bool(neighbours[sea] & owned), where,
-                       gettext_noop("%(sea)s touches none of %(fid)s's provinces (no sea link to its coast)"), sea=sea, fid=fid)
+                       gettext_noop("%(sea)s touches none of %(fid)s's provinces (no sea link to its coast)"),
+                       sea=sea, fid=fid)
         for t in fl.get("troops") or []:
             if t not in troop_types:
                 c.add(where, gettext_noop("unknown troop type %(t)s"), t=repr(t))
