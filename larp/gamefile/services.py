@@ -23,6 +23,7 @@ import gzip
 import json
 import re
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -124,9 +125,35 @@ def _migrations(labels: set[str]) -> dict[str, list[str]]:
     return dict(applied)
 
 
-def export_game(game: Game) -> dict:
-    """The whole game as one JSON-ready document (read in one transaction: a consistent copy)."""
+@contextmanager
+def _snapshot():
+    """One consistent read of the database without blocking the game's writers.
+
+    SQLite: a deferred (read) transaction; in WAL mode it reads a snapshot and takes no lock, where this
+    project's IMMEDIATE transactions would hold the write lock for the whole export. PostgreSQL: a repeatable
+    read transaction (read committed would let each query see a later state than the one before)."""
+    if connection.in_atomic_block:
+        yield
+        return
+    if connection.vendor == "sqlite":
+        connection.ensure_connection()
+        saved, connection.transaction_mode = getattr(connection, "transaction_mode", None), "DEFERRED"
+        try:
+            with transaction.atomic():
+                yield
+        finally:
+            connection.transaction_mode = saved
+        return
     with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
+def export_game(game: Game) -> dict:
+    """The whole game as one JSON-ready document (read in one snapshot: a consistent copy)."""
+    with _snapshot():
         models = graph.game_models()
         objects, counts, user_ids = [], {}, set()
         for gm in models:

@@ -43,3 +43,21 @@ def test_sqlite_runs_in_wal_mode(db):
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA journal_mode")
         assert cursor.fetchone()[0] == "wal"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_export_takes_no_write_lock_on_sqlite(monkeypatch):
+    """The backup reads a snapshot (a deferred transaction): the game's writers never wait for it.
+    (On PostgreSQL the same export runs in a repeatable read transaction.)"""
+    seen = []
+    real = services.graph.rows
+
+    def spy(gm, game):
+        seen.append(getattr(connection, "transaction_mode", "postgresql"))
+        return real(gm, game)
+
+    game = load_scenario("tiny", title="Snapshot", seed=2)
+    monkeypatch.setattr(services.graph, "rows", spy)
+    assert services.export_game(game)["counts"]["campaign.province"] == game.provinces.count()
+    if connection.vendor == "sqlite":
+        assert set(seen) == {"DEFERRED"} and connection.transaction_mode == "IMMEDIATE"
