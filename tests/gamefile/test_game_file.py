@@ -118,8 +118,9 @@ def test_a_game_stopped_mid_turn_continues_after_export_delete_and_import(mid_tu
     redplains.roll(new_table.pk, moderator, "south", hand=[3, 4])
     # and the dice verify, the table's once its seed is revealed
     dice_services.reveal(new_table.dice, moderator)
+    dice_services.reveal_game(restored, moderator)
     lines = dice_selectors.check(restored)
-    assert lines and all(line.ok for line in lines if line.revealed), [line.text() for line in lines]
+    assert lines and all(line.revealed and line.ok for line in lines), [line.text() for line in lines]
     call_command("verify_dice", str(restored.pk), stdout=io.StringIO())
 
 
@@ -151,3 +152,35 @@ def test_a_file_that_is_not_a_game_file_is_refused_in_one_line(tmp_path, db, raw
     path.write_bytes(raw)
     with pytest.raises(CommandError, match=words):
         call_command("import_game", str(path), stdout=io.StringIO())
+
+
+def test_the_texts_that_name_a_key_follow_the_new_keys(tiny_game, moderator, player):
+    """An Orda table names its data set, a spy report its army: both by primary key, both rewritten."""
+    from django.utils import translation
+
+    from larp.orda import services as orda
+    from larp.orda.models import DataSet
+    from tests.orda_table.data import complete_data
+
+    game = tiny_game
+    turns.start_game(game, moderator)
+    load_scenario("tiny", title="Taking the low keys", seed=9)    # the restored rows get other keys
+    data = orda.create_dataset(game, "Тестовый набор", moderator, complete_data())
+    with translation.override("ru"):
+        orda.create(game, moderator, title="Бой у брода", data=data, mode="border", order=["rus", "north_mongolia"],
+                    factions={"rus": game.factions.get(code="north"), "north_mongolia": game.factions.get(code="south")})
+    army = game.armies.get(faction__code="north", number=1)
+    tablet.grant_spy_report(moderator, game, game.factions.get(code="south"), f"army:{army.pk}")
+    raw = services.dumps(services.export_game(game))
+    delete(game)
+    get_user_model().objects.filter(username="north-player").delete()
+
+    restored = services.restore(services.loads(raw)).game
+    table = Table.objects.get(game=restored)
+    new_set = DataSet.objects.get(game=restored)
+    assert new_set.pk != data.pk and table.origin["data_set"] == new_set.pk
+    assert table.dice.label == f"table-{table.pk}"
+    assert all(ref.startswith(f"table-{table.pk}:") for ref in table.dice.rolls.values_list("ref", flat=True))
+    new_army = restored.armies.get(faction__code="north", number=1)
+    assert restored.spy_reports.get().stack == f"army:{new_army.pk}" and new_army.pk != army.pk
+    assert tablet.resolve_stack(restored, restored.spy_reports.get().stack) == new_army
