@@ -31,6 +31,7 @@ from typing import Callable
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.recorder import MigrationRecorder
@@ -227,6 +228,9 @@ def loads(raw: bytes) -> dict:
     for key, kind in (("users", list), ("objects", list), ("game", dict), ("migrations", dict)):
         if not isinstance(data.get(key), kind):
             raise GameFileError(_("The game file is damaged: «%(key)s» is missing.") % {"key": key})
+    if not all(isinstance(names, list) and all(isinstance(n, str) for n in names)
+               for names in data["migrations"].values()):
+        raise GameFileError(_("The game file is damaged: «%(key)s» is missing.") % {"key": "migrations"})
     return data
 
 
@@ -414,7 +418,8 @@ def restore(data: dict, *, title: str | None = None, by=None, trusted: bool = Tr
             _("The game could not be restored here: %(error)s. A player can be in one game only — if the "
               "original game is in this database, delete it first or import into another one.")
             % {"error": str(exc).splitlines()[0]}) from None
-    except (ValueError, TypeError, KeyError, serializers.base.DeserializationError) as exc:
+    except (ValueError, TypeError, KeyError, AttributeError, ValidationError,
+            serializers.base.DeserializationError) as exc:
         raise GameFileError(_("The game file is damaged: %(error)s") % {"error": exc}) from None
     return restored
 

@@ -184,3 +184,22 @@ def test_the_texts_that_name_a_key_follow_the_new_keys(tiny_game, moderator, pla
     new_army = restored.armies.get(faction__code="north", number=1)
     assert restored.spy_reports.get().stack == f"army:{new_army.pk}" and new_army.pk != army.pk
     assert tablet.resolve_stack(restored, restored.spy_reports.get().stack) == new_army
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d["objects"].__setitem__(0, "not a row"),
+    lambda d: d["objects"][1]["fields"].__setitem__("at", "yesterday"),
+    lambda d: d["objects"][2]["fields"].pop("game"),
+    lambda d: d["users"].__setitem__(0, {"pk": 1}),
+    lambda d: d["migrations"].__setitem__("campaign", "0001"),
+    lambda d: d["objects"].append({"model": "campaign.game", "pk": 77, "fields": {}}),
+])
+def test_a_damaged_game_file_is_refused_whole(tiny_game, moderator, damage):
+    turns.start_game(tiny_game, moderator)
+    data = json.loads(services.dumps(services.export_game(tiny_game)))
+    data["objects"].sort(key=lambda r: r["model"] != "campaign.game")
+    damage(data)
+    before = Game.objects.count()
+    with pytest.raises(services.GameFileError):
+        services.restore(services.loads(services.dumps(data)), title="Damaged")
+    assert Game.objects.count() == before
