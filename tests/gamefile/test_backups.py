@@ -61,3 +61,11 @@ def test_an_export_takes_no_write_lock_on_sqlite(monkeypatch):
     assert services.export_game(game)["counts"]["campaign.province"] == game.provinces.count()
     if connection.vendor == "sqlite":
         assert set(seen) == {"DEFERRED"} and connection.transaction_mode == "IMMEDIATE"
+
+
+def test_beat_runs_the_backups_every_n_minutes():
+    import larp.settings as base
+
+    entry = base.CELERY_BEAT_SCHEDULE["back-up-running-games"]
+    assert entry["task"] == "larp.gamefile.tasks.back_up_running_games"
+    assert entry["schedule"] == base.BACKUP_EVERY_MINUTES * 60
