@@ -4,6 +4,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from larp.campaign.models import Adjacency, Faction, Game, Province, SpecialState
 from larp.dice import services as dice_services
@@ -31,6 +32,7 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
     game = Game.objects.create(
         title=title,
         scenario=data["scenario"]["id"],
+        scenario_header={k: v for k, v in data["scenario"].items() if k != "id"},
         rules=data.get("rules") or {},
         seed=seed if seed is not None else secrets.randbelow(2**62),
     )
@@ -47,9 +49,10 @@ def _check(data: dict, title: str) -> None:
     """Every problem of the scenario and the title at once (ScenarioError), or nothing."""
     problems = validate(data)
     if not title:
-        problems.append(Problem("--game", "the game needs a title"))
+        problems.append(Problem("--game", gettext_noop("the game needs a title")))
     elif Game.objects.filter(title=title).exists():
-        problems.append(Problem("--game", f"a game titled {title!r} already exists; choose another title"))
+        problems.append(Problem("--game", gettext_noop("a game titled %(title)s already exists; choose another title"),
+                                {"title": repr(title)}))
     if problems:
         raise ScenarioError(problems)
 

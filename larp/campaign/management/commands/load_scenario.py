@@ -1,22 +1,31 @@
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from larp.scenarios.loader import load_scenario
-from larp.scenarios import ScenarioError, available
+from larp.scenarios import ScenarioError, available, load, validate
 
 
 class Command(BaseCommand):
     help = "Create a whole game from a scenario file, in one transaction (all of it or nothing)."
 
     def add_arguments(self, parser):
+        parser.add_argument("--check", action="store_true",
+                            help="only check the file and list its problems; create nothing")
         parser.add_argument("scenario", help=f"a shipped scenario id ({', '.join(available())}) or a path to a YAML file")
         parser.add_argument("--game", required=True, help="the new game's title (must be unique)")
         parser.add_argument("--seed", type=int, default=None, help="random seed for the draw and server dice")
 
     def handle(self, *args, scenario, game, seed, **options):
         try:
+            if options.get("check"):
+                problems = validate(load(scenario))
+                if problems:
+                    raise ScenarioError(problems)
+                self.stdout.write(self.style.SUCCESS(gettext("The scenario has no problems.")))
+                return
             created = load_scenario(scenario, title=game, seed=seed)
         except ScenarioError as exc:
-            lines = [f"  - {p}" for p in exc.problems]
+            lines = [f"  - {line}" for line in exc.localized()]
             raise CommandError(f"The scenario was not loaded ({len(exc.problems)} problem(s)):\n" + "\n".join(lines))
         self.stdout.write(self.style.SUCCESS(
             f"Game {created.title!r} (id {created.pk}) created from {created.scenario}: "
