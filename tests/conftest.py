@@ -11,42 +11,50 @@ from larp.campaign.services.members import add_moderator, create_player
 from larp.scenarios.loader import load_scenario
 
 
+DATABASE_MARKERS = ("postgres", "sqlite")
+
+
 def _database_vendor() -> str:
     return "sqlite" if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") else "postgresql"
 
 
 def pytest_report_header(config):
-    return [f"database: {_database_vendor()}; Redis for tests and workers: {settings.TEST_REDIS_URL}"]
+    vendor = _database_vendor()
+    other = {"sqlite": "PostgreSQL", "postgresql": "SQLite"}[vendor]
+    marker = {"sqlite": "postgres", "postgresql": "sqlite"}[vendor]
+    return [f"database: {vendor}; Redis for tests and workers: {settings.TEST_REDIS_URL}",
+            f"tests marked `{marker}` are {other}-only: deselected here, they run in the {other} pass"]
 
 
 def pytest_collection_modifyitems(config, items):
     """Two rules of the suite, enforced where tests are collected:
 
     - a test that drives Chromium carries the `browser` marker (so `-m "not browser"` really leaves Chromium out);
-    - a test marked `postgres("why")` runs only on PostgreSQL: on SQLite it is deselected, and said so in the
-      summary, never skipped in silence (`make test` runs both databases, `.ci/run` too).
+    - a test marked `postgres("why")` runs only on PostgreSQL, one marked `sqlite("why")` only on SQLite: on the
+      other database it is deselected, and said so in the summary, never skipped in silence (`.ci/run` runs
+      `make test` on both).
     """
     unmarked = [i.nodeid for i in items if "browser" in getattr(i, "fixturenames", ()) and not i.get_closest_marker("browser")]
     if unmarked:
         raise pytest.UsageError("tests driving Chromium without the `browser` marker: " + ", ".join(unmarked))
     for item in items:
-        marker = item.get_closest_marker("postgres")
-        if marker is not None and not (marker.args and str(marker.args[0]).strip()):
-            raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.postgres needs its reason")
-    if _database_vendor() == "postgresql":
-        return
-    postgres_only = [i for i in items if i.get_closest_marker("postgres")]
-    if postgres_only:
-        config.hook.pytest_deselected(items=postgres_only)
-        items[:] = [i for i in items if not i.get_closest_marker("postgres")]
-        config._larp_postgres_only = [(i.nodeid, i.get_closest_marker("postgres").args[0]) for i in postgres_only]
+        for vendor in DATABASE_MARKERS:
+            marker = item.get_closest_marker(vendor)
+            if marker is not None and not (marker.args and str(marker.args[0]).strip()):
+                raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{vendor} needs its reason")
+    other = {"sqlite": "postgres", "postgresql": "sqlite"}[_database_vendor()]
+    elsewhere = [i for i in items if i.get_closest_marker(other)]
+    if elsewhere:
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = [i for i in items if not i.get_closest_marker(other)]
+        config._larp_elsewhere = (other, [(i.nodeid, i.get_closest_marker(other).args[0]) for i in elsewhere])
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    left = getattr(config, "_larp_postgres_only", None)
+    vendor, left = getattr(config, "_larp_elsewhere", (None, None))
     if left:
-        terminalreporter.write_line(f"{len(left)} PostgreSQL-only test(s) deselected on SQLite (they run in the "
-                                    "PostgreSQL pass):")
+        name = {"postgres": "PostgreSQL", "sqlite": "SQLite"}[vendor]
+        terminalreporter.write_line(f"{len(left)} {name}-only test(s) deselected here (they run in the {name} pass):")
         for nodeid, why in left:
             terminalreporter.write_line(f"  {nodeid}: {why}")
 

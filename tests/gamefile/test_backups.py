@@ -37,9 +37,8 @@ def test_a_backup_is_named_only_from_its_own_folder(tiny_game, backup_dir):
     assert backups.find(tiny_game.pk + 1, made.name) is None
 
 
+@pytest.mark.sqlite("WAL is SQLite's journal mode")
 def test_sqlite_runs_in_wal_mode(db):
-    if connection.vendor != "sqlite":
-        pytest.skip("WAL is SQLite's")
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA journal_mode")
         assert cursor.fetchone()[0] == "wal"
