@@ -157,7 +157,7 @@ def test_a_deleted_roll_is_named(fought):
 def test_a_wrong_seed_is_named(fought, capsys):
     game, mod = fought
     dice.reveal_game(game, mod)
-    Stream.objects.filter(game=game, label="game").update(seed=game.seed + 1)
+    Stream.objects.filter(game=game, label="game").update(secret=game.seed + 1, seed=game.seed + 1)  # the revealed secret
     text = _problems(game)
     wrong, right = turn_seed(game.seed + 1, 1), turn_seed(game.seed, 1)
     k = next(k for k in range(20) if die(wrong, k) != die(right, k))
