@@ -97,10 +97,10 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
             "n": d.get("battle"), "a": _dice(d.get("attacker")), "d": _dice(d.get("defender"))}
         if d.get("counters"):
             text += " " + _("Dice %(first)s–%(last)s of the turn on the dice record.") % {
-                "first": d["counters"][0], "last": d["counters"][-1]}
+                "first": d["counters"][0] + 1, "last": d["counters"][-1] + 1}  # numbered from 1 for people
         if d.get("replaces"):
             text += " " + _("Rolled again: dice %(first)s–%(last)s are discarded.") % {
-                "first": d["replaces"][0], "last": d["replaces"][-1]}
+                "first": d["replaces"][0] + 1, "last": d["replaces"][-1] + 1}
         return text
     if a == "battle_confirmed":
         dice = d.get("dice", {})
