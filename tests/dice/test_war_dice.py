@@ -193,8 +193,8 @@ def test_the_log_says_which_dice_a_re_roll_discarded_and_why(played):  # noqa: F
     entry = AuditEntry.objects.filter(game=game, action="dice_rolled").order_by("-pk").first()
     assert entry.reason == "кубик упал"
     text = sentence(entry, names(game))
-    assert f"Кубики хода № {again.counters[0]}–{again.counters[1]} в записи бросков." in text
-    assert f"Переброс: кубики № {first.counters[0]}–{first.counters[1]} отброшены." in text
+    assert f"Кубики хода № {again.counters[0] + 1}–{again.counters[1] + 1} в записи бросков." in text
+    assert f"Переброс: кубики № {first.counters[0] + 1}–{first.counters[1] + 1} отброшены." in text
 
 
 def test_a_hand_battle_whose_dice_differ_from_the_record_is_named(fought):
