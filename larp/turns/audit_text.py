@@ -174,6 +174,12 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
     if a == "dice_revealed":
         return _("Dice seed revealed (%(stream)s), fingerprint %(fp)s.") % {
             "stream": _stream(d.get("stream")), "fp": (d.get("fingerprint") or "")[:16]}
+    if a == "dice_closed":
+        if not d.get("contributions"):
+            return _("Dice contributions closed (%(stream)s): no player added randomness.") % {
+                "stream": _stream(d.get("stream"))}
+        return _("Dice contributions closed (%(stream)s): %(n)s taken in, from %(seats)s.") % {
+            "stream": _stream(d.get("stream")), "n": d.get("contributions"), "seats": ", ".join(d.get("seats") or [])}
     if a.startswith("admin_"):
         return _("Changed in the administration: %(object)s.") % {"object": d.get("object", "")}
     return _("Other change.")
