@@ -188,6 +188,7 @@ def test_a_chosen_games_protocols_say_so(game_at_play):  # noqa: F811
 def test_the_page_lists_every_die(game_at_play, client_for):  # noqa: F811
     game, mod, table, player = game_at_play
     body = client_for(mod).get(reverse("dice:verify", args=[game.pk])).content.decode()
+    assert "Игра не началась." not in body and "Ход 1" in body  # the console's menu knows the phase
     rows = re.findall(r'<tr class="dice-(used|discarded)"', body)
     everything = Roll.objects.filter(stream__game=game)
     assert len(rows) == everything.count() > 10
