@@ -90,8 +90,8 @@ def close(stream: Stream, user=None) -> Stream:
     with transaction.atomic():
         locked = Stream.objects.select_for_update().get(pk=stream.pk)
         if not locked.closed:
-            pairs = _pairs(locked)
-            locked.seed = generator.mixed_seed(locked.secret, pairs)
+            pairs = _pairs(locked) if locked.mixed else []
+            locked.seed = generator.mixed_seed(locked.secret, pairs) if locked.mixed else locked.secret
             locked.contributions_digest = generator.contributions_digest(pairs)
             locked.closed_at = timezone.now()
             locked.save(update_fields=["seed", "contributions_digest", "closed_at"])
