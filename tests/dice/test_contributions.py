@@ -203,3 +203,14 @@ def test_the_page_lists_every_die(game_at_play, client_for):  # noqa: F811
     c.post(reverse("dice:reveal", args=[game.pk]), {"stream": f"table-{table.pk}"})
     seen = client_for(player).get(reverse("dice:verify", args=[game.pk])).content.decode()
     assert seen.count("data-dice-recompute") == 2 and f'data-dice-stream="table-{table.pk}"' in seen
+
+
+def test_the_dice_page_and_the_widget_speak_english_too(fresh):
+    game, _mod, north, *_ = fresh
+    north.cookies["django_language"] = "en"
+    page = north.get(reverse("dice:verify", args=[game.pk])).content.decode()
+    assert "The players' randomness" in page and "The contributions are open until the game starts." in page
+    tablet = north.get(reverse("tablet:faction", args=[game.pk, "north"])).content.decode()
+    assert "Add your own randomness" in tablet and 'data-stream="game"' in tablet
+    north.cookies["django_language"] = "ru"
+    assert "Добавить свою случайность" in north.get(reverse("tablet:faction", args=[game.pk, "north"])).content.decode()
