@@ -281,3 +281,20 @@ def test_the_dice_page_shows_a_player_only_the_tables_they_sit_at(world, player)
     seen = north.get(page).content.decode()
     assert all(title in seen for title in titles) and seen.count('data-stream="table-') == 4
     assert world["moderator"].get(page).content.decode().count('data-stream="table-') == 4
+
+
+def test_each_systems_seat_page_carries_the_dice_widget_for_its_player(world, player):
+    """A seat's tablet adds its randomness to the table's dice (docs/dice.md): one include on each system's page."""
+    north = Client()
+    north.force_login(player)
+    game, by_system = world["game"], world["sample"]["tables"]
+    shown = []
+    for system in ("ordonnance", "tactical"):  # the world's other tables are bare (no armies): not shown yet
+        table_id = by_system[system]
+        response = north.get(reverse(f"{system}:table", args=[game.pk, table_id]))
+        assert response.status_code == 200, system
+        assert f'data-stream="table-{table_id}"' in response.content.decode(), system
+        shown.append(system)
+        moderator_page = world["moderator"].get(reverse(f"{system}:table", args=[game.pk, table_id]))
+        assert "data-dice-contribute" not in moderator_page.content.decode(), system
+    assert len(shown) >= 2, shown
