@@ -70,7 +70,7 @@ def console_page(request: HttpRequest, game: Game, picks: dict | None = None) ->
         "clock": payload, "face": clock.clock_face(payload),
         "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
         "step": home.next_step(game, phase),
-        "dice_fingerprint": dice_selectors.game_fingerprint(game),
+        "dice_fingerprint": dice_selectors.game_fingerprint(game), "dice_chosen": dice_selectors.chosen(game),
         "unfinished": turn_services.unfinished_work(phase) if phase else [],
         "grid": home.filing_grid(phase) if phase else None,
         "orders": home.orders_table(phase, game_names) if phase else None,
@@ -498,7 +498,7 @@ def projector(request: HttpRequest, game: Game) -> HttpResponse:
                "phase": phase, "own_faction": None, "names": names,
                "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False),
                "draw": names, "version": selectors.hall_version(game), **_projector_stage(game, phase, names),
-               "dice_fingerprint": dice_selectors.game_fingerprint(game)}
+               "dice_fingerprint": dice_selectors.game_fingerprint(game), "dice_chosen": dice_selectors.chosen(game)}
     if request.htmx:
         return render(request, "battles/projector.html#stage", context)
     return render(request, "battles/projector.html", context)

@@ -25,7 +25,8 @@ class Game(models.Model):
         default=dict,
         help_text=_("The scenario's rules block (phase lengths, army limit, loss table, specials); moderators may tune it."),
     )
-    seed = models.BigIntegerField(_("random seed"), help_text=_("Recorded seed for the draw and server-rolled dice."))
+    seed = models.BigIntegerField(_("random seed"), null=True, blank=True, help_text=_(
+        "A seed set by hand (tests, demos): the dice are not random. Empty: the dice stream's own secret."))
     scenario_header = models.JSONField(
         _("scenario header"), default=dict, blank=True,
         help_text=_("The scenario file's own header besides its id (names, year), kept to write the file back."),

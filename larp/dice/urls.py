@@ -6,4 +6,5 @@ app_name = "dice"
 urlpatterns = [
     path("dice/", views.verify, name="verify"),
     path("dice/reveal", views.reveal, name="reveal"),
+    path("dice/contribute", views.contribute, name="contribute"),
 ]

@@ -3,7 +3,11 @@
 `check_game(war, tables)` takes what the record says (plain dataclasses, no
 database) and recomputes every server die from the revealed seed:
 
-- the seed matches the fingerprint committed at the start;
+- the revealed secret matches the fingerprint committed at the start;
+- the seed is `mixed_seed(secret, contributions)` over the contributions as
+  recorded, none of them later than the close and all of them those the close
+  published (`contributions_digest`); a seed set by hand is the secret itself,
+  and its line says the dice are not random;
 - every server die equals `larp.rules.dice.die(seed, counter, sides)` (for the
   war, the seed of turn t is derived from the game's seed, `turn_seed`);
 - the counters of each stream are 0, 1, ... next_counter - 1, none missing,
@@ -24,7 +28,7 @@ from typing import Callable, Iterable, Sequence
 
 from django.utils.translation import gettext as _
 
-from larp.rules.dice import die, draw
+from larp.rules.dice import contributions_digest, die, draw, mixed_seed
 
 SERVER, HAND = "server", "hand"
 MAX_LISTED = 12  # problems named one by one on a line; the rest are counted
@@ -64,12 +68,44 @@ class RollRecord:
 
 
 @dataclass(frozen=True)
+class ContributionRecord:
+    who: str                 # the seat: a faction's id, a table side's key
+    value: str               # 64 hex digits
+    name: str = ""           # the seat as shown
+    late: bool = False       # recorded after the close
+
+
+@dataclass(frozen=True)
+class Seeding:
+    """How a stream's seed was made: from the secret alone (set by hand, or before contributions existed) or
+    mixed with the players' contributions, closed with a published digest."""
+    mixed: bool = False
+    chosen: bool = False
+    contributions: Sequence[ContributionRecord] = ()
+    digest: str = ""         # published at the close ("" if the set is still open)
+
+    def seed(self, secret: int) -> int:
+        if not self.mixed:
+            return secret
+        return mixed_seed(secret, [(c.who, c.value) for c in self.contributions if not c.late])
+
+    def problems(self) -> list[str]:
+        out = [_("%(who)s: the contribution was recorded after the close") % {"who": c.name or c.who}
+               for c in self.contributions if c.late]
+        pairs = [(c.who, c.value) for c in self.contributions if not c.late]
+        if self.mixed and self.digest and contributions_digest(pairs) != self.digest:
+            out.append(_("the players' contributions are not those published at the close"))
+        return out
+
+
+@dataclass(frozen=True)
 class StreamRecord:
     name: str                # shown: "the war, turn 3" or a table's title
     fingerprint: str         # the committed fingerprint
-    seed: int | None         # the revealed seed (None: not revealed)
+    seed: int | None         # the revealed secret (None: not revealed); the dice's seed is `seeding.seed(secret)`
     next_counter: int
     rolls: Sequence[RollRecord] = ()
+    seeding: Seeding = Seeding()
 
 
 @dataclass(frozen=True)
@@ -99,6 +135,7 @@ class WarRecord:
     battles: Sequence[BattleRecord] = ()
     draws: Sequence[DrawRecord] = ()
     name: str = ""
+    seeding: Seeding = Seeding()
 
 
 # --- what the check says -------------------------------------------------------------------------
@@ -110,12 +147,17 @@ class Line:
     fingerprint: str
     problems: list[str] = field(default_factory=list)
     note: str = ""           # e.g. "by hand", or how many dice were checked
+    chosen: bool = False     # the seed was set by hand: the dice are not random
 
     @property
     def ok(self) -> bool:
         return self.revealed and not self.problems
 
     def text(self) -> str:
+        text = self._text()
+        return f"{text.rstrip('.')}. {chosen_note()}" if self.chosen else text
+
+    def _text(self) -> str:
         if not self.revealed:
             return _("%(name)s: the seed is not revealed yet; fingerprint %(fp)s") % {
                 "name": self.name, "fp": self.fingerprint}
@@ -125,6 +167,11 @@ class Line:
         more = len(self.problems) - len(shown)
         tail = ("; " + _("more problems: %(n)s") % {"n": more}) if more else ""
         return "%s: %s" % (self.name, _("does not match")) + ": " + "; ".join(shown) + tail
+
+
+def chosen_note() -> str:
+    """What every page, paper and the command say of a seed set by hand."""
+    return _("Note: the seed was set by hand — the dice are not random.")
 
 
 def check_stream(stream: StreamRecord, seed_of: Callable[[int], int] | None = None, *,
@@ -138,7 +185,9 @@ def check_stream(stream: StreamRecord, seed_of: Callable[[int], int] | None = No
         return problems
     if check_fingerprint and fingerprint(stream.seed) != stream.fingerprint:
         problems.append(_("the revealed seed does not give the committed fingerprint"))
-    rolled_from = seed_of(stream.seed) if seed_of else stream.seed
+    if check_fingerprint:
+        problems += stream.seeding.problems()
+    rolled_from = seed_of(stream.seed) if seed_of else stream.seeding.seed(stream.seed)
     seen: dict[int, RollRecord] = {}
     for r in stream.rolls:
         if r.source != SERVER:
@@ -173,17 +222,19 @@ def _battle_where(turn: int, battle: int) -> str:
 
 def check_war(war: WarRecord) -> Line:
     """The war's line: every turn's stream, and each confirmed battle's dice against the record."""
-    line = Line(war.name or _("The war"), war.seed is not None, war.fingerprint)
+    line = Line(war.name or _("The war"), war.seed is not None, war.fingerprint, chosen=war.seeding.chosen)
     if war.seed is None:
         return line
     if fingerprint(war.seed) != war.fingerprint:
         line.problems.append(_("the revealed seed does not give the committed fingerprint"))
+    line.problems += war.seeding.problems()
+    base = war.seeding.seed(war.seed)
     checked = 0
     for number, stream in sorted(war.turns.items()):
-        derived = turn_seed(war.seed, number)
+        derived = turn_seed(base, number)
         if stream.fingerprint and stream.fingerprint != fingerprint(derived):
             line.problems.append(_("turn %(t)s: its dice were not rolled from the game's seed") % {"t": number})
-        as_revealed = StreamRecord(stream.name, war.fingerprint, war.seed, stream.next_counter, stream.rolls)
+        as_revealed = StreamRecord(stream.name, war.fingerprint, base, stream.next_counter, stream.rolls)
         line.problems += check_stream(as_revealed, lambda s, t=number: turn_seed(s, t), check_fingerprint=False,
                                       where=_("turn %(t)s") % {"t": number})
         checked += sum(1 for r in stream.rolls if r.source == SERVER)
@@ -203,7 +254,7 @@ def check_war(war: WarRecord) -> Line:
         if b.counter is None:
             line.problems.append(_("%(where)s: server dice without counters") % {"where": where})
             continue
-        seed = turn_seed(war.seed, b.turn)
+        seed = turn_seed(base, b.turn)
         used = [*b.attacker, *b.defender]
         expected = [die(seed, b.counter + i) for i in range(len(used))]
         stream = war.turns.get(b.turn)
@@ -217,7 +268,7 @@ def check_war(war: WarRecord) -> Line:
                 line.problems.append(_("%(where)s, counter %(k)s: the battle's die is missing from the record")
                                      % {"where": where, "k": k})
     hand = sum(1 for b in war.battles if b.source == HAND)
-    line.note = _("server dice checked: %(n)s") % {"n": checked}
+    line.note = _("server dice checked: %(n)s") % {"n": checked} + _contributed(war.seeding)
     if hand:
         line.note += "; " + _("battles with dice by hand: %(n)s") % {"n": hand}
     return line
@@ -227,9 +278,10 @@ def check_draws(war: WarRecord) -> Line | None:
     """The draw's line: each draw by lot recomputed from the game's seed; a draw by hand is said to be one."""
     if not war.draws:
         return None
-    line = Line(_("The draw"), war.seed is not None, war.fingerprint)
+    line = Line(_("The draw"), war.seed is not None, war.fingerprint, chosen=war.seeding.chosen)
     if war.seed is None:
         return line
+    base = war.seeding.seed(war.seed)
     by_hand = 0
     for i, d in enumerate(war.draws, 1):
         if d.manual:
@@ -239,7 +291,7 @@ def check_draws(war: WarRecord) -> Line | None:
             line.problems.append(_("draw %(i)s: drawn from a seed that was not committed at the start")
                                  % {"i": i})
             continue
-        expected = seeded_draw(draw_seed(war.seed, d.number), d.codes)
+        expected = seeded_draw(draw_seed(base, d.number), d.codes)
         if list(expected) != list(d.order):
             line.problems.append(_("draw %(i)s: recorded %(stored)s, recomputed %(expected)s") % {
                 "i": i, "stored": ", ".join(d.order), "expected": ", ".join(expected)})
@@ -249,16 +301,25 @@ def check_draws(war: WarRecord) -> Line | None:
 
 
 def check_table(stream: StreamRecord) -> Line:
-    line = Line(stream.name, stream.seed is not None, stream.fingerprint)
+    line = Line(stream.name, stream.seed is not None, stream.fingerprint, chosen=stream.seeding.chosen)
     if stream.seed is None:
         return line
     line.problems = check_stream(stream)
     server = sum(1 for r in stream.rolls if r.source == SERVER)
     hand = len(stream.rolls) - server
-    line.note = _("server dice checked: %(n)s") % {"n": server}
+    line.note = _("server dice checked: %(n)s") % {"n": server} + _contributed(stream.seeding)
     if hand:
         line.note += "; " + _("dice by hand: %(n)s") % {"n": hand}
     return line
+
+
+def _contributed(seeding: Seeding) -> str:
+    if not seeding.mixed:
+        return ""
+    seats = sorted({c.name or c.who for c in seeding.contributions if not c.late})
+    if not seats:
+        return "; " + _("no player added randomness: the seed is the server's alone")
+    return "; " + _("randomness added by: %(seats)s") % {"seats": ", ".join(seats)}
 
 
 def check_game(war: WarRecord | None, tables: Iterable[StreamRecord] = ()) -> list[Line]:

@@ -25,7 +25,7 @@ def _common(table: Table, state: dict) -> dict:
 
 def protocol(table: Table, state: dict, log: list) -> dict:
     d = _common(table, state)
-    d["fingerprint"] = table.dice.fingerprint
+    d["fingerprint"], d["dice_chosen"] = table.dice.fingerprint, table.dice.chosen
     losses = table.result.get("losses") or {}
     d["sides"] = []
     for side in table.sides.all():

@@ -231,7 +231,7 @@ def page(table: Table, seat=None, *, view: str | None = None) -> dict:
 def protocol(table: Table) -> dict:
     """The contest protocol's data (протокол партии): plain data for the renderer."""
     data = page(table, None, view=MODERATOR)
-    data.update({"title": table.title, "symbol_names": [str(words.SYMBOL_NAMES[s]) for s in words.SYMBOLS], "game": table.game.title, "fingerprint": table.dice.fingerprint,
+    data.update({"title": table.title, "symbol_names": [str(words.SYMBOL_NAMES[s]) for s in words.SYMBOLS], "game": table.game.title, "fingerprint": table.dice.fingerprint, "dice_chosen": table.dice.chosen,
                  "status": table.get_status_display(), "players_named": [p["name"] for p in data["players"]],
                  "rolls": [{"counter": r.counter, "sides": r.sides, "value": r.value, "source": r.source,
                             "status": r.status, "purpose": r.purpose} for r in tables.server_rolls(table)]

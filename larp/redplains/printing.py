@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from larp.dice.verify import chosen_note
 from larp.redplains import labels, selectors, services
 from larp.redplains import situation as sit
 from larp.redplains.engine.data import load
@@ -38,7 +39,7 @@ def protocol(table, seat) -> dict:
     state = services.current(table)
     names = _names(table)
     first = [{"p": _("Dice fingerprint (SHA-256 of the table's seed): %(f)s") % {"f": table.dice.fingerprint}},
-             {"h": _("Armies at the start")}]
+             *([{"p": chosen_note()}] if table.dice.chosen else []), {"h": _("Armies at the start")}]
     rows = [[_("Side"), _("Army unit"), _("Figures"), _("Cell")]]
     setup_state = {"units": table.setup.get("units", [])}
     for u in table.setup.get("units", []):

@@ -1,8 +1,6 @@
 """Turn a scenario file into a game, in one transaction: all of it or nothing."""
 from __future__ import annotations
 
-import secrets
-
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
@@ -34,14 +32,14 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
         scenario=data["scenario"]["id"],
         scenario_header={k: v for k, v in data["scenario"].items() if k != "id"},
         rules=data.get("rules") or {},
-        seed=seed if seed is not None else secrets.randbelow(2**62),
+        seed=seed,  # set by hand: the game is marked, its dice are not random (docs/dice.md)
     )
     types = _create_troop_types(game, data)
     factions = _create_factions(game, data)
     provinces = _create_map(game, data, factions)
     _create_forces(game, data, types, factions, provinces)
     _create_special_state(game, data)
-    dice_services.game_stream(game)  # the war's dice commitment, fixed with the game (docs/dice.md)
+    dice_services.game_stream(game)  # the war's dice commitment, fixed with the game; contributions open
     return game
 
 

@@ -266,7 +266,7 @@ def dice_note(how: dict | None) -> str:
     if how.get("source") == "server" and how.get("counters"):
         first, last = how["counters"]
         return _("Dice: rolled by the server, dice %(first)s–%(last)s of the turn's record") % {
-            "first": first, "last": last}
+            "first": first + 1, "last": last + 1}  # numbered from 1 for people (the formula's counter is n - 1)
     if how.get("source") == "server":
         return _("Dice: rolled by the server")
     return _("Dice: rolled by hand at the table")

@@ -54,7 +54,7 @@ def order_turn_number(game: Game) -> int | None:
 def header(game: Game, turn: int | None) -> dict:
     return {"game": game.title, "turn": turn,
             "date": formats.date_format(timezone.localtime(), "DATETIME_FORMAT"),
-            "dice_fingerprint": dice_selectors.game_fingerprint(game)}
+            "dice_fingerprint": dice_selectors.game_fingerprint(game), "dice_chosen": dice_selectors.chosen(game)}
 
 
 # --- battle sheets -------------------------------------------------------------

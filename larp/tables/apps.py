@@ -8,7 +8,8 @@ class TablesConfig(AppConfig):
     verbose_name = _("Tables")
 
     def ready(self):
-        from larp.dice.registry import register_names
-        from larp.tables.selectors import stream_names
+        from larp.dice.registry import register_names, register_seats
+        from larp.tables.selectors import stream_names, stream_seats
 
         register_names(stream_names)
+        register_seats(stream_seats)

@@ -60,6 +60,7 @@ def record(seat, state: dict) -> dict:
     result = state.get("result") or {}
     names = {s["key"]: s["name"] for s in board}
     return {"game": seat.table.game.title, "table": seat.table.title, "fingerprint": seat.table.dice.fingerprint,
+            "dice_chosen": seat.table.dice.chosen,
             "sides": [{"name": s["name"], "start": s["start"], "now": s["now"], "lost": s["lost"],
                        "fleeing": s["fleeing"], "destroyed": s["destroyed"]} for s in board],
             "steps": [{"seq": s["seq"], "summary": s["summary"], "dice": s["dice"], "lines": s["lines"],

@@ -179,7 +179,7 @@ def army_status(state: dict, side) -> str:
 
 def _dice_line(rolls: list[Roll]) -> str:
     hand = [str(r.value) for r in rolls if r.source == Roll.HAND]
-    server = [f"{r.value} (№{r.counter})" for r in rolls if r.source == Roll.SERVER]
+    server = [f"{r.value} (№{r.counter + 1})" for r in rolls if r.source == Roll.SERVER]
     parts = []
     if hand:
         parts.append(_("by hand: %(dice)s") % {"dice": " ".join(hand)})

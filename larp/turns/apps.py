@@ -6,3 +6,9 @@ class TurnsConfig(AppConfig):
     name = "larp.turns"
     label = "turns"
     verbose_name = _("Turns")
+
+    def ready(self):
+        from larp.dice.registry import register_context
+        from larp.turns.selectors import current_phase
+
+        register_context(lambda game: {"phase": current_phase(game)})  # the console's menu on the dice page

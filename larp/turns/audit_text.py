@@ -98,10 +98,10 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
             "n": d.get("battle"), "a": _dice(d.get("attacker")), "d": _dice(d.get("defender"))}
         if d.get("counters"):
             text += " " + _("Dice %(first)s–%(last)s of the turn on the dice record.") % {
-                "first": d["counters"][0], "last": d["counters"][-1]}
+                "first": d["counters"][0] + 1, "last": d["counters"][-1] + 1}  # numbered from 1 for people
         if d.get("replaces"):
             text += " " + _("Rolled again: dice %(first)s–%(last)s are discarded.") % {
-                "first": d["replaces"][0], "last": d["replaces"][-1]}
+                "first": d["replaces"][0] + 1, "last": d["replaces"][-1] + 1}
         return text
     if a == "battle_confirmed":
         dice = d.get("dice", {})
@@ -175,6 +175,12 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
     if a == "dice_revealed":
         return _("Dice seed revealed (%(stream)s), fingerprint %(fp)s.") % {
             "stream": _stream(d.get("stream")), "fp": (d.get("fingerprint") or "")[:16]}
+    if a == "dice_closed":
+        if not d.get("contributions"):
+            return _("Dice contributions closed (%(stream)s): no player added randomness.") % {
+                "stream": _stream(d.get("stream"))}
+        return _("Dice contributions closed (%(stream)s): %(n)s taken in, from %(seats)s.") % {
+            "stream": _stream(d.get("stream")), "n": d.get("contributions"), "seats": ", ".join(d.get("seats") or [])}
     if a.startswith("admin_"):
         return _("Changed in the administration: %(object)s.") % {"object": d.get("object", "")}
     return _("Other change.")

@@ -132,15 +132,15 @@ def make_draw(game: Game, by, seed: int | None = None) -> list[str]:
     require_moderator(by, game)
     ts = TurnSettings.objects.select_for_update().get(pk=turn_settings(game).pk)
     _can_draw(game, ts)
-    detail = {}
+    detail, kept = {}, seed  # a derived draw's seed is recomputed from its number, never kept (it may be 256-bit)
     if seed is None:
         # Draw number n from the game's committed seed (0: the seed itself), so anyone can recompute every
         # draw after the reveal and count the redraws (docs/dice.md). A number is never used twice.
         number = _seeded_draws(game)
-        seed = draw_seed(dice_services.game_stream(game).seed, number)
+        seed = draw_seed(dice_services.closed_game_stream(game, by).seed, number)
         detail["no"] = number
     codes = list(Faction.objects.filter(game=game).order_by("code").values_list("code", flat=True))
-    ts.draw, ts.draw_seed, ts.draw_manual = seeded_draw(seed, codes), seed, False
+    ts.draw, ts.draw_seed, ts.draw_manual = seeded_draw(seed, codes), kept, False
     ts.save(update_fields=["draw", "draw_seed", "draw_manual"])
     audit(game, by, "draw", {"draw": ts.draw, **detail})
     clock.invalidate_on_commit(game.pk)
@@ -213,12 +213,12 @@ def start_game(game: Game, by) -> Phase:
     ts, phase = _locked(game)
     if phase is not None:
         raise PhaseError(_("The game has already started."))
-    stream = dice_services.game_stream(game)  # the commitment: the fingerprint is shown from now on
+    stream = dice_services.closed_game_stream(game, by)  # the players' contributions close at the start
     if not ts.draw:
         codes = list(Faction.objects.filter(game=game).order_by("code").values_list("code", flat=True))
         number = _seeded_draws(game)
         seed = draw_seed(stream.seed, number)
-        ts.draw, ts.draw_seed = seeded_draw(seed, codes), seed
+        ts.draw, ts.draw_seed = seeded_draw(seed, codes), None  # recomputed from its number (docs/dice.md)
         ts.save(update_fields=["draw", "draw_seed"])
         audit(game, by, "draw", {"draw": ts.draw, "no": number})
     audit(game, by, "game_started")

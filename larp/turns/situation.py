@@ -210,7 +210,7 @@ def case_from_game(game: Game, *, draw: list[str] | None = None) -> dict:
         "special_state": {s.special: s.state for s in SpecialState.objects.filter(game=game).order_by("special")},
         "rules": {k: v for k, v in (game.rules or {}).items() if k in ENGINE_RULE_KEYS},
         "dice": [],
-        "seed": game.seed,
+        "seed": None,  # the dice seed stays secret (docs/dice.md); the server's dice are rolled and stored
         "choices": {},
     }
 

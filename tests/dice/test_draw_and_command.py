@@ -24,7 +24,7 @@ def test_each_draw_by_lot_is_numbered_and_recomputed(tiny_game, moderator):
     assert second == verify.seeded_draw(verify.draw_seed(tiny_game.seed, 1), codes)
     dice.reveal_game(tiny_game, moderator)
     line = draw_line(tiny_game)
-    assert line.ok and line.text() == "Жеребьёвка: всё сходится"
+    assert line.ok and line.text() == "Жеребьёвка: всё сходится. Внимание: зерно задано вручную — кубики не случайны."  # seed=1204
     entries[1].detail = {**entries[1].detail, "draw": list(reversed(second))}
     entries[1].save()
     assert draw_line(tiny_game).problems[0].startswith("жеребьёвка 2: в записи ")
@@ -34,7 +34,8 @@ def test_a_draw_by_hand_is_said_to_be_one(tiny_game, moderator):
     codes = sorted(tiny_game.factions.values_list("code", flat=True))
     turns.enter_draw(tiny_game, moderator, codes)
     dice.reveal_game(tiny_game, moderator)
-    assert draw_line(tiny_game).text() == "Жеребьёвка: всё сходится (жеребьёвок вручную, не по зерну: 1)"
+    assert draw_line(tiny_game).text() == ("Жеребьёвка: всё сходится (жеребьёвок вручную, не по зерну: 1). "
+                                           "Внимание: зерно задано вручную — кубики не случайны.")  # seed=1204
 
 
 def test_the_command_finds_the_game_by_id_or_title_and_refuses_an_unknown_one(tiny_game, moderator, capsys):

@@ -108,7 +108,7 @@ def test_the_protocol_prints_each_server_battles_counters(game_at_play):
     protocols = sheets.turn_protocols(game, 1)
     first = protocols[0]["dice_note"]
     roll = game.turns.get(number=1).resolution.rolls.filter(battle_no=1).order_by("id").last()
-    assert first == f"Кубики: бросил сервер, кубики хода № {roll.counters[0]}–{roll.counters[1]} в записи бросков"
+    assert first == f"Кубики: бросил сервер, кубики хода № {roll.counters[0] + 1}–{roll.counters[1] + 1} в записи бросков"
     assert protocols[1]["dice_note"] == "Кубики: брошены вручную за столом"
 
 

@@ -159,7 +159,7 @@ def test_a_deleted_roll_is_named(fought):
 def test_a_wrong_seed_is_named(fought, capsys):
     game, mod = fought
     dice.reveal_game(game, mod)
-    Stream.objects.filter(game=game, label="game").update(seed=game.seed + 1)
+    Stream.objects.filter(game=game, label="game").update(secret=game.seed + 1, seed=game.seed + 1)  # the revealed secret
     text = _problems(game)
     wrong, right = turn_seed(game.seed + 1, 1), turn_seed(game.seed, 1)
     k = next(k for k in range(20) if die(wrong, k) != die(right, k))
@@ -195,8 +195,8 @@ def test_the_log_says_which_dice_a_re_roll_discarded_and_why(played):  # noqa: F
     entry = AuditEntry.objects.filter(game=game, action="dice_rolled").order_by("-pk").first()
     assert entry.reason == "кубик упал"
     text = sentence(entry, names(game))
-    assert f"Кубики хода № {again.counters[0]}–{again.counters[1]} в записи бросков." in text
-    assert f"Переброс: кубики № {first.counters[0]}–{first.counters[1]} отброшены." in text
+    assert f"Кубики хода № {again.counters[0] + 1}–{again.counters[1] + 1} в записи бросков." in text
+    assert f"Переброс: кубики № {first.counters[0] + 1}–{first.counters[1] + 1} отброшены." in text
 
 
 def test_a_hand_battle_whose_dice_differ_from_the_record_is_named(fought):

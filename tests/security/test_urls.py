@@ -36,7 +36,8 @@ PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:j
 AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
 MEMBER = {"tablet:map", "tablet:map_svg",   # anyone with a role in the game (positions, no stack contents)
           "tables:list",                     # ... the tables they sit at (a moderator: all)
-          "dice:verify"}                     # ... the dice check: fingerprints, and the seeds once revealed
+          "dice:verify",                     # ... the dice check: the war and the tables they may open
+          "dice:contribute"}                 # ... the dice's contributions (adding one: a player at those dice)
 FACTION = {"tablet:faction", "tablet:file_order", "orders:file", "orders:withdraw", "orders:faction_orders"}
 # Everything else: the game's moderators only. A table's pages (a `table_id` in the URL) also let the
 # players of its sides in: the world's table is north against east, so the other faction (south) is refused.
@@ -258,3 +259,42 @@ def test_csrf_refusal_speaks_english_to_an_english_tablet(world):
     response = client.post(url_for(name, kwargs, world["sample"]), {"type": "hold"})
     assert response.status_code == 403
     assert "Nothing was saved" in response.content.decode()
+
+
+def test_the_dice_page_shows_a_player_only_the_tables_they_sit_at(world, player):
+    """South sits at no table: the dice check names none (a title tells who fights whom), and the contributions
+    of a table are not theirs to read; north, at all four, sees each."""
+    game = world["game"]
+    titles = ["Стол севера", "Спор"]
+    south = world["clients"]["other_faction"]
+    page = reverse("dice:verify", args=[game.pk])
+    body = south.get(page).content.decode()
+    assert 'data-stream="game"' in body
+    assert not any(title in body for title in titles) and 'data-stream="table-' not in body
+    assert "Орда" not in body and "Ордонанс" not in body
+    label = f"table-{world['sample']['table_id']}"
+    contribute = reverse("dice:contribute", args=[game.pk])
+    assert south.get(contribute, {"stream": label}).status_code == 404
+    assert south.post(contribute, {"stream": label, "value": "ab" * 32}).status_code == 404
+    north = Client()
+    north.force_login(player)
+    seen = north.get(page).content.decode()
+    assert all(title in seen for title in titles) and seen.count('data-stream="table-') == 4
+    assert world["moderator"].get(page).content.decode().count('data-stream="table-') == 4
+
+
+def test_each_systems_seat_page_carries_the_dice_widget_for_its_player(world, player):
+    """A seat's tablet adds its randomness to the table's dice (docs/dice.md): one include on each system's page."""
+    north = Client()
+    north.force_login(player)
+    game, by_system = world["game"], world["sample"]["tables"]
+    shown = []
+    for system in ("ordonnance", "tactical"):  # the world's other tables are bare (no armies): not shown yet
+        table_id = by_system[system]
+        response = north.get(reverse(f"{system}:table", args=[game.pk, table_id]))
+        assert response.status_code == 200, system
+        assert f'data-stream="table-{table_id}"' in response.content.decode(), system
+        shown.append(system)
+        moderator_page = world["moderator"].get(reverse(f"{system}:table", args=[game.pk, table_id]))
+        assert "data-dice-contribute" not in moderator_page.content.decode(), system
+    assert len(shown) >= 2, shown

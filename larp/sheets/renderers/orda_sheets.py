@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _, pgettext
 from reportlab.lib import colors
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
+from larp.dice.verify import chosen_note
 from larp.sheets import fonts
 from larp.sheets.renderers.base import Renderer, colour
 
@@ -21,6 +22,8 @@ class _Orda(Renderer):
         if d.get("fingerprint"):
             out.append(self.p(_("Dice fingerprint (SHA-256 of the table's seed): %(f)s") % {"f": d["fingerprint"]},
                               "small"))
+        if d.get("dice_chosen"):
+            out.append(self.p(chosen_note(), "cell_bold"))
         if d.get("test_data"):
             out.append(self.p(_("The numbers of this table are a data set made up for tests."), "small"))
         return out

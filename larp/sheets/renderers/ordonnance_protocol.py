@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import Spacer
 
+from larp.dice.verify import chosen_note
 from larp.sheets.renderers.base import Renderer, esc
 
 
@@ -38,6 +39,8 @@ class OrdonnanceProtocolRenderer(Renderer):
         out.append(self.p(_("Deck: %(deck)s; %(mode)s") % {
             "deck": deck, "mode": _("virtual deck") if d["virtual"] else _("physical deck")}))
         out.append(self.p(_("Dice fingerprint (SHA-256): %(fp)s") % {"fp": d["fingerprint"]}, "small"))
+        if d.get("dice_chosen"):
+            out.append(self.p(chosen_note(), "cell_bold"))
         out.append(self.p(_("Territories"), "h2"))
         names = [p["name"] for p in d["players"]]
         rows = [[self.p(x, "head") for x in [_("Territory"), *names, _("Result")]]]

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
 
 from larp.campaign.labels import destroyed, number, signed
+from larp.dice.verify import chosen_note
 from larp.sheets.renderers.base import GRID, SHADE, Renderer, Section, Swatch, esc
 
 # Decisions the winner's line says in full; the others (a storm, a victor destroyed) are told in the engine's words.
@@ -72,6 +73,8 @@ class ProtocolRenderer(Renderer):
         if data.get("dice_fingerprint"):
             out.append(self.p(_("Fingerprint of the game's dice seed (SHA-256): %(fp)s")
                               % {"fp": data["dice_fingerprint"]}, "small"))
+        if data.get("dice_chosen"):
+            out.append(self.p(chosen_note(), "cell_bold"))
         return out
 
     def side_header(self, side: dict) -> Table:

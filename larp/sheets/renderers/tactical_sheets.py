@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import Spacer, Table, TableStyle
 
+from larp.dice.verify import chosen_note
 from larp.sheets.renderers.base import GRID, SHADE, Renderer, esc
 
 
@@ -94,6 +95,8 @@ class RecordRenderer(Renderer):
         right = [self.p(d["date"], "right"), self.p(_("Dice fingerprint"), "small"),
                  self.p(d["fingerprint"][:32], "small"), self.p(d["fingerprint"][32:], "small")]
         out = self.heading(_("Battle record"), d["table"], None, right, swatch=False)
+        if d.get("dice_chosen"):
+            out.append(self.p(chosen_note(), "cell_bold"))
         rows = [[self.p(x, "head") for x in ("№", _("Time"), _("What happened"))]]
         for s in d["steps"]:
             text = esc(s["summary"])

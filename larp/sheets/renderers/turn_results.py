@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _, pgettext
 from django.utils.translation import gettext_lazy
 
+from larp.dice.verify import chosen_note
 from larp.sheets.renderers.base import Renderer, Section, esc
 
 
@@ -32,6 +33,8 @@ class TurnResultsRenderer(Renderer):
         if data.get("dice_fingerprint"):
             out.append(self.p(_("Fingerprint of the game's dice seed (SHA-256): %(fp)s")
                               % {"fp": data["dice_fingerprint"]}, "small"))
+        if data.get("dice_chosen"):
+            out.append(self.p(chosen_note(), "cell_bold"))
         out += self.moves(data)
         out += self.battles(data)
         out += self.changes(data)

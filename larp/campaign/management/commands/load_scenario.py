@@ -13,7 +13,7 @@ class Command(BaseCommand):
                             help="only check the file and list its problems; create nothing")
         parser.add_argument("scenario", help=f"a shipped scenario id ({', '.join(available())}) or a path to a YAML file")
         parser.add_argument("--game", required=True, help="the new game's title (must be unique)")
-        parser.add_argument("--seed", type=int, default=None, help="random seed for the draw and server dice")
+        parser.add_argument("--seed", type=int, default=None, help=("a dice seed set by hand, for tests and demos: the game is marked «the seed was set by hand: the dice are not random» everywhere. Without it the seed mixes a 256-bit secret with the players' randomness."))
 
     def handle(self, *args, scenario, game, seed, **options):
         try:
