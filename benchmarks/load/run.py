@@ -5,7 +5,9 @@
     .venv/bin/python benchmarks/load/run.py --quick      # 20 s phases, a smoke run
 
 What it does, all on 127.0.0.1:
-1. A fresh PostgreSQL database (`larp_load`), Redis database 13, its own var/ folder;
+1. A PostgreSQL database made for this run on DATABASE_URL's server (dropped at the
+   end), a Celery queue and cache prefix of its own in the tests' Redis database
+   (TEST_REDIS_URL), its own var/ folder (benchmarks/scratch.py);
    migrate, collectstatic, games from the default scenario (`load_scenario`),
    one player account and join code per tablet (`create_player`, `issue_code`).
 2. `manage.py rungame` on a free port: gunicorn (3 workers x 4 threads), a Celery
@@ -28,7 +30,6 @@ import asyncio
 import json
 import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,6 +37,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from server import (
@@ -44,12 +46,10 @@ from server import (
     environment,
     free_port,
     others_cores,
-    recreate_database,
     server_times,
 )
+from scratch import Run, run_main  # noqa: E402  (benchmarks/scratch.py)
 
-DB_NAME = "larp_load"
-REDIS_DB = 13
 MAX_REQUESTS = 400_000  # a hard budget for the whole run, far above what the stages need
 
 
@@ -214,15 +214,15 @@ def main() -> int:
     if strategy < 15:
         parser.error("the Strategy phase must be at least 15 s (10 s of burst plus a steady part)")
 
-    subprocess.run([str(ROOT / "scripts" / "services.sh"), "redis"], check=True)
-    subprocess.run([str(ROOT / "scripts" / "services.sh"), "postgres", "postgres"], check=True)
-    var_dir = ROOT / "var" / "load"
-    redis_url = f"redis://127.0.0.1:6379/{REDIS_DB}"
-    env = environment(recreate_database(DB_NAME), redis_url, var_dir)
-    os.environ.update(env)
-    import redis
+    with Run("load", needs_postgres=True) as run:
+        return load_test(run, args, strategy)
 
-    redis.Redis.from_url(redis_url).flushdb()
+
+def load_test(run: Run, args, strategy: float) -> int:
+    run.start_redis()
+    var_dir = ROOT / "var" / "load"
+    env = environment(run.create_database(), run.redis_url, var_dir, run.name)
+    os.environ.update(env)
     import django
 
     django.setup()
@@ -304,4 +304,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))
