@@ -1,11 +1,12 @@
-from django.core.management.base import BaseCommand, CommandError
-
-from larp.scenarios.loader import load_scenario
+from larp.commands import Command as BaseCommand
+from larp.commands import input_error
 from larp.scenarios import ScenarioError, available
+from larp.scenarios.loader import load_scenario
 
 
 class Command(BaseCommand):
-    help = "Create a whole game from a scenario file, in one transaction (all of it or nothing)."
+    help = ("Create a whole game from a scenario file, in one transaction (all of it or nothing). "
+            "A scenario with problems is not loaded: one line lists them all, exit 2.")
 
     def add_arguments(self, parser):
         parser.add_argument("scenario", help=f"a shipped scenario id ({', '.join(available())}) or a path to a YAML file")
@@ -16,8 +17,8 @@ class Command(BaseCommand):
         try:
             created = load_scenario(scenario, title=game, seed=seed)
         except ScenarioError as exc:
-            lines = [f"  - {p}" for p in exc.problems]
-            raise CommandError(f"The scenario was not loaded ({len(exc.problems)} problem(s)):\n" + "\n".join(lines))
+            raise input_error(f"The scenario was not loaded ({len(exc.problems)} problem(s)): "
+                              + "; ".join(str(p) for p in exc.problems)) from None
         self.stdout.write(self.style.SUCCESS(
             f"Game {created.title!r} (id {created.pk}) created from {created.scenario}: "
             f"{created.factions.count()} factions, {created.provinces.count()} provinces and sea zones, "
