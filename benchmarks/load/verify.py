@@ -95,6 +95,11 @@ def verify_game(game, phase_id: int, samples: list, unknown: list[dict], grace: 
     want = Counter((d["unit"], d["user"]) for d in acked_withdrawals)
     maybe = Counter((d["unit"], d["user"]) for d in unknown if "payload" not in d)
     lost_withdrawals = want - got
+    for s in mine:
+        if s.endpoint == "withdraw" and s.status == 409 and s.detail["in_time"]:
+            refused_in_time += 1
+            problems.append(f"{s.detail['unit']} ({s.detail['user']}, sent {_at(s.detail['sent_at'], deadline)}): "
+                            "withdrawal sent in time, refused as late (409)")
     extra_withdrawals = got - want - maybe
     for k, n in lost_withdrawals.items():
         problems.append(f"{k[0]}: {n} acknowledged withdrawal(s) by {k[1]} missing from the history")
