@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test test-quick venv bench clean-var
 
 $(STAMP): requirements.txt
-	@test -x $(PY) || $$(scripts/find-python) -m venv $(VENV)
+	@test -x $(PY) || { py=$$(scripts/find-python) && scripts/services.sh venv "$$py" && "$$py" -m venv $(VENV); }
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
 	@touch $(STAMP)

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "larp.tactical",
     "larp.ordonnance",
     "larp.bridge",
+    "larp.gamefile",
     "axes",
 ]
 
@@ -119,7 +120,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A game night has many writers at once: wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})
-    DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    # WAL: readers (pages, the backups) never wait for a writer, and a writer waits only for another writer.
+    DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE",
+                                            "init_command": "PRAGMA journal_mode=WAL;"})
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -211,6 +214,13 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "close-due-phases": {"task": "larp.turns.tasks.close_due_phases", "schedule": 2.0},
 }
+# Automatic backups of the running games (larp/gamefile/backups.py): a whole game file every
+# BACKUP_EVERY_MINUTES under BACKUP_DIR, the last BACKUP_KEEP of each game kept.
+BACKUP_EVERY_MINUTES = float(os.environ.get("BACKUP_EVERY_MINUTES", "5"))
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "12"))
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
+CELERY_BEAT_SCHEDULE["back-up-running-games"] = {"task": "larp.gamefile.tasks.back_up_running_games",
+                                                 "schedule": BACKUP_EVERY_MINUTES * 60}
 # The console warns moderators when the worker has not run beat's task for this long (larp/turns/worker.py).
 WORKER_STALE_SECONDS = float(os.environ.get("WORKER_STALE_SECONDS", "10"))
 # A print job that has not progressed for this long is given up as failed (larp/sheets/services.py).

@@ -31,6 +31,7 @@ urlpatterns = [
     path("g/<int:game_id>/tr/", include("larp.tactical.urls")),
     path("g/<int:game_id>/ord/", include("larp.ordonnance.urls")),
     path("g/<int:game_id>/", include("larp.bridge.urls")),
+    path("g/<int:game_id>/files/", include("larp.gamefile.urls")),
     path("", include("larp.tablet.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -8,6 +8,8 @@
 #   scripts/services.sh postgres DBNAME    PostgreSQL on 127.0.0.1:5432 with database DBNAME
 #   scripts/services.sh chromium           Debian's chromium (the browser tests drive it)
 #   scripts/services.sh tools              openssl and redis-server (HTTPS and fault tests run them)
+#   scripts/services.sh venv PYTHON        PYTHON can make a virtualenv (Debian splits off python3-venv)
+#   scripts/services.sh make               GNU make (the README's two commands are make targets)
 set -eu
 cd "$(dirname "$0")/.."
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -82,8 +84,16 @@ PY
     ;;
   chromium)
     have chromium || [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM:-}" ] || apt_install "Chromium" chromium ;;
+  venv)
+    py="${2:-python3}"
+    "$py" -c "import ensurepip, venv" >/dev/null 2>&1 && exit 0
+    ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    apt_install "python$ver's venv module" "python$ver-venv"
+    "$py" -c "import ensurepip, venv" >/dev/null 2>&1 || missing "python$ver's venv module" "install python$ver-venv" ;;
+  make)
+    have make || apt_install "make" make ;;
   tools)
     have openssl || apt_install "openssl" openssl
     have redis-server || apt_install "redis-server" redis-server ;;
-  *) echo "usage: $0 redis|postgres DBNAME|chromium|tools" >&2; exit 2 ;;
+  *) echo "usage: $0 redis|postgres DBNAME|chromium|tools|venv PYTHON|make" >&2; exit 2 ;;
 esac

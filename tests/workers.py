@@ -45,7 +45,7 @@ class Worker:
             cmd += ["-B", "--schedule", str(tmp / f"beat-{name}")]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=open(self.log, "w"), stderr=subprocess.STDOUT,
                                      preexec_fn=dies_with_the_tests)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded machine (parallel tests) can take a while to import Django
         while time.monotonic() < deadline:
             if "ready." in self.log.read_text(errors="replace"):
                 return

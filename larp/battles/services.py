@@ -244,7 +244,7 @@ def confirm_battle(game: Game, by, battle_no: int, attacker, defender, *, roll_i
     fought = result["fought"][battle_no - 1]
     audit(game, by, "battle_confirmed", {"turn": turn.number, "battle": battle_no, "province": fought["province"], "dice": {
         "attacker": attacker, "defender": defender, "source": source}, "outcome": fought.get("outcome"),
-        "totals": [fought["attacker"]["total"], fought["defender"]["total"]]})
+        "decision": fought.get("decision"), "totals": [fought["attacker"]["total"], fought["defender"]["total"]]})
     return {"already": False, "result": result}
 
 

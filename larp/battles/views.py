@@ -294,7 +294,7 @@ def _battle_done(game: Game, data: dict, done) -> str:
     game_names = names_of(game)
     return _("Battle %(n)s (%(province)s): %(outcome)s.") % {
         "n": n, "province": game_names["provinces"].get(fought["province"], fought["province"]),
-        "outcome": game_names.get("outcomes", {}).get(fought.get("outcome"), fought.get("outcome") or "")}
+        "outcome": labels.decision(fought)}
 
 
 def _side(side: str) -> str:
@@ -428,6 +428,23 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
                       .order_by("army__number", "fleet__number"), key=lambda o: labels.name_key(o.faction.name)),
         rolls=DiceRoll.objects.filter(resolution=resolution).select_related("by") if resolution else [],
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
+
+
+@moderator_page
+def history_turn_case(request: HttpRequest, game: Game, number: int, part: str) -> HttpResponse:
+    """A past turn as the rules engine sees it, to re-check with `manage.py adjudicate turn CASE.json`:
+    `case` is the JSON the engine takes (start state, orders, dice, choices), `result` what it gave."""
+    if part not in ("case", "result"):
+        raise Http404
+    turn = get_object_or_404(Turn, game=game, number=number)
+    resolution = get_object_or_404(TurnResolution, turn=turn)
+    body = services.turn_case(turn, resolution) if part == "case" else resolution.result
+    if not body:
+        raise Http404
+    response = HttpResponse(json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}-turn-{number}-{part}.json"'
+    return response
 
 
 PROJECTOR_LABEL_PX = 15  # province names on the projector, in the map symbols' units: legible from 10 m

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from larp.engine.model import (
+    Decision,
     Fate,
     MoveResult,
     OrderType,
@@ -57,6 +58,38 @@ OUTCOMES_FOR_SIDE = {
     (Outcome.DEFENDER_WON, Role.DEFENDER): gettext_lazy("you won and held your ground"),
     (Outcome.TIE, Role.ATTACKER): gettext_lazy("a tie: your attack was repelled"),
     (Outcome.TIE, Role.DEFENDER): gettext_lazy("a tie: the attack was repelled, you held your ground"),
+}
+
+# What a battle decided (the engine's `decision`): the same words on the console, History, the projector,
+# the tablet (from each side's seat, below) and paper. The first three are the totals' verdicts.
+DECISIONS = {
+    Decision.ATTACKER_WON: OUTCOMES[Outcome.ATTACKER_WON],
+    Decision.DEFENDER_WON: OUTCOMES[Outcome.DEFENDER_WON],
+    Decision.TIE: OUTCOMES[Outcome.TIE],
+    Decision.FORTRESS_TAKEN: gettext_lazy("the storm takes the fortress: its last defender has fallen"),
+    Decision.FORTRESS_EMPTIED: gettext_lazy("the last defender has fallen, and so has the stormer: "
+                                            "the fortress stands empty"),
+    Decision.ATTACKER_WON_DESTROYED: gettext_lazy("the attacker wins, but is destroyed by its own losses: "
+                                                  "nobody takes the province"),
+    Decision.DEFENDER_WON_DESTROYED: gettext_lazy("the defender wins, but is destroyed by its own losses"),
+}
+
+DECISIONS_FOR_SIDE = {
+    **{(Decision(o.value), r): text for (o, r), text in OUTCOMES_FOR_SIDE.items()},
+    (Decision.FORTRESS_TAKEN, Role.ATTACKER): gettext_lazy("you won: the storm took the fortress"),
+    (Decision.FORTRESS_TAKEN, Role.DEFENDER): gettext_lazy("you lost: the last defender has fallen, "
+                                                           "the fortress is taken"),
+    (Decision.FORTRESS_EMPTIED, Role.ATTACKER): gettext_lazy("the last defender has fallen, but so has your army: "
+                                                             "the fortress stands empty"),
+    (Decision.FORTRESS_EMPTIED, Role.DEFENDER): gettext_lazy("you lost: the last defender has fallen, "
+                                                             "the fortress stands empty"),
+    (Decision.ATTACKER_WON_DESTROYED, Role.ATTACKER): gettext_lazy("you won, but your army is destroyed by its own "
+                                                                   "losses: nobody takes the province"),
+    (Decision.ATTACKER_WON_DESTROYED, Role.DEFENDER): gettext_lazy("you lost and retreat, but nobody takes the "
+                                                                   "province: the enemy is destroyed by its own losses"),
+    (Decision.DEFENDER_WON_DESTROYED, Role.ATTACKER): OUTCOMES_FOR_SIDE[(Outcome.DEFENDER_WON, Role.ATTACKER)],
+    (Decision.DEFENDER_WON_DESTROYED, Role.DEFENDER): gettext_lazy("you won, but your army is destroyed by its own "
+                                                                   "losses"),
 }
 
 RETREAT_REASONS = {
@@ -161,6 +194,24 @@ def outcome_for(value: str, role: str) -> str:
         return str(OUTCOMES_FOR_SIDE[(Outcome(value), Role(role))])
     except (KeyError, ValueError):
         return _word(OUTCOMES, value)
+
+
+def _decision_of(entry: dict) -> str:
+    """A battle's decision; results stored before the engine named it fall back to the totals' outcome."""
+    return (entry or {}).get("decision") or (entry or {}).get("outcome") or ""
+
+
+def decision(entry: dict) -> str:
+    """What a battle (a `fought[]` entry or a battle result) decided, in the game's words."""
+    return _word(DECISIONS, _decision_of(entry))
+
+
+def decision_for(entry: dict, role: str) -> str:
+    """What a battle decided, as the side in `role` is told it (the tablet's turn result)."""
+    try:
+        return str(DECISIONS_FOR_SIDE[(Decision(_decision_of(entry)), Role(role))])
+    except (KeyError, ValueError):
+        return decision(entry)
 
 
 def retreat_reason(value: str) -> str:

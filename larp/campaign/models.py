@@ -26,6 +26,10 @@ class Game(models.Model):
         help_text=_("The scenario's rules block (phase lengths, army limit, loss table, specials); moderators may tune it."),
     )
     seed = models.BigIntegerField(_("random seed"), help_text=_("Recorded seed for the draw and server-rolled dice."))
+    scenario_header = models.JSONField(
+        _("scenario header"), default=dict, blank=True,
+        help_text=_("The scenario file's own header besides its id (names, year), kept to write the file back."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .model import (
     GARRISON_KEY, STATE_CHARGES, STATE_LOST, STATE_USED, Commander, DiceRoll, Domain, Modifier,
-    Fate, Outcome, Role, Situation, SpecialKind, TroopDomain, TroopType,
+    Decision, Fate, Outcome, Role, decide, Situation, SpecialKind, TroopDomain, TroopType,
 )
 from .rules import loss_points, strength_band
 
@@ -81,15 +81,21 @@ class BattleResult:
     outcome: Outcome
     special_state: dict[str, dict]
     loser: Role = Role.ATTACKER
+    decision: Decision | None = None
 
     @property
     def winner(self) -> str | None:
+        """The side that won: the totals' winner, except that a storm taking the fortress is the attacker's
+        victory whatever the totals (R7; R10 ruling of 2026-11-23)."""
+        if self.decision == Decision.FORTRESS_TAKEN:
+            return "attacker"
         return {Outcome.ATTACKER_WON: "attacker", Outcome.DEFENDER_WON: "defender"}.get(self.outcome, "tie")
 
     def to_dict(self) -> dict:
         return {"attacker": self.attacker.to_dict(), "defender": self.defender.to_dict(),
                 "difference": self.difference, "band": self.band, "winner": self.winner,
-                "outcome": self.outcome.value, "loser": self.loser.value, "special_state": self.special_state}
+                "outcome": self.outcome.value, "decision": (self.decision or self.outcome).value,
+                "loser": self.loser.value, "special_state": self.special_state}
 
 
 # --- R8 ------------------------------------------------------------------------
@@ -294,7 +300,8 @@ def settle(sit: Situation, eng: Engagement, a: Assessment, outcome: Outcome, los
         result.before = {s.key: s.troops for s in side.stacks}
         result.fates = {s.key: fate(role, loser, eng.storm, s.key, s.troops, result.remaining.get(s.key, s.troops))
                         for s in side.stacks}
-    return BattleResult(results[0], results[1], difference, band, outcome, new_state, loser)
+    decision = decide(outcome, eng.storm, any(results[0].remaining.values()), bool(left), any(left.values()))
+    return BattleResult(results[0], results[1], difference, band, outcome, new_state, loser, decision)
 
 
 def fate(role: Role, loser: Role, storm: bool, key: str, before: tuple[str, ...], remaining: tuple[str, ...]) -> Fate:

@@ -74,6 +74,35 @@ class Outcome(StrEnum):
     TIE = "tie"
 
 
+class Decision(StrEnum):
+    """What a battle decided, as every screen and paper tells it (R7, R10, R12 and their rulings).
+
+    `outcome` is the totals' verdict; the decision also knows what the losses left standing. A storm
+    that destroys the last defender takes the fortress whatever the totals (R7; a victory of the
+    attacker, R10 ruling of 2026-11-23); a side that wins but is destroyed by its own losses still
+    won, and nobody takes the province by that battle (R12 ruling of 2026-11-23).
+    """
+    ATTACKER_WON = "attacker_won"
+    DEFENDER_WON = "defender_won"
+    TIE = "tie"
+    FORTRESS_TAKEN = "fortress_taken"                   # storm: the last defender fell, the stormer holds the walls
+    FORTRESS_EMPTIED = "fortress_emptied"               # storm: the last defender fell, and so did the stormer
+    ATTACKER_WON_DESTROYED = "attacker_won_destroyed"   # won on totals, destroyed by its own losses
+    DEFENDER_WON_DESTROYED = "defender_won_destroyed"
+
+
+def decide(outcome: Outcome, storm: bool, attacker_left: bool, defenders_before: bool,
+           defender_left: bool) -> Decision:
+    """The decision of one battle from the totals' outcome and what stands after the losses."""
+    if storm and defenders_before and not defender_left:
+        return Decision.FORTRESS_TAKEN if attacker_left else Decision.FORTRESS_EMPTIED
+    if outcome == Outcome.ATTACKER_WON:
+        return Decision.ATTACKER_WON if attacker_left else Decision.ATTACKER_WON_DESTROYED
+    if outcome == Outcome.DEFENDER_WON:
+        return Decision.DEFENDER_WON if defender_left else Decision.DEFENDER_WON_DESTROYED
+    return Decision.TIE
+
+
 class Fate(StrEnum):
     """What one battle does to one stack of a side (R7, R11, R12), as fought[].<side>.fates says."""
     STAYS = "stays"            # the winner, or a side that was not beaten: it stays in the province

@@ -190,9 +190,10 @@ class Movement:
             return False
         last = self.takings.get(province)
         if last is not None and not sit.hostile_in(faction, last.faction, province):
-            # Arriving where an ally of yours already took it is not a taking, nor is arriving in
-            # peace where a faction that granted you passage took it: the province was not empty
-            # (R6.7 ruling: "occupies" is said of the first army only). Its taker keeps it.
+            # R12 ruling of 2026-11-28: arriving where an army not hostile to yours (an ally, or a
+            # faction that granted yours passage) already took it is not a taking: the province was
+            # not empty (R6.7 ruling: "occupies" is said of the first army only). The same holds for
+            # a victory there (this is also called for the winner of a fight): its taker keeps it.
             return False
         if province not in self.takings:
             self.taking_order.append(province)

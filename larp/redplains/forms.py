@@ -487,6 +487,10 @@ class CalcUnits(forms.Form):
     W41.5–W41.6 and the moderator's modifiers; each unit's fields are named `<key>_<field>`."""
 
     UNITS: tuple = ()          # (key, role label, required, troop types, flags, counts, attacks)
+    # The units that may be marked fleeing: only those that are attacked or shot at (W35.4). An attacker or a
+    # shooter that flees does not act (W35.1), so the page never offers one; destroyed, dispersed and withdrawn
+    # units have left the battle and are never offered at all (W26.5, W34.4, W14.1).
+    MAY_FLEE: tuple = ()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -500,7 +504,8 @@ class CalcUnits(forms.Form):
                 self.fields[f"{key}_attacks"] = forms.ChoiceField(label=_("Attacks"), choices=list(ATTACK_SIDES.items()),
                                                                   required=False, error_messages=PICK)
             self.fields[f"{key}_shields"] = forms.BooleanField(label=_("Shields"), required=False)
-            self.fields[f"{key}_fleeing"] = forms.BooleanField(label=_("fleeing"), required=False)
+            if key in self.MAY_FLEE:
+                self.fields[f"{key}_fleeing"] = forms.BooleanField(label=_("fleeing"), required=False)
             for name in counts:
                 self.fields[f"{key}_{name}"] = forms.IntegerField(label=COUNTS[name], min_value=0, max_value=16,
                                                                   required=False)
@@ -527,8 +532,12 @@ class CalcUnits(forms.Form):
         """The unit as the engine's case takes it (W41.3 with the mode's flags)."""
         d = self.cleaned_data
         spec = next(u for u in self.UNITS if u[0] == key)
+        # a fleeing mark the page did not offer (a hand-made address) still says fleeing: the engine refuses it
+        # (W35.1) instead of counting the unit as whole
+        fleeing = (d.get(f"{key}_fleeing") if key in self.MAY_FLEE
+                   else self.data.get(self.add_prefix(f"{key}_fleeing")) not in (None, "", "off", "false"))
         node = {"id": key, "side": side, "type": d[f"{key}_type"], "figures": d[f"{key}_figures"],
-                "shields": bool(d.get(f"{key}_shields")), "status": "fleeing" if d.get(f"{key}_fleeing") else "ready",
+                "shields": bool(d.get(f"{key}_shields")), "status": "fleeing" if fleeing else "ready",
                 "modifiers": [{"stat": stat, "value": d[f"{key}_mod_{stat}"], "source": "moderator"}
                               for stat in STATS if d.get(f"{key}_mod_{stat}")]}
         for name in spec[5]:
@@ -545,7 +554,8 @@ class CalcUnits(forms.Form):
         for key, role, _required, _types, flags, counts, attacks in self.UNITS:
             main = [self[f"{key}_type"], self[f"{key}_figures"]] + ([self[f"{key}_attacks"]] if attacks else [])
             numbers = [self[f"{key}_{name}"] for name in counts] + [self[f"{key}_mod_{stat}"] for stat in STATS]
-            boxes = [self[f"{key}_shields"], self[f"{key}_fleeing"]] + [self[f"{key}_{name}"] for name in flags]
+            boxes = ([self[f"{key}_shields"]] + ([self[f"{key}_fleeing"]] if key in self.MAY_FLEE else [])
+                     + [self[f"{key}_{name}"] for name in flags])
             out.append({"key": key, "role": role, "main": main, "numbers": numbers, "boxes": boxes})
         return out
 
@@ -563,12 +573,13 @@ class MeleeCalcForm(CalcUnits):
     UNITS = (("a", ROLES["a"], True, sit.TYPES, MELEE_FLAGS, ("panic", "shooting_losses", "rallies"), True),
              ("c", ROLES["c"], False, sit.TYPES, MELEE_FLAGS, ("panic", "shooting_losses", "rallies"), True),
              ("b", ROLES["b"], True, sit.TYPES, MELEE_FLAGS, ("panic", "shooting_losses", "rallies"), False))
+    MAY_FLEE = ("b",)          # the defender; in a meeting engagement B attacks too and is refused below
 
     def clean(self):
         data = super().clean()
         if data.get("kind") == "attack" and data.get("c_type") and data.get("a_attacks") == data.get("c_attacks"):
             self.add_error("c_attacks", _("Two attackers cannot attack on the same side of the defender."))
-        if data.get("kind") == "meeting" and (data.get("a_fleeing") or data.get("b_fleeing")):
+        if data.get("kind") == "meeting" and data.get("b_fleeing"):
             self.add_error(None, _("A fleeing unit does not fight a meeting engagement (W35)."))
         return data
 
@@ -577,6 +588,7 @@ class VolleyCalcForm(CalcUnits):
     UNITS = (("t", ROLES["t"], True, sit.TYPES, TARGET_FLAGS, ("panic", "rallies"), False),
              ("s1", ROLES["s1"], True, sit.SHOOTERS, SHOOTER_FLAGS, (), False),
              ("s2", ROLES["s2"], False, sit.SHOOTERS, SHOOTER_FLAGS, (), False))
+    MAY_FLEE = ("t",)          # the target; a fleeing shooter shoots no figure (W35.1)
 
 
 class CommandCalcForm(forms.Form):

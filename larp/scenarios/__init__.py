@@ -1,8 +1,10 @@
 """Scenario files: the map, factions, starting stacks and rule tables of a game.
 
-`load(name_or_path)` reads a YAML file and `validate(data)` returns every
-problem at once, named by the file's own ids, so a moderator can fix a
-scenario in one pass; both are pure Python (no Django). `loader.py` turns a
+`load(name_or_path)` reads a YAML file (or a .zip with the map picture,
+files.py) and `validate(data)` returns every problem at once, named by the
+file's own ids, so a moderator can fix a scenario in one pass; they use
+Django only to translate the problems. `export.py` writes a game's world back
+as a scenario. `loader.py` turns a
 valid scenario into a game: it creates campaign's map and factions and
 forces' stacks, so it sits in a layer above both.
 """
@@ -50,7 +52,7 @@ def available() -> list[str]:
 def resolve(name_or_path: str | Path) -> Path:
     """A scenario id shipped with the project (`latin-east-1204`) or a path to a YAML file."""
     candidate = Path(name_or_path)
-    if candidate.suffix in {".yaml", ".yml"} or candidate.exists():
+    if candidate.suffix in {".yaml", ".yml", ".zip"} or candidate.exists():
         return candidate
     return SCENARIO_DIR / f"{name_or_path}.yaml"
 
@@ -64,6 +66,10 @@ def load(name_or_path: str | Path) -> dict:
         path, exists = Path("scenario"), False
     if not exists:
         raise ScenarioError([Problem(str(name_or_path), f"no such scenario (shipped: {', '.join(available())})")])
+    if path.suffix == ".zip":  # the scenario with its map picture (files.py)
+        from .files import parse_zip
+
+        return parse_zip(path.read_bytes(), path.name)[0]
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:

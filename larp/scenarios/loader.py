@@ -4,6 +4,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import DataError, IntegrityError, transaction
+from django.utils.translation import gettext_noop
 
 from larp.campaign.models import Adjacency, Faction, Game, Province, SpecialState
 from larp.dice import services as dice_services
@@ -35,6 +36,7 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
     game = Game.objects.create(
         title=title,
         scenario=data["scenario"]["id"],
+        scenario_header={k: v for k, v in data["scenario"].items() if k != "id"},
         rules=data.get("rules") or {},
         seed=seed if seed is not None else secrets.randbelow(2**62),
     )
@@ -52,13 +54,14 @@ def _check(data: dict, title: str, seed: int | None = None) -> None:
     problems = validate(data)
     limit = Game._meta.get_field("title").max_length
     if not title:
-        problems.append(Problem("--game", "the game needs a title"))
+        problems.append(Problem("--game", gettext_noop("the game needs a title")))
     elif len(title) > limit:
         problems.append(Problem("--game", f"the title is {len(title)} characters long; at most {limit}"))
     elif lone_surrogate(title) is not None:
         problems.append(Problem("--game", "the title is not text (a lone UTF-16 surrogate)"))
     elif Game.objects.filter(title=title).exists():
-        problems.append(Problem("--game", f"a game titled {title!r} already exists; choose another title"))
+        problems.append(Problem("--game", gettext_noop("a game titled %(title)s already exists; choose another title"),
+                                {"title": repr(title)}))
     if seed is not None and not 0 <= seed < 2**63:
         problems.append(Problem("--seed", f"must be between 0 and {2**63 - 1}"))
     if problems:

@@ -139,6 +139,8 @@ def protocol(battle: dict, result: dict, case: dict, names: Names, *, number: in
         "band_range": None if decided_elsewhere else _band_range(rules, result["band"]),
         "weaker_total": weaker,
         "outcome": outcome,
+        "decision": result.get("decision") or outcome,
+        "decision_text": labels.decision(result),
         "winner": winner if winner in ("attacker", "defender") else None,
         # Fought at a table of another rule system: no totals, no dice (docs/bridge.md).
         "at_table": (at_table(outside) or {"title": "", "system": "", "table": None, "lost": "", "losses": {}})
@@ -397,6 +399,6 @@ def _battle_line(entry: dict, units: _Units, names: Names, outside: dict | None 
             "kind": labels.battle_kind(entry.get("domain", "land"), bool(entry.get("storm")), entry.get("storm_no")),
             "attacker": sides["attacker"], "defender": sides["defender"],
             "difference": entry["difference"], "band": entry["band"], "outcome": outcome,
-            "outcome_text": labels.outcome(outcome),
+            "decision": entry.get("decision") or outcome, "outcome_text": labels.decision(entry),
             "at_table": (at_table(outside) or {"title": "", "system": "", "table": None, "lost": "", "losses": {}})
             if entry.get("outside") else None}

@@ -204,7 +204,7 @@ def faction_turn_result(faction: Faction) -> dict | None:
                 other = b["defender" if role == "attacker" else "attacker"]
                 battles.append({"number": b["number"], "province": b["province"], "kind": b["kind"],
                                 "attacked": role == "attacker", "against": other["name"], "units": b[role]["units"],
-                                "outcome": labels.outcome_for(b["outcome"], role), "losses": b[role]["losses"],
+                                "outcome": labels.decision_for(b, role), "losses": b[role]["losses"],
                                 "their_losses": other["losses"], "at_table": b.get("at_table")})
     own = {
         "turn": resolution.turn.number,

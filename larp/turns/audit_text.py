@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from larp.campaign import labels
 from larp.turns.models import AuditEntry, Phase
 
 PHASES = dict(Phase.KINDS)
@@ -104,7 +105,7 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
         return text
     if a == "battle_confirmed":
         dice = d.get("dice", {})
-        outcome = names.get("outcomes", {}).get(d.get("outcome"), d.get("outcome") or "")
+        outcome = labels.decision(d)
         totals = d.get("totals") or ["?", "?"]
         source = _("server dice") if dice.get("source") == "server" else _("dice by hand")
         return _("Battle %(n)s at %(province)s confirmed (%(source)s %(a)s : %(d)s, totals %(ta)s : %(td)s): "

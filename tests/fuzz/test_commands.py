@@ -36,7 +36,7 @@ from .test_adjudicate_cli import ANY_JSON, HUGE, WEIRD_TEXT, _paths
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-COMMANDS = sorted(p.stem for p in ROOT.glob("larp/*/management/commands/*.py") if p.stem != "__init__")
+COMMANDS = sorted(p.stem for p in ROOT.glob("larp/*/management/commands/*.py") if not p.stem.startswith("_"))
 BIG = "9" * 4000
 SURROGATE = "\udcff\udcfe"  # what Python makes of the argv bytes b"\xff\xfe"
 SETTINGS = settings(max_examples=40, deadline=None,
@@ -85,7 +85,9 @@ def hostile_files(tmp_path_factory):
         "bigger.yaml": f"n: {'9' * 5000}\n".encode(),
         "surrogate.yaml": b'scenario: {id: x, name_ru: "\\ud800"}\n',
         "empty.yaml": b"",
+        "broken.zip": b"PK\x03\x04" + bytes(range(256)),
         "binary.json": b"\xff\xfe\x00\x01" + bytes(range(256)),
+        "big.json": f'{{"format": {BIG}, "objects": [[[{BIG}]]]}}'.encode(),
     }
     for name, content in files.items():
         (folder / name).write_bytes(content)
@@ -102,6 +104,7 @@ def hostile_argvs(files: pathlib.Path) -> dict[str, list[list[str]]]:
         "load_scenario": [[str(files / "binary.yaml"), "--game", "B"], [str(files / "nested.yaml"), "--game", "N"],
                           [str(files / "big.yaml"), "--game", "Big"], [str(files / "bigger.yaml"), "--game", "B2"],
                           [str(files / "surrogate.yaml"), "--game", "S"], [str(files / "empty.yaml"), "--game", "E"],
+                          [str(files / "broken.zip"), "--game", "Z"], [str(files / "binary.yaml"), "--game", "C", "--check"],
                           [str(files), "--game", "D"], [BIG, "--game", "X"], ["tiny", "--game", BIG],
                           ["tiny", "--game", SURROGATE], ["tiny", "--game", "Seed", "--seed", BIG],
                           ["tiny", "--game", "Seed", "--seed", "-1"], ["tiny", "--game", " "], ["tiny"], []],
@@ -117,6 +120,15 @@ def hostile_argvs(files: pathlib.Path) -> dict[str, list[list[str]]]:
                          ["Fuzz", "--kind", "order-forms", "-o", str(files / "no-such-folder" / "x.pdf")],
                          ["Fuzz", "--kind", "order-forms", "-o", str(files)]],
         "setup_demo": [["--title", BIG], ["--title", SURROGATE], ["--title", ""], ["--title"]],
+        "export_game": [[BIG, "-o", str(files / "g.json")], ["²", "-o", str(files / "g.json")],
+                        [SURROGATE, "-o", str(files / "g.json")], ["Fuzz", "-o", str(files / "no-such-folder" / "g")],
+                        ["Fuzz", "-o", str(files)], ["Fuzz"]],
+        "import_game": [[str(files / "binary.json")], [str(files / "nested.json")], [str(files / "big.json")],
+                        [str(files / "empty.yaml")], [str(files / "missing.json")], [str(files)], [BIG], [SURROGATE],
+                        [str(files / "binary.json"), "--title", BIG]],
+        "export_scenario": [[BIG, "-o", str(files / "s.yaml")], ["²", "-o", str(files / "s.yaml")],
+                            [SURROGATE, "-o", str(files / "s.yaml")], ["Fuzz", "-o", str(files / "s.txt")],
+                            ["Fuzz", "-o", str(files / "no-such-folder" / "s.yaml")], ["Fuzz", "-o", str(files)]],
         # rungame starts servers when it accepts its arguments: child processes, below.
         "rungame": [["--port", BIG], ["--port", "0"], ["--port", "65536"], ["--port", "²"], ["--web-workers", "0"],
                     ["--web-workers", BIG], ["--host", BIG], ["--host", SURROGATE], ["--host", "192.0.2.1"],

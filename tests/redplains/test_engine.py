@@ -145,3 +145,38 @@ def test_a_malformed_case_is_a_case_error_not_a_crash():
                                                                      "type": "cavalry", "figures": 4},
                                       "attackers": []}})
     assert "melee.attackers" in str(err.value)
+
+
+def _fighter(uid, side, kind, **extra):
+    return {"id": uid, "side": side, "type": kind, "figures": 6, **extra}
+
+
+@pytest.mark.parametrize("mode", ["melee", "odds"])
+@pytest.mark.parametrize("status", ["destroyed", "dispersed", "withdrawn", "fleeing"])
+@pytest.mark.parametrize("role", ["attacker", "defender", "meeting"])
+def test_a_unit_out_of_the_battle_does_not_fight(mode, status, role):
+    """W26.5, W34.4, W14.1: units that left the field take no part; W35.1: a fleeing unit does not attack (it may be
+    attacked, W35.4). Exit 2 naming the unit and its status, in the melee mode and the odds over it alike."""
+    n1, s1 = _fighter("n1", "north", "cavalry"), _fighter("s1", "south", "samurai_spears")
+    target = n1 if role in ("attacker", "meeting") else s1
+    target["status"] = status
+    if role == "meeting":
+        melee_spec = {"kind": "meeting", "a": n1, "b": s1, "same_cell": False}
+    else:
+        melee_spec = {"kind": "attack", "defender": s1, "attackers": [{**n1, "attacks": "front"}]}
+    code, out, err = run(mode, {"melee": melee_spec, "seed": 1})
+    if role == "defender" and status == "fleeing":
+        assert code == 0 and json.loads(out)                      # W35.4: a fleeing defender is attacked
+        return
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert target["id"] in err and status in err and ".status:" in err
+
+
+@pytest.mark.parametrize("status", ["destroyed", "dispersed", "withdrawn"])
+@pytest.mark.parametrize("who", ["target", "shooter"])
+def test_a_unit_out_of_the_battle_neither_shoots_nor_is_shot_at(status, who):
+    target, shooter = _fighter("s1", "south", "samurai_spears"), _fighter("n1", "north", "samurai_bows")
+    (target if who == "target" else shooter)["status"] = status
+    for mode in ("volley", "odds"):
+        code, out, err = run(mode, {"volley": {"target": target, "shooters": [shooter]}, "seed": 1})
+        assert code == 2 and status in err and (target if who == "target" else shooter)["id"] in err

@@ -99,7 +99,10 @@ def test_the_command_roll_for_both_stakes(tiny_game, moderator, client_for):
     ({**MELEE, "m-a_type": "dragon"}, "из списка"),
     ({**MELEE, "m-a_type": ""}, "Выберите из списка"),
     ({**MELEE, "m-c_type": "cavalry", "m-c_figures": 6, "m-c_attacks": "front"}, "с одной и той же стороны"),
-    ({**MELEE, "m-kind": "meeting", "m-a_fleeing": "on"}, "Бегущий отряд не ведёт встречный бой"),
+    ({**MELEE, "m-kind": "meeting", "m-b_fleeing": "on"}, "Бегущий отряд не ведёт встречный бой"),
+    ({**MELEE, "m-a_fleeing": "on"}, "По правилам эти отряды так сражаться не могут"),
+    ({**MELEE, "m-c_type": "samurai_spears", "m-c_figures": 8, "m-c_fleeing": "on"},
+     "По правилам эти отряды так сражаться не могут"),
     ({**MELEE, "m-b_mod_armour": 40}, "5"),
     ({"calc": "volley", "v-t_type": "samurai_spears", "v-t_figures": 8, "v-s1_type": "cavalry",
       "v-s1_figures": 8}, "из списка"),
@@ -122,3 +125,26 @@ def test_every_troop_type_against_every_other_answers(tiny_game, moderator, clie
         for b in sit.TYPES:
             params = {**MELEE, "m-a_type": a, "m-b_type": b, "m-b_fleeing": "on" if a == b else ""}
             assert client_for(moderator).get(calc_url(tiny_game, **params)).status_code == 200, (a, b)
+
+
+def test_the_page_never_offers_a_fleeing_attacker_or_shooter(tiny_game, moderator, client_for):
+    """W35.1: a fleeing unit does not attack; only the defender and the target may be marked fleeing (W35.4).
+    Units destroyed, dispersed or withdrawn are never offered: the page has no such status at all."""
+    page = client_for(moderator).get(calc_url(tiny_game)).content.decode()
+    for name in ("m-b_fleeing", "v-t_fleeing"):
+        assert f'name="{name}"' in page
+    for name in ("m-a_fleeing", "m-c_fleeing", "v-s1_fleeing", "v-s2_fleeing"):
+        assert f'name="{name}"' not in page
+    for status in ("destroyed", "dispersed", "withdrawn", "уничтожен", "рассеян", "отведён"):
+        assert status not in page
+
+
+def test_a_fleeing_defender_is_still_counted(tiny_game, moderator, client_for):
+    page = unescape(client_for(moderator).get(calc_url(tiny_game, **{**MELEE, "m-b_fleeing": "on"})).content.decode())
+    engine = odds_mode({"melee": {"kind": "attack",
+                                  "defender": {"id": "b", "side": "south", "type": "ashigaru_spears", "figures": 8,
+                                               "hold": True, "status": "fleeing"},
+                                  "attackers": [{"id": "a", "side": "north", "type": "cavalry", "figures": 8,
+                                                 "attacks": "front"}]}})
+    assert "data-calc-result" in page and "W35.4" in page
+    assert f"{engine['expected_losses']['b']:.2f}".replace(".", ",") in page

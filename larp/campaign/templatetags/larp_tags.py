@@ -18,6 +18,12 @@ def lookup(mapping, key):
 
 
 @register.filter
+def decision(entry):
+    """{{ f|decision }} — what a battle decided, in the game's words (labels.DECISIONS)."""
+    return labels.decision(entry)
+
+
+@register.filter
 def signed(value):
     try:
         value = int(value)

@@ -356,5 +356,7 @@ def odds_mode(state: State) -> dict:
     if plan.retreat_refusal is not None:
         out.update({"retreat": None, "retreat_refused": plan.retreat_refusal.as_dict()})
     else:
-        out.update({"retreat": odds_of(state, plan, O.RETREAT), "retreat_refused": None})
+        # O24: orda.attack requires retreat_to, so the odds name the hex they assumed (the case's, or the default).
+        out.update({"retreat": {"retreat_to": list(plan.retreat_hex), **odds_of(state, plan, O.RETREAT)},
+                    "retreat_refused": None})
     return out

@@ -10,7 +10,8 @@ from .case import Unit, boolean, choice, ident, integer, lst, obj, unit
 from .data import Data, load, with_troop_types
 from .dice import Dice, parse_seed
 from .errors import CaseError
-from .outcomes import ATTACK_SIDES, HIGH, KIND_ATTACK, KIND_MEETING, LOW, ORDINARY, SIDES, SPECIAL
+from .outcomes import (ATTACK_SIDES, DESTROYED, DISPERSED, FLEEING, HIGH, KIND_ATTACK, KIND_MEETING, LOW, ORDINARY,
+                       SIDES, SPECIAL, WITHDRAWN)
 
 MELEE_FLAGS = ("hold", "moved", "decisive", "across_river", "uphill", "into_forest", "crab", "tiger",
                "no_defence_bonuses")
@@ -44,6 +45,22 @@ def _melee_unit(data: Data, raw: Any, where: str, attacks: bool = False) -> Unit
     return _clean(u, where, MELEE_FLAGS, ("panic", "shooting_losses"), attacks)
 
 
+# A unit of these statuses has left the field (W26.5, W34.4, W34.5, W14.1): it neither attacks, nor fights back,
+# nor shoots, nor is attacked or shot at. A fleeing unit does not attack (W35.1: it only flees until it
+# regroups; a meeting engagement is two attacks, W29.1), but it may be attacked (W35.4) or shot at.
+LEFT_THE_FIELD = {DESTROYED: "W26.5", DISPERSED: "W34.4", WITHDRAWN: "W14.1"}
+
+
+def refuse_status(u: Unit, where: str, acts: bool) -> None:
+    """Exit 2 naming the unit and its status when a unit out of the battle (or a fleeing one that would act) is in
+    a contest: `acts` is True for an attacker or a shooter, False for a defender or a target."""
+    if u.status in LEFT_THE_FIELD:
+        raise CaseError(f"{where}.status", f"unit {u.id} is {u.status}: it has left the battle and takes no part "
+                                           f"in a combat ({LEFT_THE_FIELD[u.status]})")
+    if acts and u.status == FLEEING:
+        raise CaseError(f"{where}.status", f"unit {u.id} is fleeing: a fleeing unit does not attack (W35.1)")
+
+
 def melee_plan(data: Data, case: dict) -> m.Plan:
     spec = obj(case.get("melee"), "melee")
     kind = choice(spec, "kind", "melee", (KIND_ATTACK, KIND_MEETING))
@@ -51,9 +68,17 @@ def melee_plan(data: Data, case: dict) -> m.Plan:
         d = _melee_unit(data, spec.get("defender"), "melee.defender")
         atts = [_melee_unit(data, a, f"melee.attackers[{i}]", attacks=True)
                 for i, a in enumerate(lst(spec.get("attackers"), "melee.attackers", 4))]
+        for i, a in enumerate(atts):
+            refuse_status(a, f"melee.attackers[{i}]", acts=True)
+        refuse_status(d, "melee.defender", acts=False)
         return m.plan_attack(data, d, atts)
     a = _melee_unit(data, spec.get("a"), "melee.a")
     b = _melee_unit(data, spec.get("b"), "melee.b")
+    for key, u in (("a", a), ("b", b)):              # W29.1: in a meeting engagement both attack
+        if u.status == FLEEING:
+            raise CaseError(f"melee.{key}.status",
+                            f"unit {u.id} is fleeing: a fleeing unit cannot fight a meeting engagement (W35.1)")
+        refuse_status(u, f"melee.{key}", acts=True)
     return m.plan_meeting(data, a, b, boolean(spec, "same_cell", "melee"))
 
 
@@ -71,10 +96,13 @@ def volley_parts(data: Data, case: dict) -> tuple[Unit, list[v.Shot]]:
     spec = obj(case.get("volley"), "volley")
     target = _clean(unit(data, spec.get("target"), "volley.target", min_figures=1), "volley.target",
                     VOLLEY_TARGET_FLAGS)
+    refuse_status(target, "volley.target", acts=False)
     shooters = []
     for i, raw in enumerate(lst(spec.get("shooters"), "volley.shooters", 12)):
         where = f"volley.shooters[{i}]"
         shooters.append(_clean(unit(data, raw, where, min_figures=1), where, SHOOTER_FLAGS, ()))
+        if shooters[-1].status in LEFT_THE_FIELD:          # a fleeing shooter is let through: it shoots no figure
+            refuse_status(shooters[-1], where, acts=True)
     if not shooters:
         raise CaseError("volley.shooters", "at least one shooter")
     ids = [target.id] + [s.id for s in shooters]

@@ -107,6 +107,8 @@ def banner_checks(case: dict, by_id: dict[str, Unit], owned: dict[str, int] | No
             raise CaseError(f"banners[{i}].unit", f"no unit {uid!r} in this case")
         banner = choice(node, "banner", f"banners[{i}]", BANNERS)
         u = by_id[uid]
+        if u.status in OUT_OF_BATTLE:                  # as an order given to it (W41.9): it has left the field
+            raise CaseError(f"banners[{i}].unit", f"{uid} is out of the battle ({u.status})")
         reason = None
         if owned is not None and banner not in owned:
             reason = ("W12.1", "banner_not_owned")

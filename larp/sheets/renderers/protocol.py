@@ -6,12 +6,16 @@ players.
 """
 from __future__ import annotations
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
 
 from larp.campaign.labels import destroyed, number, signed
 from larp.sheets.renderers.base import GRID, SHADE, Renderer, Section, Swatch, esc
+
+# Decisions the winner's line says in full; the others (a storm, a victor destroyed) are told in the engine's words.
+PLAIN_DECISIONS = ("attacker_won", "defender_won", "tie")
 
 
 class ProtocolRenderer(Renderer):
@@ -128,11 +132,16 @@ class ProtocolRenderer(Renderer):
         return "; ".join(f"{s['label']}: {s['before_text']}" for s in side["stacks"]) or "—"
 
     def result_table(self, data: dict):
+        decision = data.get("decision")
         if data["winner"]:
             winner = data["sides"][0 if data["winner"] == "attacker" else 1]
             verdict = _("%(name)s (%(role)s) wins") % {"name": winner["name"], "role": winner["role_label"]}
         else:
             verdict = _("A tie: the attack is repelled, both sides take losses")
+        if decision == "fortress_taken":   # the engine's own words, after whose victory it is (R7, R10)
+            verdict = f"{verdict}. {capfirst(data['decision_text'])}"
+        elif decision and decision not in PLAIN_DECISIONS:
+            verdict = capfirst(data["decision_text"])
         if data.get("at_table"):
             return self.table([[self.p(_("Result"), "cell_bold"), self.p(verdict, "cell_bold")]],
                               self.result_columns_mm, header_rows=0)

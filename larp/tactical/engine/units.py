@@ -235,10 +235,30 @@ def full_ranks(rules: Mapping, unit: Unit) -> int:
     return sum(1 for rank in rank_lists(unit.alive()) if len(rank) == width)
 
 
+def laid_order(figs: list[Fig]) -> list[Fig]:
+    """T22.2 ruling: rank by rank, within a rank as listed, within a listed group those in ranks first.
+
+    A listed group is a run of figures of one profile in a rank (as `ranks_out` lists it); its
+    figures in order come before its disordered ones, so a rear rank refills the front with the
+    warriors still in order before the disordered ("замещение из задних рядов, даже расстроенными
+    воинами": the disordered move up too, but only after them).
+    """
+    out: list[Fig] = []
+    for rank in rank_lists(figs):
+        start = 0
+        while start < len(rank):
+            end = start
+            while end < len(rank) and rank[end].profile == rank[start].profile:
+                end += 1
+            run = rank[start:end]
+            out += [x for x in run if not x.disordered] + [x for x in run if x.disordered]
+            start = end
+    return out
+
+
 def relayout(rules: Mapping, unit: Unit) -> None:
     """Remove the killed, thin the formation to the first whose front the rest fill, lay the rest rank by rank."""
-    left = [x for x in unit.figs if not x.killed]
-    # remaining order: rank by rank, within a rank as listed, within a listed group those in ranks first
+    left = laid_order([x for x in unit.figs if not x.killed])
     unit.figs = left
     if not left:
         unit.destroyed = True
