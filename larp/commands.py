@@ -93,5 +93,5 @@ class Command(BaseCommand):
             values = value if isinstance(value, (list, tuple)) else [value]
             for v in values:
                 if isinstance(v, str) and lone_surrogate(v) is not None:
-                    shown = v.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+                    shown = v.encode("utf-8", "backslashreplace").decode("utf-8")
                     raise input_error(f"argument {name}: not UTF-8 text: {shown}")
