@@ -30,6 +30,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -225,7 +226,9 @@ def main() -> int:
 def load_test(run: Run, args, strategy: float) -> int:
     run.start_redis()
     var_dir = ROOT / "var" / "load"
-    env = environment(run.create_database(), run.redis_url, var_dir, run.name)
+    # The app's own folder (static files, beat schedule, app.log): two runs at once never share one.
+    app_dir = var_dir / run.name
+    env = environment(run.create_database(), run.redis_url, app_dir, run.name)
     os.environ.update(env)
     import django
 
@@ -246,7 +249,7 @@ def load_test(run: Run, args, strategy: float) -> int:
 
     rec = Recorder(MAX_REQUESTS)
     port = free_port()
-    app = App(env, port, args.web_workers, var_dir / "app.log")
+    app = App(env, port, args.web_workers, app_dir / "app.log")
     results = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "machine": {"cpus": os.cpu_count()},
                "think": args.think, "burst_think": args.burst_think, "stampede_seconds": args.stampede_seconds,
                "web_workers": args.web_workers, "threads_per_worker": 4, "strategy_seconds": strategy}
@@ -273,7 +276,7 @@ def load_test(run: Run, args, strategy: float) -> int:
             results["stage2"] = stage("stage 2", app.base, args.games, 60, strategy, args, rec, "s2", app.log)
     finally:
         app.stop()
-    server_errors = [line for line in (var_dir / "app.log").read_text(errors="replace").splitlines()
+    server_errors = [line for line in (app_dir / "app.log").read_text(errors="replace").splitlines()
                      if "Traceback" in line or "Internal Server Error" in line]
     results["server_tracebacks"] = len(server_errors)
 
@@ -301,7 +304,8 @@ def load_test(run: Run, args, strategy: float) -> int:
         print(f"  {'ok  ' if ok else 'MISS'} {text}: {value}")
     results["verdicts"] = [{"target": t, "ok": ok, "value": v} for t, ok, v in verdicts]
     (var_dir / "last-run.json").write_text(json.dumps(results, indent=1, default=str))
-    print(f"\nfigures: {var_dir / 'last-run.json'}; server log: {var_dir / 'app.log'}")
+    shutil.rmtree(app_dir / "staticfiles", ignore_errors=True)  # collected for this run only
+    print(f"\nfigures: {var_dir / 'last-run.json'}; server log: {app_dir / 'app.log'}")
     integrity = lost == 0 and dup == 0 and problems == 0
     if args.no_targets:
         return 0 if integrity else 1
