@@ -5,50 +5,58 @@ Usage: .venv/bin/python benchmarks/order_cost.py [--orders 400] [--queries]
 The load test (benchmarks/load/) shows latency under load; this shows the
 cost behind it, without the network or the tablets' own CPU: the whole
 Django stack (middleware, session, the view, the engine's check, the writes)
-through Django's test client, against PostgreSQL (its own database
-`larp_order_cost`, dropped and created anew) and Redis database 12. Legal
+through Django's test client, against PostgreSQL (a database of its own,
+created on DATABASE_URL's server and dropped at the end) and the tests' Redis
+database (TEST_REDIS_URL; its own keys only): see benchmarks/scratch.py. Legal
 orders only (hold, one-step marches, fleet moves) on the default scenario,
 twelve tablets. `--queries` also lists the SQL of one order.
+
+Targets: one order at most 15 ms of CPU and 15 SQL statements; one clock poll
+at most 2 ms of CPU. Exits 1 when one is missed.
 """
 import argparse
 import json
 import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "benchmarks" / "load"))
 
-DB_NAME = "larp_order_cost"
-REDIS_URL = "redis://127.0.0.1:6379/12"
+from figures import print_targets  # noqa: E402  (benchmarks/figures.py)
+from scratch import Run, run_main  # noqa: E402
+
+ORDER_CPU_MS, ORDER_QUERIES, CLOCK_CPU_MS = 15.0, 15, 2.0
 
 
-def main() -> None:
+def main() -> int:
+    with Run("order_cost", needs_postgres=True) as run:
+        return measure_all(run)
+
+
+def measure_all(run: Run) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--orders", type=int, default=400)
     parser.add_argument("--queries", action="store_true", help="print the SQL of one order")
     args = parser.parse_args()
-    subprocess.run([str(ROOT / "scripts" / "services.sh"), "redis"], check=True)
-    subprocess.run([str(ROOT / "scripts" / "services.sh"), "postgres", "postgres"], check=True)
-    from server import environment, recreate_database
+    run.start_redis()
+    from server import environment
 
-    os.environ.update(environment(recreate_database(DB_NAME), REDIS_URL, ROOT / "var" / "order-cost"))
+    os.environ.update(environment(run.create_database(), run.redis_url, ROOT / "var" / "order-cost", run.name))
     os.environ["ALLOWED_HOSTS"] = "testserver"
     import django
 
     django.setup()
-    import redis
     from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    redis.Redis.from_url(REDIS_URL).flushdb()
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # tablets sign in by code
     call_command("migrate", verbosity=0)
     import setup_game
@@ -93,7 +101,13 @@ def main() -> None:
     if args.queries:
         for sql in queries:
             print("  ", sql[:200])
+    print()
+    missed = print_targets([("order: CPU, ms", o_cpu, ORDER_CPU_MS),
+                            ("order: SQL statements", len(queries), ORDER_QUERIES),
+                            ("clock poll: CPU, ms", c_cpu, CLOCK_CPU_MS)])
+    print("MISSED: " + "; ".join(missed) if missed else "all targets met")
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))

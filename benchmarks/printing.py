@@ -7,9 +7,10 @@
     (`larp.sheets.services.render_document`): median <= 1.5 s;
 (b) one battle protocol, from the stored turn result to the bytes: median <= 200 ms;
 plus, for information, the other documents and the first (cold) call, which
-also registers the fonts. Uses its own SQLite file under var/ unless
-DATABASE_URL is set. Prints `figure | measured | target | ratio | ok`;
-always exits 0, and says MISSED for a target that was not met.
+also registers the fonts. Uses a new SQLite file under var/bench/ (or a
+new database on DATABASE_URL's PostgreSQL server), removed at the end
+(benchmarks/scratch.py). Prints `figure | measured | target | ratio | ok`;
+says MISSED for a target that was not met, and then exits 1.
 """
 from __future__ import annotations
 
@@ -22,10 +23,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench-printing.sqlite3'}")
 os.environ["DJANGO_SETTINGS_MODULE"] = "larp.settings_test"
 
 from figures import print_targets, timed  # noqa: E402  (benchmarks/figures.py)
+from scratch import Run, run_main  # noqa: E402  (benchmarks/scratch.py)
 
 TITLE = "printing-bench"
 ORDERS = [
@@ -39,9 +40,15 @@ ORDERS = [
 
 
 def main() -> int:
+    with Run("printing") as run:
+        return measure(run)
+
+
+def measure(run: Run) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
+    os.environ["DATABASE_URL"] = run.create_database()
 
     import django
 
@@ -97,8 +104,8 @@ def main() -> int:
         print(line)
     Game.objects.filter(title=TITLE).delete()
     print("MISSED: " + "; ".join(missed) if missed else "all targets met")
-    return 0
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

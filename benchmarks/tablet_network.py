@@ -16,11 +16,11 @@ Network.emulateNetworkConditions: 400 kbps each way, 400 ms latency):
     wire per tablet, counted from the moderator's click until the page has
     refreshed, clock polls included.
 
-Uses its own files under var/bench-tablet-network/ (SQLite unless DATABASE_URL is
-set; then a game titled "tablet-network-bench" there, replaced on each run) and
-Redis for the cache at REDIS_URL (own key prefix), so the page sees the moderator's
-change. Prints `figure | measured | target | ratio | ok`; exits 0, MISSED marks a
-missed target.
+Uses only what it makes (benchmarks/scratch.py): files under var/bench-tablet-network/,
+a new SQLite file (or a new database on DATABASE_URL's PostgreSQL server) removed at
+the end, and the tests' Redis database (TEST_REDIS_URL) for the cache, under a key
+prefix of its own, deleted at the end, so the page sees the moderator's change. Prints `figure | measured | target | ratio | ok`; MISSED marks a missed
+target, and the script then exits 1.
 """
 from __future__ import annotations
 
@@ -41,22 +41,24 @@ VAR.mkdir(parents=True, exist_ok=True)
 TITLE = "tablet-network-bench"
 PASSWORD = "bench-player-password-1"
 
-ENV = {
-    "LARP_VAR_DIR": str(VAR),
-    "DATABASE_URL": os.environ.get("DATABASE_URL", f"sqlite:///{VAR / 'bench.sqlite3'}"),
-    "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-    "CACHE_URL": "redis",
-    "CACHE_KEY_PREFIX": f"tablet-network-bench-{os.getpid()}",
-    "CELERY_BROKER_URL": "filesystem://",
-    "SECRET_KEY": secrets.token_urlsafe(50),
-    "DEBUG": "0",
-    "ALLOWED_HOSTS": "127.0.0.1",
-    "DJANGO_SETTINGS_MODULE": "larp.settings",
-    "LARP_PLAIN_STATIC": "",
-}
-os.environ.update(ENV)
-
 from figures import print_targets  # noqa: E402  (benchmarks/figures.py)
+from scratch import Run, run_main  # noqa: E402  (benchmarks/scratch.py)
+
+
+def environment(run: Run) -> dict:
+    return {
+        "LARP_VAR_DIR": str(VAR),
+        "DATABASE_URL": run.create_database(),
+        "REDIS_URL": run.redis_url,
+        "CACHE_URL": "redis",
+        "CACHE_KEY_PREFIX": run.name,
+        "CELERY_BROKER_URL": "filesystem://",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SETTINGS_MODULE": "larp.settings",
+        "LARP_PLAIN_STATIC": "",
+    }
 
 
 def free_port() -> int:
@@ -127,11 +129,19 @@ def usable(page) -> None:
 
 
 def main() -> int:
+    with Run("tablet_network") as run:
+        return measure(run)
+
+
+def measure(run: Run) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--kbps", type=int, default=400)
     parser.add_argument("--latency", type=int, default=400, help="ms added to every request")
     parser.add_argument("--faction", default="nicaea")
     args = parser.parse_args()
+    run.start_redis()
+    env = environment(run)
+    os.environ.update(env)
 
     game, mod, player = setup_game(args.faction)
     from django.urls import reverse
@@ -144,7 +154,7 @@ def main() -> int:
     server = subprocess.Popen(
         [python, "-m", "gunicorn", "larp.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", "2",
          "--threads", "4", "--keep-alive", "75", "--log-level", "warning"],
-        cwd=ROOT, env={**os.environ, **ENV}, stdout=subprocess.DEVNULL)
+        cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL)
     rows, info = [], []
     try:
         wait_for_port(port)
@@ -237,8 +247,8 @@ def main() -> int:
         print(f"  {n / 1000:6.2f} KB  {url.replace(base, '')}")
     if missed:
         print("MISSED: " + ", ".join(missed))
-    return 0
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -4,6 +4,7 @@ DATABASE_URL   default: SQLite file under var/
 REDIS_URL      default: redis://127.0.0.1:6379/0 (Celery broker and the cache)
 CELERY_BROKER_URL  overrides the broker; "filesystem://" needs no server
                    (`manage.py rungame` picks it when Redis is unreachable)
+CELERY_QUEUE   the Celery queue's name, default "celery"
 CACHE_URL      "redis" (default when the broker is Redis) or "locmem"
 SECRET_KEY     required to serve pages when DEBUG is off
 DEBUG          off unless set to 1/true/yes
@@ -194,6 +195,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# Several apps (or a benchmark next to a game) may share one Redis database: each its own queue.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir = VAR_DIR / "celery-broker"
     for _sub in ("queue", "processed"):

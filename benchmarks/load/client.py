@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import time
 from dataclasses import dataclass, field
 
@@ -25,6 +26,24 @@ class Sample:
     window: str = ""       # steady | burst | late (orders: relative to the deadline)
     expected: bool = True  # a status the scenario expects (200, 409 after the deadline, 422 for illegal orders)
     detail: dict = field(default_factory=dict)
+
+
+def sent_in_time(sent_at: float, deadline: float) -> bool:
+    """Did the player press while their clock still showed time left? Then the order must be saved.
+
+    The one notion of "in time" for the whole check: the moment the press left
+    the tablet, against the deadline itself. When the answer arrives does not
+    matter (a press sent 4 s before the deadline and answered after it was
+    still made in time). The server may accept more (a grace period after the
+    deadline): that can only turn refusals into saves, never excuse a refusal
+    of a press sent in time.
+    """
+    return sent_at < deadline
+
+
+def may_be_saved(sent_at: float, deadline: float, grace: float) -> bool:
+    """A press the server is allowed to save: sent before the deadline plus its grace period (0: none)."""
+    return sent_at < deadline + grace
 
 
 class Recorder:
@@ -60,9 +79,11 @@ async def _request(session, rec: Recorder, method: str, url: str, endpoint: str,
 
 
 class TabletClient:
-    def __init__(self, base: str, tablet, variants: dict, illegal: dict, rec: Recorder, rng: random.Random):
+    def __init__(self, base: str, tablet, variants: dict, illegal: dict, rec: Recorder, rng: random.Random,
+                 grace: float = 0.0):
         _assert_loopback(base)
         self.base, self.t, self.variants, self.illegal, self.rec, self.rng = base, tablet, variants, illegal, rec, rng
+        self.grace = grace  # seconds after the deadline the server may still save a press (0: none)
         self.session: aiohttp.ClientSession | None = None
         self.csrf = ""
         self.unknown: list[dict] = []  # order requests whose outcome the client never learned
@@ -109,26 +130,31 @@ class TabletClient:
         unit = self.rng.choice(self.t.units)
         payload = self.illegal[unit] if illegal else self.rng.choice(self.variants[unit])
         url = f"{self.base}/g/{self.t.game_id}/units/{unit}/order"
+        # Each press carries its own confirmation key, as the tablet's page sends one: the history
+        # (OrderEvent.key) then says for certain whether a press whose answer never came was saved.
+        key = secrets.token_urlsafe(12)
         status, body, sample = await _request(
-            self.session, self.rec, "POST", url, "order", data=json.dumps(payload),
+            self.session, self.rec, "POST", url, "order", data=json.dumps({**payload, "key": key}),
             headers={"Content-Type": "application/json", "X-CSRFToken": self.csrf})
         sample.window = self._window(deadline, sample.started)
+        in_time = sent_in_time(sample.started, deadline)
         sample.detail = {**sample.detail, "unit": unit, "payload": payload, "user": self.t.username,
-                         "game": self.t.game_id,
+                         "game": self.t.game_id, "key": key, "sent_at": sample.started, "in_time": in_time,
+                         "latency": sample.latency,
                          "ok": bool(body and body.get("ok")), "filed_at": (body or {}).get("filed_at"),
-                         "code": (body or {}).get("code"), "illegal": illegal}
+                         "code": (body or {}).get("code"), "illegal": illegal, "status": status}
         if status == 200:
-            sample.expected = not illegal
+            sample.expected = not illegal and may_be_saved(sample.started, deadline, self.grace)
         elif status == 409:
-            # Refused as late or closed: right only if sent within a second of the deadline or after it
-            # (the server's clock decides; a request sent just before may arrive just after).
-            sample.expected = sample.started + sample.latency >= deadline
+            # Refused as late: right only for a press sent after the deadline. One sent before it and
+            # refused (because it arrived after it) is an order the player lost (verify.py counts it).
+            sample.expected = not in_time
         elif status == 422:
             sample.expected = illegal
         else:
             sample.expected = False
-        if status == 0:
-            self.unknown.append(sample.detail)
+        if status == 0 or status >= 500:
+            self.unknown.append(sample.detail)  # saved or not: verify.py looks the key up in the history
 
     async def withdraw(self, deadline: float) -> None:
         unit = self.rng.choice(self.t.units)
@@ -136,10 +162,13 @@ class TabletClient:
         status, body, sample = await _request(self.session, self.rec, "POST", url, "withdraw",
                                               headers={"X-CSRFToken": self.csrf})
         sample.window = self._window(deadline, sample.started)
+        in_time = sent_in_time(sample.started, deadline)
         sample.detail = {**sample.detail, "unit": unit, "user": self.t.username, "game": self.t.game_id,
+                         "sent_at": sample.started, "in_time": in_time, "status": status,
                          "ok": bool(body and body.get("ok")), "withdrawn": (body or {}).get("withdrawn")}
-        sample.expected = status == 200 or (status == 409 and sample.started + sample.latency >= deadline)
-        if status == 0:
+        sample.expected = (status == 200 and may_be_saved(sample.started, deadline, self.grace)) or (
+            status == 409 and not in_time)
+        if status == 0 or status >= 500:
             self.unknown.append(sample.detail)
 
     async def read_orders(self) -> None:

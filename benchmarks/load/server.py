@@ -1,8 +1,9 @@
 """The app under test, started the production way: `manage.py rungame` (gunicorn + Celery worker + beat).
 
-Everything it uses is its own: a PostgreSQL database, a Redis database
-number, a var/ folder (static files, beat schedule) and a free port on
-127.0.0.1. DEBUG is off and SECRET_KEY is set, as on a game night.
+Everything it uses is its own: a PostgreSQL database made for the run, a
+Celery queue and cache prefix in the tests' Redis database (benchmarks/scratch.py),
+a var/ folder (static files, beat schedule) and a free port on 127.0.0.1.
+DEBUG is off and SECRET_KEY is set, as on a game night.
 """
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PG_ADMIN = "postgres://postgres:postgres@127.0.0.1:5432/postgres"
 
 
 def free_port() -> int:
@@ -26,18 +26,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def recreate_database(name: str) -> str:
-    """A fresh PostgreSQL database (dropped first if a previous run left it); returns its URL."""
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"postgres://postgres:postgres@127.0.0.1:5432/{name}"
-
-
-def environment(db_url: str, redis_url: str, var_dir: Path) -> dict:
+def environment(db_url: str, redis_url: str, var_dir: Path, name: str) -> dict:
+    """The app's environment: its database, Redis (its own queue and cache prefix, `name`) and var/ folder."""
     var_dir.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_", "CACHE_"))}
     env.update({
@@ -45,7 +35,8 @@ def environment(db_url: str, redis_url: str, var_dir: Path) -> dict:
         "DATABASE_URL": db_url,
         "REDIS_URL": redis_url,
         "CELERY_BROKER_URL": redis_url,
-        "CACHE_KEY_PREFIX": "larp-load",
+        "CELERY_QUEUE": name,
+        "CACHE_KEY_PREFIX": name,
         "LARP_VAR_DIR": str(var_dir),
         "SECRET_KEY": "load-test-" + secrets.token_urlsafe(40),
         "DEBUG": "0",

@@ -12,6 +12,7 @@ case always gives byte-identical output.
 from __future__ import annotations
 
 import json
+import re
 from typing import IO, Any, Callable
 
 
@@ -24,8 +25,43 @@ def dumps(result: dict) -> str:
     return json.dumps(result, ensure_ascii=False, sort_keys=False)
 
 
+_LONG_NUMBER = re.compile(r"\d{41,}")
+_LONG_WORD = re.compile(r"\S{121,}")
+LINE_LIMIT = 2000
+
+
+def shorten(text: str) -> str:
+    """A hostile value quoted in a message is cut: 4,000 digits become their first 20 and a count."""
+    text = _LONG_NUMBER.sub(lambda m: f"{m.group()[:20]}...({len(m.group())} digits)", str(text))
+    return _LONG_WORD.sub(lambda m: f"{m.group()[:80]}...({len(m.group())} characters)", text)
+
+
 def one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """A message as one line of at most about LINE_LIMIT characters, long values cut."""
+    line = " ".join(shorten(text).split())
+    return line if len(line) <= LINE_LIMIT else f"{line[:LINE_LIMIT]}... ({len(line)} characters)"
+
+
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")  # escaped, or raw (stdin in a C locale)
+
+
+def lone_surrogate(data: Any, where: str = "") -> str | None:
+    """Where a text of the data holds a lone UTF-16 surrogate (not Unicode: it cannot be printed), or None."""
+    stack = [(data, where)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in value):
+                return path or "(top level)"
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                here = f"{path}.{key}" if path else str(key)
+                if isinstance(key, str) and lone_surrogate(key) is not None:
+                    return f"{path or '(top level)'}: the key {key!r}"
+                stack.append((item, here))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
+    return None
 
 
 def read_case(path: str, stdin: IO[str]) -> Any:
@@ -39,13 +75,19 @@ def read_case(path: str, stdin: IO[str]) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: cannot read the case: {exc}") from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"case: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:  # "[[[[..." a hundred thousand deep: malformed, not a bug of the engine
         raise ValueError("case: invalid JSON: nested too deeply") from None
     except ValueError:  # Python refuses to convert an integer of more than 4300 digits
         raise ValueError("case: invalid JSON: an integer of more than 4300 digits") from None
+    # "\ud800" is valid JSON but not Unicode: refused here, as malformed, rather than failing at the output.
+    if _SURROGATE.search(text):
+        where = lone_surrogate(data)
+        if where is not None:
+            raise ValueError(f"{where}: not text: a lone UTF-16 surrogate (\\ud800-\\udfff)")
+    return data
 
 
 def run(modes: dict[str, Callable[[Any], dict]], malformed: tuple[type[Exception], ...], usage: str,

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import re
+
 import yaml
 
 from .validate import Problem, ScenarioError, validate
@@ -19,7 +21,28 @@ from .validate import Problem, ScenarioError, validate
 SCENARIO_DIR = Path(__file__).resolve().parent
 DEFAULT_SCENARIO = "latin-east-1204"
 
-__all__ = ["DEFAULT_SCENARIO", "Problem", "ScenarioError", "available", "load", "validate"]
+__all__ = ["DEFAULT_SCENARIO", "Problem", "ScenarioError", "available", "load", "lone_surrogate", "validate"]
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(data, where: str = "") -> str | None:
+    """Where a text (or key) of YAML data holds a lone UTF-16 surrogate ("\\ud800": no database stores it)."""
+    stack = [(data, where)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                return path or "scenario"
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and _SURROGATE.search(key):
+                    return f"{path or 'scenario'}: a key"
+                stack.append((item, f"{path}.{key}" if path else str(key)))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
+    return None
 
 
 def available() -> list[str]:
@@ -36,17 +59,34 @@ def resolve(name_or_path: str | Path) -> Path:
 
 def load(name_or_path: str | Path) -> dict:
     """Read a scenario; raise ScenarioError (with one problem) when the file is missing or not YAML."""
-    path = resolve(name_or_path)
-    if not path.exists():
+    try:
+        path = resolve(name_or_path)
+        exists = path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        path, exists = Path("scenario"), False
+    if not exists:
         raise ScenarioError([Problem(str(name_or_path), f"no such scenario (shipped: {', '.join(available())})")])
     if path.suffix == ".zip":  # the scenario with its map picture (files.py)
         from .files import parse_zip
 
         return parse_zip(path.read_bytes(), path.name)[0]
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError([Problem(path.name, f"not a UTF-8 text file (byte {exc.start})")]) from None
+    except OSError as exc:
+        raise ScenarioError([Problem(path.name, f"cannot be read: {exc.strerror}")]) from None
+    try:
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ScenarioError([Problem(path.name, f"not valid YAML: {exc}".replace("\n", " "))]) from None
+    except RecursionError:  # "[[[[..." a hundred thousand deep
+        raise ScenarioError([Problem(path.name, "not valid YAML: nested too deeply")]) from None
+    except ValueError as exc:  # Python refuses to convert an integer of more than 4300 digits
+        raise ScenarioError([Problem(path.name, f"not valid YAML: {exc}")]) from None
     if not isinstance(data, dict):
         raise ScenarioError([Problem(path.name, "the top level must be a mapping")])
+    where = lone_surrogate(data)
+    if where is not None:  # "\ud800" in a quoted YAML string: no database stores it
+        raise ScenarioError([Problem(where, "not text: a lone UTF-16 surrogate (\\ud800-\\udfff)")])
     return data

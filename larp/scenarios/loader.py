@@ -1,13 +1,13 @@
 """Turn a scenario file into a game, in one transaction: all of it or nothing."""
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import DataError, IntegrityError, transaction
 from django.utils.translation import gettext_noop
 
 from larp.campaign.models import Adjacency, Faction, Game, Province, SpecialState
 from larp.dice import services as dice_services
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
-from larp.scenarios import Problem, ScenarioError, load, validate
+from larp.scenarios import Problem, ScenarioError, load, lone_surrogate, validate
 
 # The stateful specials of R10 and their fresh state.
 FRESH_SPECIAL_STATE = {
@@ -19,14 +19,18 @@ FRESH_SPECIAL_STATE = {
 
 def load_scenario(name_or_path: str, *, title: str, seed: int | None = None) -> Game:
     """Read, validate and create. Raises ScenarioError listing every problem."""
-    return create_game(load(name_or_path), title=title, seed=seed)
+    data = load(name_or_path)
+    try:
+        return create_game(data, title=title, seed=seed)
+    except (OverflowError, DataError, IntegrityError) as exc:  # valid, but too big or too long to store
+        raise ScenarioError([Problem("scenario", f"a value does not fit the database: {exc}")]) from None
 
 
 @transaction.atomic
 def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
     """A new game from a scenario's data: the map, the factions, their forces and the specials' state."""
     title = (title or "").strip()
-    _check(data, title)
+    _check(data, title, seed)
     game = Game.objects.create(
         title=title,
         scenario=data["scenario"]["id"],
@@ -43,14 +47,21 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
     return game
 
 
-def _check(data: dict, title: str) -> None:
-    """Every problem of the scenario and the title at once (ScenarioError), or nothing."""
+def _check(data: dict, title: str, seed: int | None = None) -> None:
+    """Every problem of the scenario, the title and the seed at once (ScenarioError), or nothing."""
     problems = validate(data)
+    limit = Game._meta.get_field("title").max_length
     if not title:
         problems.append(Problem("--game", gettext_noop("the game needs a title")))
+    elif len(title) > limit:
+        problems.append(Problem("--game", f"the title is {len(title)} characters long; at most {limit}"))
+    elif lone_surrogate(title) is not None:
+        problems.append(Problem("--game", "the title is not text (a lone UTF-16 surrogate)"))
     elif Game.objects.filter(title=title).exists():
         problems.append(Problem("--game", gettext_noop("a game titled %(title)s already exists; choose another title"),
                                 {"title": repr(title)}))
+    if seed is not None and not 0 <= seed < 2**63:
+        problems.append(Problem("--seed", f"must be between 0 and {2**63 - 1}"))
     if problems:
         raise ScenarioError(problems)
 

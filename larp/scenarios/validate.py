@@ -132,7 +132,18 @@ def _items_with_ids(c: _Collector, items: list, what: str) -> dict[str, dict]:
 
 
 def validate(data: dict) -> list[Problem]:
+    """Every problem of the scenario, named by the file's own ids; never raises."""
     c = _Collector()
+    try:
+        return _validate(data, c)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:
+        # A value of a type no check expected (a list where an id goes, a number where a list goes):
+        # the problems found so far, and one saying the file's shape is wrong.
+        return c.problems + [Problem("scenario", f"a value has the wrong type or shape ({type(exc).__name__}: "
+                                                 f"{exc}); compare the file with larp/scenarios/tiny.yaml")]
+
+
+def _validate(data: dict, c: "_Collector") -> list[Problem]:
     if not isinstance(data, dict):
         return [Problem("scenario", gettext_noop("the top level must be a mapping"))]
     scenario = data.get("scenario")

@@ -7,8 +7,8 @@ malformed case (1 for an internal error). A bare MODE is the military module
 """
 import sys
 
-from django.core.management.base import BaseCommand, CommandError
-
+from larp.commands import Command as BaseCommand
+from larp.commands import input_error
 from larp.rules import systems
 
 
@@ -43,8 +43,8 @@ class Command(BaseCommand):
         system, name = systems.split(mode)
         module = systems.cli_module(system) if system in systems.SYSTEMS else None
         if module is None or name not in module.MODES:
-            raise CommandError(f"argument SYSTEM.MODE: invalid choice: {mode!r} "
-                               f"(choose from {', '.join(systems.choices())})", returncode=2)
+            raise input_error(f"argument SYSTEM.MODE: invalid choice: {mode!r} "
+                              f"(choose from {', '.join(systems.choices())})")
         code = module.main([name, path], sys.stdin, _Stream(self.stdout), _Stream(self.stderr))
         if code:
             raise SystemExit(code)

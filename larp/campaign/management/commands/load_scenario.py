@@ -1,12 +1,14 @@
-from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from larp.scenarios.loader import load_scenario
+from larp.commands import Command as BaseCommand
+from larp.commands import input_error
 from larp.scenarios import ScenarioError, available, load, validate
+from larp.scenarios.loader import load_scenario
 
 
 class Command(BaseCommand):
-    help = "Create a whole game from a scenario file, in one transaction (all of it or nothing)."
+    help = ("Create a whole game from a scenario file, in one transaction (all of it or nothing). "
+            "A scenario with problems is not loaded: one line lists them all, exit 2.")
 
     def add_arguments(self, parser):
         parser.add_argument("--check", action="store_true",
@@ -25,8 +27,8 @@ class Command(BaseCommand):
                 return
             created = load_scenario(scenario, title=game, seed=seed)
         except ScenarioError as exc:
-            lines = [f"  - {line}" for line in exc.localized()]
-            raise CommandError(f"The scenario was not loaded ({len(exc.problems)} problem(s)):\n" + "\n".join(lines))
+            raise input_error(f"The scenario was not loaded ({len(exc.problems)} problem(s)): "
+                              + "; ".join(exc.localized())) from None
         self.stdout.write(self.style.SUCCESS(
             f"Game {created.title!r} (id {created.pk}) created from {created.scenario}: "
             f"{created.factions.count()} factions, {created.provinces.count()} provinces and sea zones, "

@@ -8,6 +8,7 @@ The three are supervised: whichever stops is started again after a back-off
 line in the log; the others go on. The web server in particular keeps serving
 while the worker or beat is restarted.
 """
+import argparse
 import os
 import signal
 import socket
@@ -18,7 +19,9 @@ from dataclasses import dataclass
 from urllib.parse import urlparse
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+
+from larp.commands import Command as BaseCommand
+from larp.commands import input_error
 
 FIRST_BACKOFF = 1.0  # seconds before the first restart of a child that stopped
 MAX_BACKOFF = 30.0
@@ -52,6 +55,17 @@ def web_command(python: str, host: str, port: int, web_workers: int, extra: list
             # Tablets ask the clock every second: keep their connections open between polls (idle
             # keep-alive connections wait in gthread's poller, not in one of the 4 threads).
             "--keep-alive", "75", *(extra or [])]
+
+
+def _bounded(low: int, high: int, what: str):
+    """An argparse type: an integer from low to high (a string default, e.g. from PORT, is checked too)."""
+    def convert(text: str) -> int:
+        text = str(text).strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= 6) or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be a number from {low} to {high}, not {text!r}")
+        return int(text)
+    convert.__name__ = what
+    return convert
 
 
 def worker_command(python: str) -> list[str]:
@@ -113,8 +127,25 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-        parser.add_argument("--web-workers", type=int, default=int(os.environ.get("WEB_WORKERS", "3")))
+        parser.add_argument("--port", type=_bounded(1, 65535, "the port"), default=os.environ.get("PORT", "8000"),
+                            help="default: PORT or 8000")
+        parser.add_argument("--web-workers", type=_bounded(1, 64, "the number of web workers"),
+                            default=os.environ.get("WEB_WORKERS", "3"), help="default: WEB_WORKERS or 3")
+
+    @staticmethod
+    def check_address(host: str, port: int) -> None:
+        """Refuse, in one line, an address the web server could never listen on (else it restarts forever)."""
+        try:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError) as exc:
+            raise input_error(f"argument --host: {host!r} is not an address of this machine: {exc}") from None
+        family, kind, proto, _name, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                raise input_error(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
     def say(self, line: str) -> None:
         self.stderr.write(f"[rungame {time.strftime('%H:%M:%S')}] {line}")
@@ -124,6 +155,7 @@ class Command(BaseCommand):
         from larp.checks import refuse_dev_key_without_debug
 
         refuse_dev_key_without_debug()
+        self.check_address(host, port)
         env = dict(os.environ)
         if "CELERY_BROKER_URL" not in os.environ:
             if redis_reachable(settings.REDIS_URL):

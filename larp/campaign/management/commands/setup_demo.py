@@ -1,11 +1,12 @@
 """The first-run demo: the default scenario as a game, one moderator, one player per faction."""
-from django.core.management.base import BaseCommand
 from django.conf import settings
 
 from larp.campaign.models import Game
 from larp.campaign.services.members import add_moderator, create_player
+from larp.commands import Command as BaseCommand
+from larp.commands import input_error
+from larp.scenarios import DEFAULT_SCENARIO, ScenarioError
 from larp.scenarios.loader import load_scenario
-from larp.scenarios import DEFAULT_SCENARIO
 
 DEMO_TITLE = "Демо: Латинский Восток"
 
@@ -30,7 +31,10 @@ class Command(BaseCommand):
         if Game.objects.filter(title=title).exists():
             self.stdout.write(f"Demo game {title!r} exists; its logins are in {logins_file}.")
             return
-        game = load_scenario(DEFAULT_SCENARIO, title=title)
+        try:
+            game = load_scenario(DEFAULT_SCENARIO, title=title)
+        except ScenarioError as exc:
+            raise input_error(f"The demo game was not created: {exc}") from None
         lines = [f"Game: {title}", ""]
         user, password = add_moderator(game, "moderator", name=DEMO_MODERATOR)
         lines.append(f"moderator        {user.username:<16} {password}")

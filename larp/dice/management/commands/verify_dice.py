@@ -1,7 +1,9 @@
 """manage.py verify_dice GAME: recompute every server die of a game from its revealed seeds (docs/dice.md)."""
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from larp.campaign.models import Game
+from larp.commands import Command as BaseCommand
+from larp.commands import as_id, input_error
 from larp.dice import selectors
 
 
@@ -13,10 +15,11 @@ class Command(BaseCommand):
         parser.add_argument("game", help="the game's id or its exact title")
 
     def handle(self, *args, game, **options):
-        found = Game.objects.filter(pk=int(game)) if game.isdigit() else Game.objects.none()
+        pk = as_id(game)
+        found = Game.objects.filter(pk=pk) if pk is not None else Game.objects.none()
         found = found or Game.objects.filter(title=game)
         if found.count() != 1:
-            raise CommandError(f"No single game with id or title {game!r}.")
+            raise input_error(f"No single game with id or title {game!r}.")
         lines = selectors.check(found.get())
         for line in lines:
             self.stdout.write(line.text())

@@ -1,6 +1,6 @@
 """manage.py export_game GAME -o FILE: the whole game in one file, to continue it on another server."""
-from django.core.management.base import BaseCommand
-
+from larp.commands import Command as BaseCommand
+from larp.commands import input_error
 from larp.gamefile import services
 from larp.gamefile.management.commands._common import find_game
 
@@ -16,7 +16,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, game, output, **options):
         found = find_game(game)
-        path = services.write(found, output)
+        try:
+            path = services.write(found, output)
+        except OSError as exc:
+            raise input_error(f"Could not write {output}: {exc.strerror}") from None
         data = services.read(path)
         self.stdout.write(self.style.SUCCESS(
             f"Game {found.title!r} written to {path} ({len(data['objects'])} rows, {len(data['users'])} accounts, "

@@ -1,6 +1,6 @@
 """manage.py import_game FILE: a game written by export_game, restored as a new game of this server."""
-from django.core.management.base import BaseCommand, CommandError
-
+from larp.commands import Command as BaseCommand
+from larp.commands import input_error
 from larp.gamefile import services
 
 
@@ -16,7 +16,7 @@ class Command(BaseCommand):
         try:
             restored = services.restore(services.read(file), title=title, trusted=True)
         except services.GameFileError as exc:
-            raise CommandError(str(exc)) from None
+            raise input_error(str(exc)) from None
         game = restored.game
         self.stdout.write(self.style.SUCCESS(f"Game {game.title!r} restored (id {game.pk})."))
         for note in restored.notes:

@@ -1,9 +1,10 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
 from larp.campaign.models import Game
+from larp.commands import Command as BaseCommand
+from larp.commands import as_id, input_error
 from larp.sheets import services
 
 
@@ -18,25 +19,25 @@ class Command(BaseCommand):
         parser.add_argument("--turn", help="the turn (protocols and turn results: default the current turn)")
         parser.add_argument("--battle", help="only this battle of the turn (protocols)")
         parser.add_argument("--paper", default="a4", choices=["a4", "a5"], help="paper size (default a4)")
-        parser.add_argument("--language", default=None, help="ru (default) or en")
+        parser.add_argument("--language", default=None, choices=["ru", "en"], help="ru (default) or en")
         parser.add_argument("-o", "--output", required=True, help="the PDF file to write")
 
     def handle(self, *args, game, kind, faction, turn, battle, paper, language, output, **options):
         found = Game.objects.filter(title=game).first()
-        if found is None and game.isdigit():
-            found = Game.objects.filter(pk=int(game)).first()
+        if found is None and as_id(game) is not None:
+            found = Game.objects.filter(pk=as_id(game)).first()
         if found is None:
-            raise CommandError(f"No game titled or numbered {game!r}. Games: "
+            raise input_error(f"No game titled or numbered {game!r}. Games: "
                                + (", ".join(f"{g.pk} {g.title!r}" for g in Game.objects.order_by("pk")) or "none"))
         params = {"paper": paper, "faction": faction, "turn": turn, "battle": battle}
         with translation.override(language or "ru"):
             try:
                 filename, _mimetype, content = services.render_document(found, kind, params)
             except services.PrintError as exc:
-                raise CommandError(" ".join(exc.messages)) from None
+                raise input_error(" ".join(exc.messages)) from None
         path = Path(output)
         try:
             path.write_bytes(content)
         except OSError as exc:
-            raise CommandError(f"Could not write {path}: {exc.strerror}") from None
+            raise input_error(f"Could not write {path}: {exc.strerror}") from None
         self.stderr.write(self.style.SUCCESS(f"{path}: {kind}, {len(content):,} bytes ({filename})"))
