@@ -85,12 +85,16 @@ def console(request: HttpRequest, game_id: int) -> HttpResponse:
 
 CONSOLE_ACTS = {
     "start": lambda game, user, data: turn_services.start_game(game, user),
-    "pause": lambda game, user, data: turn_services.pause(game, user, data["reason"], phase_id=data["phase"]),
-    "resume": lambda game, user, data: turn_services.resume(game, user, data["reason"], phase_id=data["phase"]),
+    "pause": lambda game, user, data: turn_services.pause(game, user, data["reason"], phase_id=data["phase"],
+                                                          on_clock=data["clock"]),
+    "resume": lambda game, user, data: turn_services.resume(game, user, data["reason"], phase_id=data["phase"],
+                                                            on_clock=data["clock"]),
     "extend": lambda game, user, data: turn_services.extend(game, user, data["minutes"], data["reason"],
-                                                            phase_id=data["phase"]),
+                                                            phase_id=data["phase"], on_clock=data["clock"]),
+    "shorten": lambda game, user, data: turn_services.shorten(game, user, data["minutes"], data["reason"],
+                                                              phase_id=data["phase"], on_clock=data["clock"]),
     "end": lambda game, user, data: turn_services.end_now(game, user, data["reason"], phase_id=data["phase"],
-                                                          skip=data["skip"]),
+                                                          skip=data["skip"], on_clock=data["clock"]),
     "next": lambda game, user, data: turn_services.next_phase(game, user, data["reason"], phase_id=data["phase"],
                                                               skip=data["skip"]),
     "draw": lambda game, user, data: turn_services.make_draw(game, user),
@@ -112,6 +116,13 @@ def _draw_text(game: Game, order) -> str:
     return ", ".join(str(factions.get(code, code)) for code in order or [])
 
 
+def _shortened_text(phase, data) -> str:
+    if phase.state == Phase.RUNNING and phase.remaining() is not None and phase.remaining() <= 1:
+        return _("Phase shortened to now: the deadline has come.")
+    return _("Phase shortened by %(minutes)s min.: %(left)s min. left.") % {
+        "minutes": f"{data['minutes']:g}", "left": _minutes(phase.remaining())}
+
+
 # What each act of the console did, in one sentence (never a bare «Done.»).
 CONSOLE_DONE = {
     "start": lambda game, phase, data: _("The game started: %(phase)s, %(minutes)s min.") % {
@@ -120,6 +131,7 @@ CONSOLE_DONE = {
     "resume": lambda game, phase, data: _("Phase «%(phase)s» goes on: %(minutes)s min. left.") % {
         "phase": phase.get_kind_display(), "minutes": _minutes(phase.remaining())},
     "extend": lambda game, phase, data: _("Phase extended by %(minutes)s min.") % {"minutes": f"{data['minutes']:g}"},
+    "shorten": lambda game, phase, data: _shortened_text(phase, data),
     "end": lambda game, phase, data: _("Phase «%(phase)s» ended.") % {"phase": phase.get_kind_display()},
     "next": lambda game, phase, data: _("Now: %(phase)s.") % {"phase": _phase_text(phase)},
     "draw": lambda game, order, data: _("Draw made by lot: %(order)s.") % {"order": _draw_text(game, order)},

@@ -89,6 +89,12 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
     if a == "extended":
         return _("Phase «%(phase)s» extended by %(minutes)s min.") % {
             "phase": _phase(d.get("phase")), "minutes": f"{d.get('minutes', 0):g}"}
+    if a == "shortened":
+        if d.get("to_now"):
+            return _("Phase «%(phase)s» shortened to now (by %(minutes)s min.).") % {
+                "phase": _phase(d.get("phase")), "minutes": f"{d.get('taken_minutes', 0):g}"}
+        return _("Phase «%(phase)s» shortened by %(minutes)s min.") % {
+            "phase": _phase(d.get("phase")), "minutes": f"{d.get('minutes', 0):g}"}
     if a == "movement_applied":
         return _("Turn %(turn)s: movement applied; battles to fight: %(n)s.") % {
             "turn": d.get("turn"), "n": d.get("battles", 0)}

@@ -5,6 +5,8 @@ paused), the time left when paused, and a state. Only the Strategy deadline
 acts by itself (closed by a Celery task or by the next request that touches
 it); the other phases' timers show overtime for moderators (R3).
 """
+from datetime import timezone as dt_timezone
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -102,6 +104,16 @@ class Phase(models.Model):
 
     def __str__(self) -> str:
         return f"{self.turn}: {self.get_kind_display()}"
+
+    def clock_mark(self) -> str:
+        """The phase's clock as a moderator's press saw it: the deadline to the microsecond, the time left
+        when paused (to the millisecond), or closed. A press carries it, so two presses made on the same
+        deadline act once (larp.turns.services)."""
+        if self.state == self.RUNNING and self.deadline is not None:
+            return f"r{self.deadline.astimezone(dt_timezone.utc).isoformat(timespec='microseconds')}"
+        if self.state == self.PAUSED and self.paused_remaining is not None:
+            return f"p{round(self.paused_remaining * 1000)}"
+        return "c"
 
     def remaining(self, now=None) -> float | None:
         """Seconds left (negative: overtime); None when closed."""

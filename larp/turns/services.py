@@ -86,6 +86,48 @@ def _expect_phase(phase: Phase | None, phase_id: int | None) -> None:
                              "look at the console and decide again.") % {"now": describe_phase(phase)})
 
 
+# The acts that move a phase's clock, newest first in the audit log: what a second press is told about.
+CLOCK_ACTS = ("extended", "shortened", "paused", "resumed", "phase_started")
+
+
+class ClockMoved(StaleRequest):
+    """The press was made on a deadline that has changed since: another press already acted on it."""
+
+
+def _clock_news(phase: Phase) -> str:
+    """What happened to the phase's clock last, by whom and when, and where it stands now: for a second press."""
+    from django.utils.dateformat import time_format
+
+    from larp.campaign.people import person
+
+    entry = (AuditEntry.objects.filter(game_id=phase.turn.game_id, action__in=CLOCK_ACTS,
+                                       detail__turn=phase.turn.number, detail__phase=phase.kind)
+             .select_related("user").order_by("-at", "-id").first())
+    who = person(entry.user) if entry is not None and entry.user is not None else _("automatically")
+    at = time_format(timezone.localtime(entry.at), "H:i:s") if entry is not None else "—"
+    if phase.state == Phase.RUNNING:
+        now_text = _("the deadline is now %(deadline)s") % {
+            "deadline": time_format(timezone.localtime(phase.deadline), "H:i:s")}
+    elif phase.state == Phase.PAUSED:
+        now_text = _("the phase is paused with %(minutes)s min. left") % {
+            "minutes": f"{round(phase.paused_remaining / 60, 1):g}"}
+    else:
+        now_text = _("the phase is closed")
+    what = {
+        "extended": _("The deadline was already extended by %(who)s at %(at)s: %(now)s."),
+        "shortened": _("The deadline was already shortened by %(who)s at %(at)s: %(now)s."),
+        "paused": _("The phase was already paused by %(who)s at %(at)s: %(now)s."),
+        "resumed": _("The phase was already resumed by %(who)s at %(at)s: %(now)s."),
+    }.get(entry.action if entry is not None else "", _("The clock has already changed: %(now)s."))
+    return what % {"who": who, "at": at, "now": now_text} + " " + _("Your press did nothing; decide again.")
+
+
+def _expect_clock(phase: Phase | None, mark: str | None) -> None:
+    """Refuse a press made on another clock than the phase's now (None: the caller names no clock)."""
+    if mark and phase is not None and phase.clock_mark() != mark:
+        raise ClockMoved(_clock_news(phase))
+
+
 def _leave(phase: Phase, by, skip: bool, reason: str) -> None:
     """The guard on leaving a phase: its work is done, or the moderator skips it with a reason (audited)."""
     pending = unfinished_work(phase)
@@ -244,15 +286,16 @@ def _refuse_if_closed_at_deadline(phase: Phase) -> Phase:
     return phase
 
 
-def pause(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> Phase:
-    return _refuse_if_closed_at_deadline(_pause(game, by, reason, phase_id=phase_id))
+def pause(game: Game, by, reason: str = "", *, phase_id: int | None = None, on_clock: str | None = None) -> Phase:
+    return _refuse_if_closed_at_deadline(_pause(game, by, reason, phase_id=phase_id, on_clock=on_clock))
 
 
 @transaction.atomic
-def _pause(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> Phase:
+def _pause(game: Game, by, reason: str = "", *, phase_id: int | None = None, on_clock: str | None = None) -> Phase:
     require_moderator(by, game)
     _ts, phase = _locked(game)
     _expect_phase(phase, phase_id)
+    _expect_clock(phase, on_clock)
     if phase is not None and _closed_if_past_deadline(phase):
         return phase
     if phase is None or phase.state != Phase.RUNNING:
@@ -266,10 +309,11 @@ def _pause(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> 
 
 
 @transaction.atomic
-def resume(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> Phase:
+def resume(game: Game, by, reason: str = "", *, phase_id: int | None = None, on_clock: str | None = None) -> Phase:
     require_moderator(by, game)
     _ts, phase = _locked(game)
     _expect_phase(phase, phase_id)
+    _expect_clock(phase, on_clock)
     if phase is None or phase.state != Phase.PAUSED:
         raise PhaseError(_("Only a paused phase can be resumed."))
     phase.state = Phase.RUNNING
@@ -283,12 +327,16 @@ def resume(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> 
     return phase
 
 
-def extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None) -> Phase:
-    return _refuse_if_closed_at_deadline(_extend(game, by, minutes, reason, phase_id=phase_id))
+def extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
+           on_clock: str | None = None) -> Phase:
+    """Add minutes to the phase's clock. `on_clock` is the clock mark the press was made on (Phase.clock_mark):
+    a second press made on the same deadline finds it moved and is refused, saying by whom and to when."""
+    return _refuse_if_closed_at_deadline(_extend(game, by, minutes, reason, phase_id=phase_id, on_clock=on_clock))
 
 
 @transaction.atomic
-def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None) -> Phase:
+def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
+            on_clock: str | None = None) -> Phase:
     require_moderator(by, game)
     try:
         minutes = float(minutes)
@@ -302,6 +350,7 @@ def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int |
         return phase
     if phase is None or phase.state == Phase.CLOSED:
         raise PhaseError(_("The phase is closed; start the next one instead."))
+    _expect_clock(phase, on_clock)
     if phase.state == Phase.RUNNING:
         phase.deadline += timedelta(minutes=minutes)
         phase.save(update_fields=["deadline"])
@@ -314,14 +363,61 @@ def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int |
     return phase
 
 
+def shorten(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
+            on_clock: str | None = None) -> Phase:
+    """Take minutes off the phase's clock, never below now (then the deadline is now); audited like an
+    extension, and carrying the clock mark it was pressed on like one."""
+    return _refuse_if_closed_at_deadline(_shorten(game, by, minutes, reason, phase_id=phase_id, on_clock=on_clock))
+
+
 @transaction.atomic
-def end_now(game: Game, by, reason: str = "", *, phase_id: int | None = None, skip: bool = False) -> Phase:
+def _shorten(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
+             on_clock: str | None = None) -> Phase:
+    require_moderator(by, game)
+    try:
+        minutes = float(minutes)
+    except (TypeError, ValueError):
+        raise PhaseError(_("Give in minutes how much to take off, e.g. 2.")) from None
+    if not 0 < minutes <= 120:
+        raise PhaseError(_("A phase can be shortened by 0 to 120 minutes."))
+    _ts, phase = _locked(game)
+    _expect_phase(phase, phase_id)
+    if phase is not None and _closed_if_past_deadline(phase):
+        return phase
+    if phase is None or phase.state == Phase.CLOSED:
+        raise PhaseError(_("The phase is closed; start the next one instead."))
+    _expect_clock(phase, on_clock)
+    now = timezone.now()
+    if phase.state == Phase.RUNNING:
+        before = phase.deadline
+        phase.deadline = max(now, phase.deadline - timedelta(minutes=minutes))
+        taken = (before - phase.deadline).total_seconds()
+        phase.save(update_fields=["deadline"])
+        _schedule_close(phase)
+    else:
+        before = phase.paused_remaining
+        phase.paused_remaining = max(0.0, phase.paused_remaining - minutes * 60)
+        taken = before - phase.paused_remaining
+        phase.save(update_fields=["paused_remaining"])
+    detail = {"turn": phase.turn.number, "phase": phase.kind, "minutes": minutes,
+              "taken_minutes": round(taken / 60, 3), "to_now": taken < minutes * 60 - 0.001}
+    if phase.deadline is not None:
+        detail["deadline"] = phase.deadline.isoformat()
+    audit(game, by, "shortened", detail, reason)
+    clock.invalidate_on_commit(game.pk)
+    return phase
+
+
+@transaction.atomic
+def end_now(game: Game, by, reason: str = "", *, phase_id: int | None = None, skip: bool = False,
+            on_clock: str | None = None) -> Phase:
     """Close the current phase now; a phase with unfinished work only with an explicit skip (audited)."""
     require_moderator(by, game)
     _ts, phase = _locked(game)
     _expect_phase(phase, phase_id)
     if phase is None or phase.state == Phase.CLOSED:
         raise PhaseError(_("The phase is already closed."))
+    _expect_clock(phase, on_clock)
     _leave(phase, by, skip, reason)
     _close(phase, by, "moderator", reason)
     return phase
