@@ -44,6 +44,7 @@ def main() -> None:
     from larp.scenarios.loader import load_scenario
     from larp.turns import services
     from larp.turns.models import Phase
+    from larp.turns.selectors import closing_delay
 
     Game.objects.filter(title__startswith="deadline-bench-").delete()
     tmp = Path(tempfile.mkdtemp())
@@ -64,7 +65,7 @@ def main() -> None:
             game.save(update_fields=["rules"])
             mod, _ = add_moderator(game, f"bench-mod-{i}-{time.time_ns()}")
             phases.append(services.start_game(game, mod).pk)
-        end = time.monotonic() + args.strategy_seconds + 0.25 * args.runs + 15
+        end = time.monotonic() + args.strategy_seconds + 0.25 * args.runs + 15 + closing_delay().total_seconds()
         while time.monotonic() < end and Phase.objects.filter(pk__in=phases, state="running").exists():
             time.sleep(0.2)
         rows = Phase.objects.filter(pk__in=phases).order_by("pk")
@@ -73,8 +74,9 @@ def main() -> None:
             if p.state != "closed":
                 print(f"phase {p.pk}: NOT CLOSED")
                 continue
-            late_ms.append((p.closed_at - p.deadline).total_seconds() * 1000)
-            print(f"phase {p.pk}: closed by {p.closed_how:<8} {late_ms[-1]:8.1f} ms after the deadline")
+            # Due at deadline + grace + settle (settings.ORDER_GRACE_SECONDS, ORDER_SETTLE_SECONDS): lateness after that.
+            late_ms.append((p.closed_at - p.deadline - closing_delay()).total_seconds() * 1000)
+            print(f"phase {p.pk}: closed by {p.closed_how:<8} {late_ms[-1]:8.1f} ms after it was due")
         if late_ms:
             ordered = sorted(late_ms)
             p95 = ordered[max(0, int(round(0.95 * len(ordered))) - 1)]

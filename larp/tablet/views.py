@@ -24,6 +24,7 @@ from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from larp.arrival import arrived_at
 from larp.campaign.access import is_moderator, player_faction, require_faction, require_member, require_moderator
 from larp.campaign.models import Faction, Game, Membership
 from larp.campaign import labels
@@ -108,7 +109,8 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
     else:
         picks = form.picks()
         try:
-            order = services.file_from_form(request.user, faction.game, unit, picks, key=form.cleaned_data["key"])
+            order = services.file_from_form(request.user, faction.game, unit, picks, key=form.cleaned_data["key"],
+                                            arrived_at=arrived_at(request))
         except OrderRefused as exc:
             error, status = exc.message, REFUSAL_STATUS.get(exc.code, 422)
         else:

@@ -97,8 +97,9 @@ def payload(game_id: int, now: datetime | None = None) -> dict:
     now = now or timezone.now()
     data = state(game_id)
     if data["phase"] == "strategy" and data["state"] == "running" and data["deadline"] is not None \
-            and data["deadline"] <= now.timestamp():
-        # The hard deadline passed: the first request that notices closes the phase (no worker needed).
+            and data["deadline"] + _closing_delay_seconds() <= now.timestamp():
+        # The hard deadline, its grace and the settle passed: the first request that notices closes the phase
+        # (no worker needed). Players are shown the deadline itself: the grace is for presses on their way.
         from larp.turns.services import close_due
 
         close_due(game_id, how="request")
@@ -115,6 +116,12 @@ def payload(game_id: int, now: datetime | None = None) -> dict:
         "remaining": None if remaining is None else round(remaining, 3),
         "paused": data["state"] == "paused", "draw": data.get("draw", []),
     }
+
+
+def _closing_delay_seconds() -> float:
+    from larp.turns.selectors import closing_delay
+
+    return closing_delay().total_seconds()
 
 
 def clock_face(payload: dict) -> dict:

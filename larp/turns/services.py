@@ -22,7 +22,7 @@ from larp.dice import services as dice_services
 from larp.dice.verify import draw_seed
 from larp.turns import clock
 from larp.turns.models import Phase, Snapshot, Turn, TurnSettings
-from larp.turns.selectors import DEFAULT_PHASE_SECONDS, current_phase, phase_seconds  # noqa: F401  (re-exported)
+from larp.turns.selectors import DEFAULT_PHASE_SECONDS, closing_delay, current_phase, phase_seconds  # noqa: F401
 from larp.turns.situation import case_from_game
 
 log = logging.getLogger(__name__)
@@ -218,7 +218,7 @@ def _schedule_close(phase: Phase) -> None:
     """Queue the deadline task after commit; a broker that is down must not fail the request."""
     if phase.kind != Phase.STRATEGY or phase.deadline is None:
         return
-    phase_id, eta = phase.pk, phase.deadline
+    phase_id, eta = phase.pk, phase.deadline + closing_delay()  # presses that reached us in time still count
 
     def send():
         from larp.turns.tasks import close_phase_at_deadline
@@ -274,6 +274,10 @@ def _closed_if_past_deadline(phase: Phase) -> bool:
     if phase.kind != Phase.STRATEGY or phase.state != Phase.RUNNING or phase.deadline is None \
             or phase.deadline > timezone.now():
         return False
+    if phase.deadline + closing_delay() > timezone.now():
+        # Past the deadline players see, inside the grace: orders pressed before it are still coming in.
+        raise PhaseError(_("The deadline has passed: orders sent before it are still being received, and "
+                           "the phase closes in a moment. Nothing was changed."))
     _close(phase, None, "deadline")
     return True
 
@@ -465,7 +469,11 @@ def _after_close(phase: Phase, by, reason: str = "") -> None:
         for hook in _strategy_close_hooks:
             detail.update(hook(turn))
         if phase.deadline is not None:
-            detail["late_ms"] = round((phase.closed_at - phase.deadline).total_seconds() * 1000, 1)
+            # How late the close came after the moment it was due (deadline + grace + settle), and that delay.
+            # how many orders came in it are kept beside it.
+            due = phase.deadline + closing_delay()
+            detail["late_ms"] = round((phase.closed_at - due).total_seconds() * 1000, 1)
+            detail["closing_delay_s"] = closing_delay().total_seconds()
     state = case_from_game(game, draw=list(turn.draw))
     orders = [o.payload for o in turn.orders.order_by("faction__code", "army__number", "fleet__number")]
     Snapshot.objects.create(game=game, turn=turn, phase=phase.kind, taken_at=phase.closed_at, state=state,
@@ -484,7 +492,7 @@ def close_if_due(phase_id: int, how: str = "deadline") -> bool:
     with transaction.atomic():
         now = timezone.now()
         claimed = Phase.objects.filter(
-            pk=phase_id, kind=Phase.STRATEGY, state=Phase.RUNNING, deadline__lte=now
+            pk=phase_id, kind=Phase.STRATEGY, state=Phase.RUNNING, deadline__lte=now - closing_delay()
         ).update(state=Phase.CLOSED, closed_at=now, closed_how=how)
         if claimed != 1:
             return False
@@ -494,7 +502,7 @@ def close_if_due(phase_id: int, how: str = "deadline") -> bool:
 
 
 def due_phase_ids(game_id: int | None = None) -> list[int]:
-    qs = Phase.objects.filter(kind=Phase.STRATEGY, state=Phase.RUNNING, deadline__lte=timezone.now())
+    qs = Phase.objects.filter(kind=Phase.STRATEGY, state=Phase.RUNNING, deadline__lte=timezone.now() - closing_delay())
     if game_id is not None:
         qs = qs.filter(turn__game_id=game_id)
     return list(qs.values_list("pk", flat=True))
