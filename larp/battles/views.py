@@ -98,6 +98,7 @@ CONSOLE_ACTS = {
     "next": lambda game, user, data: turn_services.next_phase(game, user, data["reason"], phase_id=data["phase"],
                                                               skip=data["skip"]),
     "draw": lambda game, user, data: turn_services.make_draw(game, user),
+    "close_when_ready": lambda game, user, data: turn_services.set_close_when_ready(game, user, data["on"]),
     "draw_manual": lambda game, user, data: turn_services.enter_draw(game, user, data["order"]),
 }
 
@@ -123,6 +124,15 @@ def _shortened_text(phase, data) -> str:
         "minutes": f"{data['minutes']:g}", "left": _minutes(phase.remaining())}
 
 
+def _close_when_ready_text(game, ts) -> str:
+    phase = current_phase(game)
+    if phase is not None and phase.kind == Phase.STRATEGY and phase.closed_how == "ready":
+        return _("Every faction was already ready: the Strategy phase is closed.")
+    if ts.close_when_ready:
+        return _("Strategy will close as soon as every faction marks its orders ready.")
+    return _("Strategy runs to its deadline, whoever is ready.")
+
+
 # What each act of the console did, in one sentence (never a bare «Done.»).
 CONSOLE_DONE = {
     "start": lambda game, phase, data: _("The game started: %(phase)s, %(minutes)s min.") % {
@@ -134,6 +144,7 @@ CONSOLE_DONE = {
     "shorten": lambda game, phase, data: _shortened_text(phase, data),
     "end": lambda game, phase, data: _("Phase «%(phase)s» ended.") % {"phase": phase.get_kind_display()},
     "next": lambda game, phase, data: _("Now: %(phase)s.") % {"phase": _phase_text(phase)},
+    "close_when_ready": lambda game, ts, data: _close_when_ready_text(game, ts),
     "draw": lambda game, order, data: _("Draw made by lot: %(order)s.") % {"order": _draw_text(game, order)},
     "draw_manual": lambda game, order, data: _("Draw written: %(order)s.") % {"order": _draw_text(game, order)},
 }

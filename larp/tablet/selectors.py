@@ -119,6 +119,18 @@ def faction_board(user, faction: Faction) -> dict:
     }
 
 
+def readiness(faction: Faction, phase: Phase | None) -> dict:
+    """«Orders ready» on the board: whether this faction marked it in this Strategy phase, and whether the game
+    closes the phase once every faction has."""
+    from larp.turns.models import ReadyMark, TurnSettings
+
+    if phase is None or phase.kind != Phase.STRATEGY:
+        return {"ready_mark": None, "close_when_ready": False}
+    mark = ReadyMark.objects.filter(phase=phase, faction=faction).first()
+    ts = TurnSettings.objects.filter(game_id=faction.game_id).only("close_when_ready").first()
+    return {"ready_mark": mark, "close_when_ready": bool(ts and ts.close_when_ready)}
+
+
 def _summary(units: list[dict]) -> dict:
     """Orders the server has from the players (not the holds made for them at the deadline), and those holds."""
     return {"ordered": sum(1 for u in units if u["order"] is not None and not u["order"].implicit),

@@ -36,7 +36,7 @@ from larp.tablet.forms import AddPlayerForm, OrderPicksForm, SpyReportForm
 from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY
 from larp.tablet.models import JoinToken
 from larp.tablet.throttle import mark_join_code_sign_in
-from larp.turns import clock
+from larp.turns import clock, services as turn_services
 from larp.turns.models import Phase
 
 REFUSAL_STATUS = {"forbidden": 403, "unknown_unit": 404, "late": 409, "closed": 409}
@@ -80,7 +80,7 @@ def _clock_context(game_id: int) -> dict:
 def _page_context(request, faction: Faction) -> dict:
     clock_context = _clock_context(faction.game_id)
     board = selectors.faction_board(request.user, faction)
-    return {**board, **clock_context,
+    return {**board, **clock_context, **selectors.readiness(faction, board["phase"]),
             **_map_context(faction.game, faction), "is_moderator": is_moderator(request.user, faction.game_id),
             "form_key": secrets.token_urlsafe(16), "turn_result": selectors.faction_turn_result(faction)}
 
@@ -140,6 +140,27 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
                                {"unit": fleet, "oob": True, "faction": faction, "game": faction.game, "note": note})
                 response.content += extra.content
     return response
+
+
+@login_required
+@require_POST
+def orders_ready(request: HttpRequest, game_id: int, faction: str) -> HttpResponse:
+    """«Приказы готовы» (or taking it back): the faction's orders are final for this Strategy phase."""
+    faction = _faction(request, game_id, faction)
+    ready = request.POST.get("ready") == "1"
+    try:
+        phase = turn_services.mark_ready(request.user, faction, ready)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        if phase.state == Phase.CLOSED:
+            messages.success(request, _("Every faction is ready: the Strategy phase is closed."))
+        elif ready:
+            messages.success(request, _("Your orders are marked ready. You can still change them until the phase "
+                                        "closes."))
+        else:
+            messages.success(request, _("Your orders are no longer marked ready."))
+    return redirect("tablet:faction", game_id=faction.game_id, faction=faction.code)
 
 
 def _local_time(value) -> str:

@@ -68,6 +68,10 @@ class LeavePhaseForm(PhaseActForm):
         return data
 
 
+class CloseWhenReadyForm(forms.Form):
+    on = forms.BooleanField(required=False)
+
+
 class DrawForm(forms.Form):
     order = forms.CharField(max_length=2000, error_messages={
         "required": _("The draw must name every faction exactly once.")})
@@ -78,4 +82,5 @@ class DrawForm(forms.Form):
 
 FORMS = {"start": StartForm, "pause": PhaseActForm, "resume": PhaseActForm, "extend": ExtendForm,
          "shorten": ShortenForm,
-         "end": LeavePhaseForm, "next": LeavePhaseForm, "draw": StartForm, "draw_manual": DrawForm}
+         "end": LeavePhaseForm, "next": LeavePhaseForm, "draw": StartForm,
+         "close_when_ready": CloseWhenReadyForm, "draw_manual": DrawForm}

@@ -25,6 +25,11 @@ class TurnSettings(models.Model):
         help_text=_("When the strategy deadline passes, start the movement phase at once."),
     )
     redraw_between_turns = models.BooleanField(_("redraw between turns"), default=False)
+    close_when_ready = models.BooleanField(
+        _("close Strategy when everyone is ready"), default=False,
+        help_text=_("When every faction has marked its orders ready on the tablet, the Strategy phase closes "
+                    "at once (R3)."),
+    )
     draw = models.JSONField(_("draw"), default=list, blank=True, help_text=_("Faction ids in movement order (R4)."))
     draw_seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
     draw_manual = models.BooleanField(_("drawn by hand"), default=False)
@@ -122,6 +127,22 @@ class Phase(models.Model):
         if self.state == self.RUNNING and self.deadline is not None:
             return ((self.deadline - (now or timezone.now())).total_seconds())
         return None
+
+
+class ReadyMark(models.Model):
+    """A faction's «orders ready» in one Strategy phase, pressed on its tablet; withdrawn by deleting it."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="ready_marks", verbose_name=_("phase"))
+    faction = models.ForeignKey("campaign.Faction", on_delete=models.CASCADE, related_name="+",
+                                verbose_name=_("faction"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                           related_name="+", verbose_name=_("marked by"))
+    at = models.DateTimeField(_("marked at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("orders ready")
+        verbose_name_plural = _("orders ready")
+        constraints = [models.UniqueConstraint(fields=["phase", "faction"], name="ready_once_per_phase")]
 
 
 class Snapshot(models.Model):

@@ -15,13 +15,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from larp.campaign.access import require_moderator
+from larp.campaign.access import require_faction, require_moderator
 from larp.campaign.audit import audit  # noqa: F401  (re-exported: callers may still import it from here)
 from larp.campaign.models import AuditEntry, Faction, Game
 from larp.dice import services as dice_services
 from larp.dice.verify import draw_seed
 from larp.turns import clock
-from larp.turns.models import Phase, Snapshot, Turn, TurnSettings
+from larp.turns.models import Phase, ReadyMark, Snapshot, Turn, TurnSettings
 from larp.turns.selectors import DEFAULT_PHASE_SECONDS, closing_delay, current_phase, phase_seconds  # noqa: F401
 from larp.turns.situation import case_from_game
 
@@ -482,8 +482,9 @@ def _after_close(phase: Phase, by, reason: str = "") -> None:
     clock.invalidate_on_commit(game.pk)
     ts = turn_settings(game)
     # The worker's close ("deadline") and a request's that found the deadline passed first ("request") are
-    # the same event: the hard deadline. Auto-advance follows either, or a late worker would stall the turn.
-    if phase.kind == Phase.STRATEGY and phase.closed_how in ("deadline", "request") and ts.auto_advance:
+    # the same event: the hard deadline. Auto-advance follows either, or a late worker would stall the turn;
+    # and the close when every faction is ready ("ready"), which stands for the deadline.
+    if phase.kind == Phase.STRATEGY and phase.closed_how in ("deadline", "request", "ready") and ts.auto_advance:
         _start_phase(ts, turn, Phase.MOVEMENT, None)
 
 
@@ -511,3 +512,75 @@ def due_phase_ids(game_id: int | None = None) -> list[int]:
 def close_due(game_id: int | None = None, how: str = "deadline") -> int:
     """Close every due Strategy phase (of one game, or all); the beat task and lazy requests call this."""
     return sum(close_if_due(pk, how) for pk in due_phase_ids(game_id))
+
+
+# --- «orders ready»: close Strategy when every faction has filed (R3) -----------------------------------
+
+
+def factions_to_file(turn: Turn) -> list[str]:
+    """The factions that give orders this turn: those with an army or fleet on the map at its start."""
+    from larp.turns import situation
+
+    return sorted({unit["faction"] for unit in situation.start_units(turn)})
+
+
+def ready_marks(phase: Phase) -> dict[str, ReadyMark]:
+    """The factions that marked their orders ready in this phase: code -> mark."""
+    return {m.faction.code: m for m in ReadyMark.objects.filter(phase=phase).select_related("faction", "by")}
+
+
+def _all_ready(phase: Phase) -> bool:
+    needed = factions_to_file(phase.turn)
+    return bool(needed) and set(needed) <= set(ready_marks(phase))
+
+
+def _close_if_all_ready(ts: TurnSettings, phase: Phase) -> bool:
+    """With the game's option on, close an open Strategy phase whose factions are all ready (rows locked)."""
+    if not ts.close_when_ready or phase.kind != Phase.STRATEGY or phase.state == Phase.CLOSED:
+        return False
+    if not _all_ready(phase):
+        return False
+    _close(phase, None, "ready")
+    return True
+
+
+def _orders_open(phase: Phase | None) -> bool:
+    if phase is None or phase.kind != Phase.STRATEGY or phase.state == Phase.CLOSED:
+        return False
+    return phase.state == Phase.PAUSED or timezone.now() < phase.deadline
+
+
+@transaction.atomic
+def mark_ready(user, faction: Faction, ready: bool = True) -> Phase:
+    """A faction's player says its orders are final («Приказы готовы»), or takes it back; audited. When the
+    game closes Strategy once everyone is ready and this was the last faction, the phase closes at once."""
+    require_faction(user, faction)
+    ts, phase = _locked(faction.game)
+    if not _orders_open(phase):
+        raise PhaseError(_("Orders are closed: there is nothing to mark ready now."))
+    mark = ReadyMark.objects.filter(phase=phase, faction=faction).first()
+    if ready and mark is None:
+        ReadyMark.objects.create(phase=phase, faction=faction, by=user if user.is_authenticated else None)
+        audit(faction.game, user, "orders_ready", {"turn": phase.turn.number, "faction": faction.code})
+    elif not ready and mark is not None:
+        mark.delete()
+        audit(faction.game, user, "orders_not_ready", {"turn": phase.turn.number, "faction": faction.code})
+    clock.invalidate_on_commit(faction.game_id)
+    if ready:
+        _close_if_all_ready(ts, phase)
+    return phase
+
+
+@transaction.atomic
+def set_close_when_ready(game: Game, by, on: bool) -> TurnSettings:
+    """The game's option: close Strategy as soon as every faction is ready (off by default); audited. Turned on
+    when everyone is already ready, it closes the phase at once."""
+    require_moderator(by, game)
+    ts, phase = _locked(game)
+    if ts.close_when_ready != bool(on):
+        ts.close_when_ready = bool(on)
+        ts.save(update_fields=["close_when_ready"])
+        audit(game, by, "close_when_ready", {"on": bool(on)})
+    if phase is not None and _orders_open(phase):
+        _close_if_all_ready(ts, phase)
+    return ts
