@@ -80,6 +80,15 @@ def orders_open(phase: Phase | None, now=None) -> bool:
     return phase.state == Phase.RUNNING and phase.deadline is not None and (now or timezone.now()) < phase.deadline
 
 
+def clock_open(payload: dict) -> bool:
+    """orders_open from the clock's payload (larp.turns.clock), without reading the phase again."""
+    if payload.get("phase") != Phase.STRATEGY:
+        return False
+    if payload.get("state") == Phase.PAUSED:
+        return True
+    return payload.get("state") == Phase.RUNNING and (payload.get("remaining") or 0) > 0
+
+
 def _stacks(qs):
     return qs.prefetch_related(
         Prefetch("cards", queryset=TroopCard.objects.select_related("troop_type").order_by("id")),

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -31,7 +32,7 @@ from larp.campaign import labels
 from larp.campaign.people import person
 from larp.orders.services import OrderRefused
 from larp.maps import view as maps
-from larp.tablet import selectors, services, tokens
+from larp.tablet import rendered, selectors, services, tokens
 from larp.tablet.forms import AddPlayerForm, OrderPicksForm, SpyReportForm
 from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY
 from larp.tablet.models import JoinToken
@@ -89,10 +90,14 @@ def _page_context(request, faction: Faction) -> dict:
 @never_cache
 def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpResponse:
     faction = _faction(request, game_id, faction)
-    context = _page_context(request, faction)
     if request.htmx:
-        return render(request, "tablet/faction.html#board", context)
-    return render(request, "tablet/faction.html", context)
+        # The board a phase change makes every tablet fetch: rendered once per faction and state.
+        payload = clock.payload(faction.game_id)  # first: a passed deadline is closed before the board is read
+        variant = f"{'m' if is_moderator(request.user, faction.game_id) else 'p'}{int(selectors.clock_open(payload))}"
+        html = rendered.board(request, faction.game_id, faction.code, variant, lambda extra: render_to_string(
+            "tablet/faction.html#board", {**_page_context(request, faction), **extra}, request=request))
+        return HttpResponse(html)
+    return render(request, "tablet/faction.html", _page_context(request, faction))
 
 
 @login_required
@@ -175,8 +180,12 @@ def _local_time(value) -> str:
 
 def _map_context(game: Game, focus: Faction | None) -> dict:
     """The map's data and the address of its SVG, named by a version that changes whenever the picture does."""
-    data = maps.map_view(game, focus=focus)
-    version = maps.map_version(data, get_language(), focus.code if focus else "")
+    def compute():
+        data = maps.map_view(game, focus=focus)
+        return {"data": data, "version": maps.map_version(data, get_language(), focus.code if focus else "")}
+
+    found = rendered.map_context(game, focus.code if focus else "", compute)
+    data, version = found["data"], found["version"]
     query = urlencode({"f": focus.code if focus else "", "v": version})
     return {"map": data, "map_version": version,
             "map_src": reverse("tablet:map_svg", args=[game.pk]) + "?" + query,
@@ -217,12 +226,18 @@ def map_svg(request: HttpRequest, game_id: int) -> HttpResponse:
     page or phase change that shows the same map costs nothing; a changed map has a new address."""
     game = get_object_or_404(Game, pk=game_id)
     own = _map_focus(request, game)
-    context = {"game": game, "own_faction": own, **_map_context(game, own)}
-    response = render(request, "tablet/map.html#map_svg", context)
-    if request.GET.get("v") == context["map_version"]:
-        response["Cache-Control"] = "private, max-age=31536000, immutable"
+    focus, asked = own.code if own else "", request.GET.get("v", "")
+    kept = rendered.svg(game.pk, focus, asked)  # the SVG of a version never changes: rendered once for all
+    if kept is not None:
+        response = HttpResponse(kept)  # as rendered: the page puts it in place itself
     else:
-        add_never_cache_headers(response)
+        context = {"game": game, "own_faction": own, **_map_context(game, own)}
+        response = render(request, "tablet/map.html#map_svg", context)
+        if asked != context["map_version"]:
+            add_never_cache_headers(response)
+            return response
+        rendered.keep_svg(game.pk, focus, asked, response.content)
+    response["Cache-Control"] = "private, max-age=31536000, immutable"
     return response
 
 

@@ -6,3 +6,8 @@ class TurnsConfig(AppConfig):
     name = "larp.turns"
     label = "turns"
     verbose_name = _("Turns")
+
+    def ready(self):
+        from larp.turns import state_version
+
+        state_version.connect()

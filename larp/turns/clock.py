@@ -118,6 +118,16 @@ def payload(game_id: int, now: datetime | None = None) -> dict:
     }
 
 
+def etag(payload: dict) -> str:
+    """The clock's entity tag: what a tablet shows apart from the seconds ticking (it counts those itself)."""
+    import hashlib
+    import json
+
+    kept = {k: payload.get(k) for k in ("turn", "phase", "state", "deadline", "paused", "draw")}
+    kept["remaining"] = payload.get("remaining") if payload.get("state") == "paused" else None
+    return '"' + hashlib.sha1(json.dumps(kept, sort_keys=True).encode()).hexdigest()[:16] + '"'
+
+
 def _closing_delay_seconds() -> float:
     from larp.turns.selectors import closing_delay
 

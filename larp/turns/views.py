@@ -17,9 +17,17 @@ from larp.turns.selectors import names
 
 @require_GET
 @never_cache
-def clock_view(request: HttpRequest, game_id: int) -> JsonResponse:
-    """Polled every second by tablets and the projector: no session, no per-request heavy query."""
-    return JsonResponse(clock.payload(game_id))
+def clock_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Polled every second by tablets and the projector: no session, no per-request heavy query. A poll that
+    names the clock it has (If-None-Match) and finds it unchanged is answered 304, without a body."""
+    payload = clock.payload(game_id)
+    tag = clock.etag(payload)
+    if request.headers.get("If-None-Match") == tag:
+        response = HttpResponse(status=304)
+    else:
+        response = JsonResponse(payload)
+    response["ETag"] = tag
+    return response
 
 
 @login_required
