@@ -34,16 +34,42 @@ def _set(key: str, value, ttl: int = TTL) -> None:
         pass
 
 
+def _once(key: str, make, ttl: int = TTL):
+    """The cached value, or made by one request while the others asking for it at the same moment wait for it
+    (a phase change brings a faction's five tablets at once: one renders, four wait a few milliseconds)."""
+    import time
+
+    found = _get(key)
+    if found is not None:
+        return found
+    try:
+        mine = cache.add(f"{key}:making", 1, 10)
+    except Exception:  # noqa: BLE001
+        mine = True
+    if not mine:
+        until = time.monotonic() + 3
+        while time.monotonic() < until:
+            time.sleep(0.015)
+            found = _get(key)
+            if found is not None:
+                return found
+    value = make()
+    _set(key, value, ttl)
+    if mine:
+        try:
+            cache.delete(f"{key}:making")
+        except Exception:  # noqa: BLE001
+            pass
+    return value
+
+
 def board(request, game_id: int, faction_code: str, variant: str, render) -> str:
     """The board fragment's HTML for this request: from the cache when this faction's board was rendered for
     the same state (and language, role and whether orders are open: `variant`), else `render(context_extra)`."""
     if not state_version.enabled():
         return render({})
     key = f"board:v1:{game_id}:{faction_code}:{get_language()}:{variant}:{state_version.current(game_id)}"
-    html = _get(key)
-    if html is None:
-        html = render({"csrf_token": CSRF_MARK, "form_key": KEY_MARK})
-        _set(key, html)
+    html = _once(key, lambda: render({"csrf_token": CSRF_MARK, "form_key": KEY_MARK}))
     return personalise(request, html)
 
 
@@ -56,11 +82,7 @@ def map_context(game, focus_code: str, compute) -> dict:
     if not state_version.enabled():
         return compute()
     key = f"mapctx:v1:{game.pk}:{focus_code}:{get_language()}:{state_version.current(game.pk)}"
-    found = _get(key)
-    if found is None:
-        found = compute()
-        _set(key, found)
-    return found
+    return _once(key, compute)
 
 
 def svg(game_id: int, focus_code: str, version: str):
