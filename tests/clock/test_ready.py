@@ -85,4 +85,4 @@ def test_the_tablet_offers_the_button_only_while_orders_are_open(tiny_game, mode
     page = tablet.get(url).content.decode()
     assert "Приказы отмечены как готовые" in page and "Ещё не готовы" in page
     services.end_now(tiny_game, moderator)
-    assert "data-ready" not in tablet.get(url).content.decode()
+    assert "data-orders-ready" not in tablet.get(url).content.decode()
