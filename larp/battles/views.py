@@ -117,11 +117,19 @@ def _draw_text(game: Game, order) -> str:
     return ", ".join(str(factions.get(code, code)) for code in order or [])
 
 
+def _whole(x: float):
+    """4.0 -> 4 (shown «4», not «4,0»); 5.9 stays (shown «5,9» in Russian)."""
+    return int(x) if float(x).is_integer() else x
+
+
 def _shortened_text(phase, data) -> str:
     if phase.state == Phase.RUNNING and phase.remaining() is not None and phase.remaining() <= 1:
         return _("Phase shortened to now: the deadline has come.")
+    from django.utils.formats import number_format
+
     return _("Phase shortened by %(minutes)s min.: %(left)s min. left.") % {
-        "minutes": f"{data['minutes']:g}", "left": _minutes(phase.remaining())}
+        "minutes": number_format(_whole(data["minutes"])),
+        "left": number_format(_whole(float(_minutes(phase.remaining()))))}
 
 
 def _close_when_ready_text(game, ts) -> str:

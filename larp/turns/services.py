@@ -97,6 +97,7 @@ class ClockMoved(StaleRequest):
 def _clock_news(phase: Phase) -> str:
     """What happened to the phase's clock last, by whom and when, and where it stands now: for a second press."""
     from django.utils.dateformat import time_format
+    from django.utils.formats import number_format
 
     from larp.campaign.people import person
 
@@ -110,7 +111,7 @@ def _clock_news(phase: Phase) -> str:
             "deadline": time_format(timezone.localtime(phase.deadline), "H:i:s")}
     elif phase.state == Phase.PAUSED:
         now_text = _("the phase is paused with %(minutes)s min. left") % {
-            "minutes": f"{round(phase.paused_remaining / 60, 1):g}"}
+            "minutes": number_format(_whole(round(phase.paused_remaining / 60, 1)))}
     else:
         now_text = _("the phase is closed")
     what = {
@@ -120,6 +121,10 @@ def _clock_news(phase: Phase) -> str:
         "resumed": _("The phase was already resumed by %(who)s at %(at)s: %(now)s."),
     }.get(entry.action if entry is not None else "", _("The clock has already changed: %(now)s."))
     return what % {"who": who, "at": at, "now": now_text} + " " + _("Your press did nothing; decide again.")
+
+
+def _whole(x: float):
+    return int(x) if float(x).is_integer() else x
 
 
 def _expect_clock(phase: Phase | None, mark: str | None) -> None:
