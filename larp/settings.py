@@ -263,3 +263,9 @@ ORDER_SETTLE_SECONDS = float(os.environ.get("ORDER_SETTLE_SECONDS", "3"))
 REQUEST_START_HEADER = os.environ.get("REQUEST_START_HEADER", "")
 REQUEST_START_MAX_AGE = 60  # seconds: an older stamp is not believed (a clock that is wrong, a replay)
 REQUEST_START_SKEW = 1.0  # seconds a proxy's clock may run ahead of ours
+
+# The clock pushed to tablets as server-sent events instead of polled (issue 36; benchmarks/README.md "Push or
+# smarter polling"). Each open stream holds one of gunicorn's threads: with it on, `rungame` gives each web
+# worker WEB_THREADS threads (default 4 + 24). Off by default until a game night has tried it.
+CLOCK_STREAM = os.environ.get("CLOCK_STREAM", "").lower() in ("1", "true", "yes", "on")
+CLOCK_STREAM_SECONDS = 55  # a stream ends after this and the tablet reconnects (proxies and threads come back)

@@ -30,6 +30,24 @@ def clock_view(request: HttpRequest, game_id: int) -> HttpResponse:
     return response
 
 
+@require_GET
+def clock_stream(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The clock pushed (server-sent events): an event whenever what the tablet shows changes, a heartbeat
+    every 15 s, and the end after CLOCK_STREAM_SECONDS (the tablet's EventSource reconnects). Like the clock
+    itself: no session, the cached clock."""
+    from django.conf import settings
+    from django.http import Http404, StreamingHttpResponse
+
+    if not settings.CLOCK_STREAM:
+        raise Http404("The clock is polled on this server.")
+    response = StreamingHttpResponse(clock.stream(game_id, settings.CLOCK_STREAM_SECONDS),
+                                     content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["Content-Encoding"] = "identity"  # not gzipped: each event must leave at once
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
 @login_required
 def audit_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game = moderator_game(request.user, game_id)

@@ -66,3 +66,24 @@ def test_an_unchanged_clock_is_answered_304(tiny_game, moderator, client):
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     services.extend(tiny_game, moderator, 1)
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+def test_the_clock_is_pushed_only_when_the_server_pushes_it(tiny_game, moderator, client, settings):
+    import json
+
+    from larp.turns import clock
+
+    services.start_game(tiny_game, moderator)
+    url = reverse("turns:clock_stream", args=[tiny_game.pk])
+    settings.CLOCK_STREAM = False
+    assert client.get(url).status_code == 404
+    settings.CLOCK_STREAM = True
+    events = list(clock.stream(tiny_game.pk, seconds=0.3, tick=0.05, heartbeat=0.1))
+    assert events[0].startswith("retry:")
+    first = json.loads(events[1][len("data: "):])
+    assert first["phase"] == "strategy" and first["state"] == "running"
+    assert any('"beat": 1' in e for e in events[2:])  # nothing changed: heartbeats with the server's time
+    answer = client.get(url)
+    assert answer.status_code == 200 and answer["Content-Type"] == "text/event-stream"
+    page = client.get(reverse("tablet:map", args=[tiny_game.pk]))
+    assert page.status_code in (200, 302)
