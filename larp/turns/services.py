@@ -105,6 +105,8 @@ def _clock_news(phase: Phase) -> str:
                                        detail__turn=phase.turn.number, detail__phase=phase.kind)
              .select_related("user").order_by("-at", "-id").first())
     who = person(entry.user) if entry is not None and entry.user is not None else _("automatically")
+    if entry is not None and entry.user is not None and not entry.user.get_full_name().strip():
+        who = f"{who} {entry.user.get_username()}"  # «модератор mod-b»: which of the moderators
     at = time_format(timezone.localtime(entry.at), "H:i:s") if entry is not None else "—"
     if phase.state == Phase.RUNNING:
         now_text = _("the deadline is now %(deadline)s") % {
