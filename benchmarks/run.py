@@ -2,8 +2,8 @@
 
 Runs the scripts whose figures have targets and take under a minute or so:
 the military engine, each further rule system's engine (`*_engine.py`),
-printing, the CPU of one order, a tablet on an emulated hall network and the
-deadline lateness with a real worker. Each prints its own table; this script
+printing, the CPU of one order, a tablet on an emulated hall network, the
+deadline lateness with a real worker and sixty tablets at a phase change. Each prints its own table; this script
 ends with one line per script and exits 1 if any script failed or missed a
 target (each script exits 1 on a missed target, 2 when it cannot run here). The load test (benchmarks/load/run.py, about 6 minutes) runs only
 with --load.
@@ -16,7 +16,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 QUICK = ["engine.py", *sorted(p.name for p in HERE.glob("*_engine.py")), "table_step.py", "printing.py", "order_cost.py",
-         "tablet_network.py", "deadline.py"]
+         "tablet_network.py", "deadline.py", "phase_change.py"]
 
 
 def main() -> int:

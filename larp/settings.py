@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "larp.arrival.ArrivalMiddleware",  # first: when the request reached Django (an order's press is judged by it)
     "django.middleware.security.SecurityMiddleware",
     # Pages and fragments gzipped for the hall's Wi-Fi (static files: WhiteNoise's precompressed copies).
     # BREACH: Django masks the CSRF token anew on every response and this middleware pads each gzip
@@ -260,3 +261,24 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     "loggers": {"django.request": {"filters": ["one_line_forbidden"]}},
 }
+
+# R3's hard deadline with a grace: an order that reaches the server up to ORDER_GRACE_SECONDS after the
+# deadline still counts (the hall's Wi-Fi and the server's queue), and is recorded as in the grace; players
+# see the real deadline. The Strategy phase closes at deadline + grace. REQUEST_START_HEADER names a header
+# the proxy in front sets to when the request reached it (nginx: X-Request-Start "t=${msec}"); when set, a
+# press is judged by it instead of by when Django began handling it (larp/arrival.py). Never set it without
+# a proxy that overwrites the header: clients could then date their own presses.
+ORDER_GRACE_SECONDS = float(os.environ.get("ORDER_GRACE_SECONDS", "2"))
+# Presses that reached the server in time may still wait for a thread or a lock on a busy laptop: the phase
+# closes (implicit holds, orders revealed) this much after deadline + grace; presses arriving meanwhile
+# are refused like any late one.
+ORDER_SETTLE_SECONDS = float(os.environ.get("ORDER_SETTLE_SECONDS", "3"))
+REQUEST_START_HEADER = os.environ.get("REQUEST_START_HEADER", "")
+REQUEST_START_MAX_AGE = 60  # seconds: an older stamp is not believed (a clock that is wrong, a replay)
+REQUEST_START_SKEW = 1.0  # seconds a proxy's clock may run ahead of ours
+
+# The clock pushed to tablets as server-sent events instead of polled (issue 36; benchmarks/README.md "Push or
+# smarter polling"). Each open stream holds one of gunicorn's threads: with it on, `rungame` gives each web
+# worker WEB_THREADS threads (default 4 + 24). Off by default until a game night has tried it.
+CLOCK_STREAM = os.environ.get("CLOCK_STREAM", "").lower() in ("1", "true", "yes", "on")
+CLOCK_STREAM_SECONDS = 55  # a stream ends after this and the tablet reconnects (proxies and threads come back)

@@ -8,6 +8,10 @@ from urllib.parse import urlparse
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-" + "x" * 30)
 os.environ.setdefault("LARP_PLAIN_STATIC", "1")  # no collectstatic manifest needed
 os.environ.setdefault("CACHE_URL", "locmem")
+# The hard deadline's tests (and the workers they start) close at the deadline itself; the grace's own
+# tests (tests/clock) set ORDER_GRACE_SECONDS and ORDER_SETTLE_SECONDS.
+os.environ.setdefault("ORDER_GRACE_SECONDS", "0")
+os.environ.setdefault("ORDER_SETTLE_SECONDS", "0")
 
 from larp.settings import *  # noqa: E402,F401,F403
 

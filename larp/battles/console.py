@@ -19,6 +19,7 @@ from larp.orders.services import find_unit
 from larp.turns import situation
 from larp.turns.models import Phase
 from larp.turns.selectors import names
+from larp.turns.services import ready_marks
 
 NEXT_PHASE_LABELS = {
     Phase.STRATEGY: lambda: _("Go on to movement"),
@@ -78,11 +79,12 @@ def filing_grid(phase: Phase) -> list[dict] | None:
         units[unit["faction"]] = units.get(unit["faction"], 0) + 1
     filed = {row["faction__code"]: row for row in Order.objects.filter(turn=turn).values("faction__code").annotate(
         n=Count("id", filter=Q(implicit=False)), last=Max("filed_at", filter=Q(implicit=False)))}
+    ready = ready_marks(phase)
     rows = []
     for faction in labels.by_name(Faction.objects.filter(game=turn.game)):
         row = filed.get(faction.code, {})
         rows.append({"faction": faction, "filed": row.get("n", 0), "units": units.get(faction.code, 0),
-                     "last": row.get("last")})
+                     "last": row.get("last"), "ready": ready.get(faction.code)})
     return rows
 
 

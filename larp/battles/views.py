@@ -85,15 +85,20 @@ def console(request: HttpRequest, game_id: int) -> HttpResponse:
 
 CONSOLE_ACTS = {
     "start": lambda game, user, data: turn_services.start_game(game, user),
-    "pause": lambda game, user, data: turn_services.pause(game, user, data["reason"], phase_id=data["phase"]),
-    "resume": lambda game, user, data: turn_services.resume(game, user, data["reason"], phase_id=data["phase"]),
+    "pause": lambda game, user, data: turn_services.pause(game, user, data["reason"], phase_id=data["phase"],
+                                                          on_clock=data["clock"]),
+    "resume": lambda game, user, data: turn_services.resume(game, user, data["reason"], phase_id=data["phase"],
+                                                            on_clock=data["clock"]),
     "extend": lambda game, user, data: turn_services.extend(game, user, data["minutes"], data["reason"],
-                                                            phase_id=data["phase"]),
+                                                            phase_id=data["phase"], on_clock=data["clock"]),
+    "shorten": lambda game, user, data: turn_services.shorten(game, user, data["minutes"], data["reason"],
+                                                              phase_id=data["phase"], on_clock=data["clock"]),
     "end": lambda game, user, data: turn_services.end_now(game, user, data["reason"], phase_id=data["phase"],
-                                                          skip=data["skip"]),
+                                                          skip=data["skip"], on_clock=data["clock"]),
     "next": lambda game, user, data: turn_services.next_phase(game, user, data["reason"], phase_id=data["phase"],
                                                               skip=data["skip"]),
     "draw": lambda game, user, data: turn_services.make_draw(game, user),
+    "close_when_ready": lambda game, user, data: turn_services.set_close_when_ready(game, user, data["on"]),
     "draw_manual": lambda game, user, data: turn_services.enter_draw(game, user, data["order"]),
 }
 
@@ -112,6 +117,30 @@ def _draw_text(game: Game, order) -> str:
     return ", ".join(str(factions.get(code, code)) for code in order or [])
 
 
+def _whole(x: float):
+    """4.0 -> 4 (shown «4», not «4,0»); 5.9 stays (shown «5,9» in Russian)."""
+    return int(x) if float(x).is_integer() else x
+
+
+def _shortened_text(phase, data) -> str:
+    if phase.state == Phase.RUNNING and phase.remaining() is not None and phase.remaining() <= 1:
+        return _("Phase shortened to now: the deadline has come.")
+    from django.utils.formats import number_format
+
+    return _("Phase shortened by %(minutes)s min.: %(left)s min. left.") % {
+        "minutes": number_format(_whole(data["minutes"])),
+        "left": number_format(_whole(float(_minutes(phase.remaining()))))}
+
+
+def _close_when_ready_text(game, ts) -> str:
+    phase = current_phase(game)
+    if phase is not None and phase.kind == Phase.STRATEGY and phase.closed_how == "ready":
+        return _("Every faction was already ready: the Strategy phase is closed.")
+    if ts.close_when_ready:
+        return _("Strategy will close as soon as every faction marks its orders ready.")
+    return _("Strategy runs to its deadline, whoever is ready.")
+
+
 # What each act of the console did, in one sentence (never a bare «Done.»).
 CONSOLE_DONE = {
     "start": lambda game, phase, data: _("The game started: %(phase)s, %(minutes)s min.") % {
@@ -120,8 +149,10 @@ CONSOLE_DONE = {
     "resume": lambda game, phase, data: _("Phase «%(phase)s» goes on: %(minutes)s min. left.") % {
         "phase": phase.get_kind_display(), "minutes": _minutes(phase.remaining())},
     "extend": lambda game, phase, data: _("Phase extended by %(minutes)s min.") % {"minutes": f"{data['minutes']:g}"},
+    "shorten": lambda game, phase, data: _shortened_text(phase, data),
     "end": lambda game, phase, data: _("Phase «%(phase)s» ended.") % {"phase": phase.get_kind_display()},
     "next": lambda game, phase, data: _("Now: %(phase)s.") % {"phase": _phase_text(phase)},
+    "close_when_ready": lambda game, ts, data: _close_when_ready_text(game, ts),
     "draw": lambda game, order, data: _("Draw made by lot: %(order)s.") % {"order": _draw_text(game, order)},
     "draw_manual": lambda game, order, data: _("Draw written: %(order)s.") % {"order": _draw_text(game, order)},
 }

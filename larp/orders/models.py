@@ -38,6 +38,8 @@ class Order(models.Model):
     filed_at = models.DateTimeField(_("filed at"), default=timezone.now)
     # The client's key of the confirmed order: a re-sent copy (a retry, a lost answer) is the same order.
     key = models.CharField(_("confirmation key"), max_length=64, blank=True, default="")
+    # Reached the server after the deadline players saw, within the grace (settings.ORDER_GRACE_SECONDS, R3).
+    in_grace = models.BooleanField(_("came in the grace"), default=False)
 
     class Meta:
         verbose_name = _("order")
@@ -73,6 +75,7 @@ class OrderEvent(models.Model):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     at = models.DateTimeField(default=timezone.now)
     key = models.CharField(max_length=64, blank=True, default="")
+    in_grace = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["at", "id"]

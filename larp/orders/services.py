@@ -22,6 +22,7 @@ from larp.orders.models import Order, OrderEvent
 from larp.orders.selectors import visible_orders  # noqa: F401  (re-exported)
 from larp.turns import situation
 from larp.turns.models import Phase, Turn, TurnSettings
+from larp.turns.selectors import grace
 from larp.turns.services import close_due
 
 
@@ -80,27 +81,34 @@ def _lock_faction(faction_id: int) -> None:
     list(Faction.objects.select_for_update(no_key=True, of=("self",)).filter(pk=faction_id).order_by().only("pk"))
 
 
-def _open_strategy(game: Game, faction_id: int | None = None) -> tuple[Phase, Turn, object]:
-    """The running Strategy phase, locked; refuse if there is none or its deadline has passed.
+def _open_strategy(game: Game, faction_id: int | None = None, arrived_at=None) -> tuple[Phase, Turn, object, bool]:
+    """The running Strategy phase, locked; refuse if there is none or the press came after deadline + grace.
 
-    Returns the phase, its turn and the moment of saving (the server's clock
-    after the lock), which is also the order's recorded time.
+    `arrived_at` is when the request reached the server (larp.arrival; None: now). A press that arrived
+    before the deadline counts whenever it is handled, as long as the phase is not closed yet; one that
+    arrived within the grace after the deadline counts too, marked as in the grace; a later one is
+    refused. Returns the phase, its turn, the moment of saving (the server's clock after the lock, the
+    order's recorded time) and whether the press came in the grace.
     """
     phase = _lock_current_phase(game)
     if phase is None:
         raise OrderRefused(_("The game has not started yet: orders are filed in the Strategy phase."), code="closed")
     if faction_id is not None:
         _lock_faction(faction_id)
-    now = timezone.now()  # read after the locks: the server's clock at the moment of saving decides
+    now = timezone.now()  # read after the locks: the moment of saving
     if phase.kind != Phase.STRATEGY or phase.state == Phase.CLOSED:
         raise OrderRefused(_("The Strategy phase is over: orders are closed until the next turn."), code="closed")
-    if phase.state == Phase.RUNNING and now >= phase.deadline:
-        late = (now - phase.deadline).total_seconds()
-        raise OrderRefused(
-            _("Too late: the deadline passed %(seconds)s s ago. The order was not saved.") % {"seconds": f"{late:.1f}"},
-            code="late",
-        )
-    return phase, phase.turn, now
+    arrived = min(arrived_at or now, now)
+    in_grace = False
+    if phase.state == Phase.RUNNING and arrived >= phase.deadline:
+        if arrived >= phase.deadline + grace():
+            late = (arrived - phase.deadline).total_seconds()
+            raise OrderRefused(
+                _("Too late: the deadline passed %(seconds)s s ago. The order was not saved.") % {"seconds": f"{late:.1f}"},
+                code="late",
+            )
+        in_grace = True
+    return phase, phase.turn, now, in_grace
 
 
 def _case_with_orders(turn: Turn, faction_id: int, except_unit: str) -> Case:
@@ -186,7 +194,7 @@ def _repeat_of(game: Game, unit: Army | Fleet, unit_code: str, key: str) -> Orde
 
 
 def _save(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict, user, action: str | None = None,
-          at=None, key: str = "") -> Order:
+          at=None, key: str = "", in_grace: bool = False) -> Order:
     """Save the order and its history entry, both stamped `at` (the moment the deadline was checked)."""
     owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
     by = user if user.is_authenticated else None
@@ -196,24 +204,25 @@ def _save(game: Game, turn: Turn, unit: Army | Fleet, order_data: dict, user, ac
     # order_by(): one order per unit, and Meta.ordering would join turn, game and unit tables for nothing.
     existing = next(iter(Order.objects.filter(turn=turn, **owner).order_by().values_list("pk", flat=True)[:1]), None)
     order = Order(pk=existing, turn=turn, **owner, game=game, faction=unit.faction, type=order_data["type"],
-                  payload=order_data, implicit=False, filed_by=by, filed_at=at, key=key)
+                  payload=order_data, implicit=False, filed_by=by, filed_at=at, key=key, in_grace=in_grace)
     order.save(force_update=existing is not None, force_insert=existing is None)
     created = existing is None
     action = action or (OrderEvent.FILED if created else OrderEvent.REPLACED)
     OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=order_data["unit"], action=action,
-                              payload=order_data, by=by, at=at, key=key)
+                              payload=order_data, by=by, at=at, key=key, in_grace=in_grace)
     order.repeated = False
     order.dropped_fleet_order = _drop_carrying_fleet_order(turn, order_data, user, at)
     return order
 
 
 @_closing_late
-def file_order(user, game: Game, unit_code: str, payload: dict, key: str = "") -> Order:
+def file_order(user, game: Game, unit_code: str, payload: dict, key: str = "", arrived_at=None) -> Order:
     """File or replace the order of one army or fleet. Raises OrderRefused; saves nothing then.
 
     `key` names the player's confirmation: the same key sent again (a retry,
     even after the deadline) answers with the order already saved, unchanged
-    (`order.repeated`), instead of filing it a second time.
+    (`order.repeated`), instead of filing it a second time. `arrived_at`: when the request reached the
+    server (larp.arrival), which the deadline and its grace judge.
     """
     unit = find_unit(game, unit_code)
     if unit is None or unit.destroyed:
@@ -226,12 +235,12 @@ def file_order(user, game: Game, unit_code: str, payload: dict, key: str = "") -
     if repeat is not None:
         return repeat
     with transaction.atomic():
-        _phase, turn, now = _open_strategy(game, unit.faction_id)
+        _phase, turn, now, in_grace = _open_strategy(game, unit.faction_id, arrived_at)
         repeat = _repeat_of(game, unit, unit_code, key)  # two copies sent at once: the second waited for the lock
         if repeat is not None:
             return repeat
         _check(game, turn, unit, order_data)
-        return _save(game, turn, unit, order_data, user, at=now, key=key)
+        return _save(game, turn, unit, order_data, user, at=now, key=key, in_grace=in_grace)
 
 
 def _drop_carrying_fleet_order(turn: Turn, order_data: dict, user, at=None) -> str | None:
@@ -253,7 +262,7 @@ def _drop_carrying_fleet_order(turn: Turn, order_data: dict, user, at=None) -> s
 
 
 @_closing_late
-def withdraw_order(user, game: Game, unit_code: str) -> bool:
+def withdraw_order(user, game: Game, unit_code: str, arrived_at=None) -> bool:
     """Withdraw an order before the deadline (the unit will hold). False if there was none."""
     unit = find_unit(game, unit_code)
     if unit is None:
@@ -261,14 +270,14 @@ def withdraw_order(user, game: Game, unit_code: str) -> bool:
     if not can_see_faction(user, unit.faction):
         raise OrderRefused(_("You may give orders only to your own faction's armies and fleets."), code="forbidden")
     with transaction.atomic():
-        _phase, turn, now = _open_strategy(game, unit.faction_id)
+        _phase, turn, now, in_grace = _open_strategy(game, unit.faction_id, arrived_at)
         owner = {"army": unit} if isinstance(unit, Army) else {"fleet": unit}
         order = Order.objects.filter(turn=turn, **owner).first()
         if order is None:
             return False
         OrderEvent.objects.create(game=game, turn=turn, faction=unit.faction, unit=unit_code,
                                   action=OrderEvent.WITHDRAWN, payload=order.payload,
-                                  by=user if user.is_authenticated else None, at=now)
+                                  by=user if user.is_authenticated else None, at=now, in_grace=in_grace)
         order.delete()
         return True
 

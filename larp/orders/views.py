@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from larp.arrival import arrived_at
 from larp.campaign.access import require_faction
 from larp.campaign.models import Faction, Game
 from larp.orders import services
@@ -59,7 +60,7 @@ def json_errors(view):
 def order_json(order: Order) -> dict:
     return {"unit": order.payload.get("unit"), "order": order.payload, "implicit": order.implicit,
             "filed_by": order.filed_by.username if order.filed_by else None,
-            "filed_at": order.filed_at.isoformat(), "key": order.key}
+            "filed_at": order.filed_at.isoformat(), "key": order.key, "in_grace": order.in_grace}
 
 
 @login_required
@@ -69,7 +70,7 @@ def file_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
     game = get_object_or_404(Game, pk=game_id)
     try:
         payload, key = _payload(request)
-        order = services.file_order(request.user, game, unit, payload, key=key)
+        order = services.file_order(request.user, game, unit, payload, key=key, arrived_at=arrived_at(request))
     except services.OrderRefused as exc:
         return JsonResponse({"ok": False, "code": exc.code, "message": exc.message, "refusal": exc.refusal},
                             status=STATUS.get(exc.code, 422))
@@ -83,7 +84,7 @@ def file_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
 def withdraw_order(request: HttpRequest, game_id: int, unit: str) -> JsonResponse:
     game = get_object_or_404(Game, pk=game_id)
     try:
-        withdrawn = services.withdraw_order(request.user, game, unit)
+        withdrawn = services.withdraw_order(request.user, game, unit, arrived_at=arrived_at(request))
     except services.OrderRefused as exc:
         return JsonResponse({"ok": False, "code": exc.code, "message": exc.message},
                             status=STATUS.get(exc.code, 422))

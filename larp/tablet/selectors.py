@@ -80,6 +80,15 @@ def orders_open(phase: Phase | None, now=None) -> bool:
     return phase.state == Phase.RUNNING and phase.deadline is not None and (now or timezone.now()) < phase.deadline
 
 
+def clock_open(payload: dict) -> bool:
+    """orders_open from the clock's payload (larp.turns.clock), without reading the phase again."""
+    if payload.get("phase") != Phase.STRATEGY:
+        return False
+    if payload.get("state") == Phase.PAUSED:
+        return True
+    return payload.get("state") == Phase.RUNNING and (payload.get("remaining") or 0) > 0
+
+
 def _stacks(qs):
     return qs.prefetch_related(
         Prefetch("cards", queryset=TroopCard.objects.select_related("troop_type").order_by("id")),
@@ -117,6 +126,18 @@ def faction_board(user, faction: Faction) -> dict:
         "units": units, "garrisons": garrisons, "reports": spy_reports(faction),
         **_summary(units), "label_of": label_of,
     }
+
+
+def readiness(faction: Faction, phase: Phase | None) -> dict:
+    """«Orders ready» on the board: whether this faction marked it in this Strategy phase, and whether the game
+    closes the phase once every faction has."""
+    from larp.turns.models import ReadyMark, TurnSettings
+
+    if phase is None or phase.kind != Phase.STRATEGY:
+        return {"ready_mark": None, "close_when_ready": False}
+    mark = ReadyMark.objects.filter(phase=phase, faction=faction).first()
+    ts = TurnSettings.objects.filter(game_id=faction.game_id).only("close_when_ready").first()
+    return {"ready_mark": mark, "close_when_ready": bool(ts and ts.close_when_ready)}
 
 
 def _summary(units: list[dict]) -> dict:

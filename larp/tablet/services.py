@@ -145,7 +145,7 @@ def grant_spy_report(by, game: Game, to_faction: Faction, ref: str) -> SpyReport
 # --- orders from the tablet form (R5) ------------------------------------------------
 
 
-def file_from_form(user, game: Game, unit_code: str, picks: dict, key: str = "") -> object:
+def file_from_form(user, game: Game, unit_code: str, picks: dict, key: str = "", arrived_at=None) -> object:
     """Turn the form's picks (type, steps, fleet) into the engine's order document and file it.
 
     The engine builds the document (order_from_path) from the turn-start
@@ -154,14 +154,14 @@ def file_from_form(user, game: Game, unit_code: str, picks: dict, key: str = "")
     """
     kind = picks.get("type") or ""
     if kind == "hold":
-        return orders.file_order(user, game, unit_code, {"type": "hold"}, key=key)
+        return orders.file_order(user, game, unit_code, {"type": "hold"}, key=key, arrived_at=arrived_at)
     phase = current_phase(game)
     sit = start_situation(phase.turn) if phase is not None else None
     if sit is None or sit.unit(unit_code) is None:
         # No turn (or the unit was raised after it began): let the orders service say why.
-        return orders.file_order(user, game, unit_code, {"type": kind}, key=key)
+        return orders.file_order(user, game, unit_code, {"type": kind}, key=key, arrived_at=arrived_at)
     try:
         payload = order_from_path(sit, unit_code, kind, picks.get("path") or [], fleet=picks.get("fleet") or None)
     except (ValueError, CaseError):
         raise orders.OrderRefused(_("Choose an order type."), code="bad_type") from None
-    return orders.file_order(user, game, unit_code, payload, key=key)
+    return orders.file_order(user, game, unit_code, payload, key=key, arrived_at=arrived_at)

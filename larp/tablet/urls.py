@@ -7,6 +7,7 @@ urlpatterns = [
     path("join/<str:token>/", views.join, name="join"),
     path("g/<int:game_id>/f/<slug:faction>/", views.faction_page, name="faction"),
     path("g/<int:game_id>/f/<slug:faction>/units/<str:unit>/order", views.file_order, name="file_order"),
+    path("g/<int:game_id>/f/<slug:faction>/ready", views.orders_ready, name="orders_ready"),
     path("g/<int:game_id>/map/", views.map_page, name="map"),
     path("g/<int:game_id>/map/svg", views.map_svg, name="map_svg"),
     path("g/<int:game_id>/players/", views.players_page, name="players"),

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -24,18 +25,19 @@ from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from larp.arrival import arrived_at
 from larp.campaign.access import is_moderator, player_faction, require_faction, require_member, require_moderator
 from larp.campaign.models import Faction, Game, Membership
 from larp.campaign import labels
 from larp.campaign.people import person
 from larp.orders.services import OrderRefused
 from larp.maps import view as maps
-from larp.tablet import selectors, services, tokens
+from larp.tablet import rendered, selectors, services, tokens
 from larp.tablet.forms import AddPlayerForm, OrderPicksForm, SpyReportForm
 from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY
 from larp.tablet.models import JoinToken
 from larp.tablet.throttle import mark_join_code_sign_in
-from larp.turns import clock
+from larp.turns import clock, services as turn_services
 from larp.turns.models import Phase
 
 REFUSAL_STATUS = {"forbidden": 403, "unknown_unit": 404, "late": 409, "closed": 409}
@@ -79,7 +81,7 @@ def _clock_context(game_id: int) -> dict:
 def _page_context(request, faction: Faction) -> dict:
     clock_context = _clock_context(faction.game_id)
     board = selectors.faction_board(request.user, faction)
-    return {**board, **clock_context,
+    return {**board, **clock_context, **selectors.readiness(faction, board["phase"]),
             **_map_context(faction.game, faction), "is_moderator": is_moderator(request.user, faction.game_id),
             "form_key": secrets.token_urlsafe(16), "turn_result": selectors.faction_turn_result(faction)}
 
@@ -88,10 +90,14 @@ def _page_context(request, faction: Faction) -> dict:
 @never_cache
 def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpResponse:
     faction = _faction(request, game_id, faction)
-    context = _page_context(request, faction)
     if request.htmx:
-        return render(request, "tablet/faction.html#board", context)
-    return render(request, "tablet/faction.html", context)
+        # The board a phase change makes every tablet fetch: rendered once per faction and state.
+        payload = clock.payload(faction.game_id)  # first: a passed deadline is closed before the board is read
+        variant = f"{'m' if is_moderator(request.user, faction.game_id) else 'p'}{int(selectors.clock_open(payload))}"
+        html = rendered.board(request, faction.game_id, faction.code, variant, lambda extra: render_to_string(
+            "tablet/faction.html#board", {**_page_context(request, faction), **extra}, request=request))
+        return HttpResponse(html)
+    return render(request, "tablet/faction.html", _page_context(request, faction))
 
 
 @login_required
@@ -108,7 +114,8 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
     else:
         picks = form.picks()
         try:
-            order = services.file_from_form(request.user, faction.game, unit, picks, key=form.cleaned_data["key"])
+            order = services.file_from_form(request.user, faction.game, unit, picks, key=form.cleaned_data["key"],
+                                            arrived_at=arrived_at(request))
         except OrderRefused as exc:
             error, status = exc.message, REFUSAL_STATUS.get(exc.code, 422)
         else:
@@ -140,6 +147,27 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
     return response
 
 
+@login_required
+@require_POST
+def orders_ready(request: HttpRequest, game_id: int, faction: str) -> HttpResponse:
+    """«Приказы готовы» (or taking it back): the faction's orders are final for this Strategy phase."""
+    faction = _faction(request, game_id, faction)
+    ready = request.POST.get("ready") == "1"
+    try:
+        phase = turn_services.mark_ready(request.user, faction, ready)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        if phase.state == Phase.CLOSED:
+            messages.success(request, _("Every faction is ready: the Strategy phase is closed."))
+        elif ready:
+            messages.success(request, _("Your orders are marked ready. You can still change them until the phase "
+                                        "closes."))
+        else:
+            messages.success(request, _("Your orders are no longer marked ready."))
+    return redirect("tablet:faction", game_id=faction.game_id, faction=faction.code)
+
+
 def _local_time(value) -> str:
     from django.utils import timezone
     from django.utils.dateformat import time_format
@@ -152,8 +180,12 @@ def _local_time(value) -> str:
 
 def _map_context(game: Game, focus: Faction | None) -> dict:
     """The map's data and the address of its SVG, named by a version that changes whenever the picture does."""
-    data = maps.map_view(game, focus=focus)
-    version = maps.map_version(data, get_language(), focus.code if focus else "")
+    def compute():
+        data = maps.map_view(game, focus=focus)
+        return {"data": data, "version": maps.map_version(data, get_language(), focus.code if focus else "")}
+
+    found = rendered.map_context(game, focus.code if focus else "", compute)
+    data, version = found["data"], found["version"]
     query = urlencode({"f": focus.code if focus else "", "v": version})
     return {"map": data, "map_version": version,
             "map_src": reverse("tablet:map_svg", args=[game.pk]) + "?" + query,
@@ -194,12 +226,18 @@ def map_svg(request: HttpRequest, game_id: int) -> HttpResponse:
     page or phase change that shows the same map costs nothing; a changed map has a new address."""
     game = get_object_or_404(Game, pk=game_id)
     own = _map_focus(request, game)
-    context = {"game": game, "own_faction": own, **_map_context(game, own)}
-    response = render(request, "tablet/map.html#map_svg", context)
-    if request.GET.get("v") == context["map_version"]:
-        response["Cache-Control"] = "private, max-age=31536000, immutable"
+    focus, asked = own.code if own else "", request.GET.get("v", "")
+    kept = rendered.svg(game.pk, focus, asked)  # the SVG of a version never changes: rendered once for all
+    if kept is not None:
+        response = HttpResponse(kept)  # as rendered: the page puts it in place itself
     else:
-        add_never_cache_headers(response)
+        context = {"game": game, "own_faction": own, **_map_context(game, own)}
+        response = render(request, "tablet/map.html#map_svg", context)
+        if asked != context["map_version"]:
+            add_never_cache_headers(response)
+            return response
+        rendered.keep_svg(game.pk, focus, asked, response.content)
+    response["Cache-Control"] = "private, max-age=31536000, immutable"
     return response
 
 

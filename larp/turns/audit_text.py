@@ -33,7 +33,8 @@ def _minutes(seconds) -> str:
 # Sentences that name their turn themselves; every other act is prefixed with «Turn N:» when it knows it.
 NAME_THEIR_TURN = {"phase_started", "phase_closed", "phase_skipped", "movement_applied", "news", "regroup_applied"}
 # Sentences that begin with a proper name keep their capital letter after the prefix.
-BEGIN_WITH_A_NAME = {"storms_limited", "retreat_chosen", "province_transferred", "army_raised", "purchase"}
+BEGIN_WITH_A_NAME = {"storms_limited", "retreat_chosen", "province_transferred", "army_raised", "purchase",
+                     "orders_ready", "orders_not_ready"}
 
 
 def sentence(entry: AuditEntry, names: dict) -> str:
@@ -72,7 +73,8 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
         return _("Turn %(turn)s: phase «%(phase)s» started.") % {"turn": d.get("turn"), "phase": _phase(d.get("phase"))}
     if a == "phase_closed":
         how = {"deadline": _("at the deadline"), "request": _("at the deadline"),
-               "moderator": _("by a moderator")}.get(d.get("how"), "")
+               "moderator": _("by a moderator"),
+               "ready": _("because every faction was ready")}.get(d.get("how"), "")
         text = _("Turn %(turn)s: phase «%(phase)s» closed %(how)s.") % {
             "turn": d.get("turn"), "phase": _phase(d.get("phase")), "how": how}
         if d.get("implicit_holds"):
@@ -89,6 +91,20 @@ def _sentence(entry: AuditEntry, names: dict) -> str:
             "phase": _phase(d.get("phase")), "left": _minutes(d.get("remaining"))}
     if a == "extended":
         return _("Phase «%(phase)s» extended by %(minutes)s min.") % {
+            "phase": _phase(d.get("phase")), "minutes": f"{d.get('minutes', 0):g}"}
+    if a == "orders_ready":
+        return _("%(faction)s: orders ready.") % {"faction": f(d.get("faction"))}
+    if a == "orders_not_ready":
+        return _("%(faction)s: orders not ready after all.") % {"faction": f(d.get("faction"))}
+    if a == "close_when_ready":
+        if d.get("on"):
+            return _("Strategy now closes as soon as every faction is ready.")
+        return _("Strategy no longer closes early: it runs to its deadline.")
+    if a == "shortened":
+        if d.get("to_now"):
+            return _("Phase «%(phase)s» shortened to now (by %(minutes)s min.).") % {
+                "phase": _phase(d.get("phase")), "minutes": f"{d.get('taken_minutes', 0):g}"}
+        return _("Phase «%(phase)s» shortened by %(minutes)s min.") % {
             "phase": _phase(d.get("phase")), "minutes": f"{d.get('minutes', 0):g}"}
     if a == "movement_applied":
         return _("Turn %(turn)s: movement applied; battles to fight: %(n)s.") % {

@@ -97,8 +97,9 @@ def payload(game_id: int, now: datetime | None = None) -> dict:
     now = now or timezone.now()
     data = state(game_id)
     if data["phase"] == "strategy" and data["state"] == "running" and data["deadline"] is not None \
-            and data["deadline"] <= now.timestamp():
-        # The hard deadline passed: the first request that notices closes the phase (no worker needed).
+            and data["deadline"] + _closing_delay_seconds() <= now.timestamp():
+        # The hard deadline, its grace and the settle passed: the first request that notices closes the phase
+        # (no worker needed). Players are shown the deadline itself: the grace is for presses on their way.
         from larp.turns.services import close_due
 
         close_due(game_id, how="request")
@@ -115,6 +116,44 @@ def payload(game_id: int, now: datetime | None = None) -> dict:
         "remaining": None if remaining is None else round(remaining, 3),
         "paused": data["state"] == "paused", "draw": data.get("draw", []),
     }
+
+
+def stream(game_id: int, seconds: float, tick: float = 0.25, heartbeat: float = 15.0):
+    """Server-sent events of the clock: the payload now, then whenever its tag changes; a comment line as a
+    heartbeat. Reads the cached clock (this process's copy for LOCAL_TTL, else Redis), so a change shows
+    within about half a second and sixty open streams cost almost nothing while nothing changes."""
+    import json
+
+    start = last_beat = time.monotonic()
+    sent = None
+    yield "retry: 1000\n\n"
+    while time.monotonic() - start < seconds:
+        current = payload(game_id)
+        tag = etag(current)
+        now = time.monotonic()
+        if tag != sent:
+            sent, last_beat = tag, now
+            yield f"data: {json.dumps(current)}\n\n"
+        elif now - last_beat >= heartbeat:
+            last_beat = now
+            yield f"data: {json.dumps({'server_time': current['server_time'], 'beat': 1})}\n\n"
+        time.sleep(tick)
+
+
+def etag(payload: dict) -> str:
+    """The clock's entity tag: what a tablet shows apart from the seconds ticking (it counts those itself)."""
+    import hashlib
+    import json
+
+    kept = {k: payload.get(k) for k in ("turn", "phase", "state", "deadline", "paused", "draw")}
+    kept["remaining"] = payload.get("remaining") if payload.get("state") == "paused" else None
+    return '"' + hashlib.sha1(json.dumps(kept, sort_keys=True).encode()).hexdigest()[:16] + '"'
+
+
+def _closing_delay_seconds() -> float:
+    from larp.turns.selectors import closing_delay
+
+    return closing_delay().total_seconds()
 
 
 def clock_face(payload: dict) -> dict:
@@ -144,4 +183,6 @@ def clock_face(payload: dict) -> dict:
             note, css = _("File your orders before the clock runs out."), "urgent" if left is not None and left <= 30 else ""
     else:
         note, css = _("Orders open again in the next Strategy phase."), "over" if left is not None and left < 0 else ""
-    return {"time": text, "note": note, "css": css}
+    from django.conf import settings
+
+    return {"time": text, "note": note, "css": css, "stream": settings.CLOCK_STREAM}

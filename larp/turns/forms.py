@@ -30,9 +30,11 @@ class StartForm(forms.Form):
 
 
 class PhaseActForm(forms.Form):
-    """Pause, resume: the phase and an optional reason."""
+    """Pause, resume: the phase, the clock the press was made on (Phase.clock_mark) and an optional reason."""
 
     phase = phase_field()
+    clock = forms.CharField(required=False, max_length=64, strip=True, error_messages={
+        "max_length": _("The request names no deadline that exists: reload the console and press again.")})
     reason = reason_field()
 
 
@@ -42,6 +44,15 @@ class ExtendForm(PhaseActForm):
         "invalid": _("Give the extension in minutes, e.g. 2."),
         "min_value": _("An extension must be between 0 and 120 minutes."),
         "max_value": _("An extension must be between 0 and 120 minutes."),
+    })
+
+
+class ShortenForm(PhaseActForm):
+    minutes = forms.FloatField(min_value=0.1, max_value=120, error_messages={
+        "required": _("Give in minutes how much to take off, e.g. 2."),
+        "invalid": _("Give in minutes how much to take off, e.g. 2."),
+        "min_value": _("A phase can be shortened by 0 to 120 minutes."),
+        "max_value": _("A phase can be shortened by 0 to 120 minutes."),
     })
 
 
@@ -57,6 +68,10 @@ class LeavePhaseForm(PhaseActForm):
         return data
 
 
+class CloseWhenReadyForm(forms.Form):
+    on = forms.BooleanField(required=False)
+
+
 class DrawForm(forms.Form):
     order = forms.CharField(max_length=2000, error_messages={
         "required": _("The draw must name every faction exactly once.")})
@@ -66,4 +81,6 @@ class DrawForm(forms.Form):
 
 
 FORMS = {"start": StartForm, "pause": PhaseActForm, "resume": PhaseActForm, "extend": ExtendForm,
-         "end": LeavePhaseForm, "next": LeavePhaseForm, "draw": StartForm, "draw_manual": DrawForm}
+         "shorten": ShortenForm,
+         "end": LeavePhaseForm, "next": LeavePhaseForm, "draw": StartForm,
+         "close_when_ready": CloseWhenReadyForm, "draw_manual": DrawForm}

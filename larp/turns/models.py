@@ -5,6 +5,8 @@ paused), the time left when paused, and a state. Only the Strategy deadline
 acts by itself (closed by a Celery task or by the next request that touches
 it); the other phases' timers show overtime for moderators (R3).
 """
+from datetime import timezone as dt_timezone
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -23,6 +25,11 @@ class TurnSettings(models.Model):
         help_text=_("When the strategy deadline passes, start the movement phase at once."),
     )
     redraw_between_turns = models.BooleanField(_("redraw between turns"), default=False)
+    close_when_ready = models.BooleanField(
+        _("close Strategy when everyone is ready"), default=False,
+        help_text=_("When every faction has marked its orders ready on the tablet, the Strategy phase closes "
+                    "at once (R3)."),
+    )
     draw = models.JSONField(_("draw"), default=list, blank=True, help_text=_("Faction ids in movement order (R4)."))
     draw_seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
     draw_manual = models.BooleanField(_("drawn by hand"), default=False)
@@ -103,6 +110,16 @@ class Phase(models.Model):
     def __str__(self) -> str:
         return f"{self.turn}: {self.get_kind_display()}"
 
+    def clock_mark(self) -> str:
+        """The phase's clock as a moderator's press saw it: the deadline to the microsecond, the time left
+        when paused (to the millisecond), or closed. A press carries it, so two presses made on the same
+        deadline act once (larp.turns.services)."""
+        if self.state == self.RUNNING and self.deadline is not None:
+            return f"r{self.deadline.astimezone(dt_timezone.utc).isoformat(timespec='microseconds')}"
+        if self.state == self.PAUSED and self.paused_remaining is not None:
+            return f"p{round(self.paused_remaining * 1000)}"
+        return "c"
+
     def remaining(self, now=None) -> float | None:
         """Seconds left (negative: overtime); None when closed."""
         if self.state == self.PAUSED:
@@ -110,6 +127,22 @@ class Phase(models.Model):
         if self.state == self.RUNNING and self.deadline is not None:
             return ((self.deadline - (now or timezone.now())).total_seconds())
         return None
+
+
+class ReadyMark(models.Model):
+    """A faction's «orders ready» in one Strategy phase, pressed on its tablet; withdrawn by deleting it."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="ready_marks", verbose_name=_("phase"))
+    faction = models.ForeignKey("campaign.Faction", on_delete=models.CASCADE, related_name="+",
+                                verbose_name=_("faction"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                           related_name="+", verbose_name=_("marked by"))
+    at = models.DateTimeField(_("marked at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("orders ready")
+        verbose_name_plural = _("orders ready")
+        constraints = [models.UniqueConstraint(fields=["phase", "faction"], name="ready_once_per_phase")]
 
 
 class Snapshot(models.Model):

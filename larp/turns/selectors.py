@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import timedelta
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from larp.campaign import labels
@@ -18,6 +20,24 @@ DEFAULT_PHASE_SECONDS = {Phase.STRATEGY: 300, Phase.MOVEMENT: 600, Phase.TACTICS
 def phase_seconds(game: Game, kind: str) -> int:
     """How long a phase of this kind lasts in this game (the scenario's rules may tune it)."""
     return int((game.rules or {}).get("phase_seconds", {}).get(kind, DEFAULT_PHASE_SECONDS[kind]))
+
+
+def grace() -> timedelta:
+    """How long after the Strategy deadline an order that reached the server still counts (R3 with the
+    hall's Wi-Fi: settings.ORDER_GRACE_SECONDS). The phase closes at deadline + grace."""
+    return timedelta(seconds=max(0.0, float(getattr(settings, "ORDER_GRACE_SECONDS", 0) or 0)))
+
+
+def settle() -> timedelta:
+    """How long after deadline + grace the Strategy phase waits before it closes: presses that reached the
+    server in time are still being handled on a busy server (settings.ORDER_SETTLE_SECONDS). Presses that
+    arrive in this window are refused; only the close (implicit holds, orders revealed) waits."""
+    return timedelta(seconds=max(0.0, float(getattr(settings, "ORDER_SETTLE_SECONDS", 0) or 0)))
+
+
+def closing_delay() -> timedelta:
+    """From the deadline players see to the Strategy phase's close: the grace, then the settle."""
+    return grace() + settle()
 
 
 def current_phase(game: Game) -> Phase | None:

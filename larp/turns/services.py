@@ -15,14 +15,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from larp.campaign.access import require_moderator
+from larp.campaign.access import require_faction, require_moderator
 from larp.campaign.audit import audit  # noqa: F401  (re-exported: callers may still import it from here)
 from larp.campaign.models import AuditEntry, Faction, Game
 from larp.dice import services as dice_services
 from larp.dice.verify import draw_seed
 from larp.turns import clock
-from larp.turns.models import Phase, Snapshot, Turn, TurnSettings
-from larp.turns.selectors import DEFAULT_PHASE_SECONDS, current_phase, phase_seconds  # noqa: F401  (re-exported)
+from larp.turns.models import Phase, ReadyMark, Snapshot, Turn, TurnSettings
+from larp.turns.selectors import DEFAULT_PHASE_SECONDS, closing_delay, current_phase, phase_seconds  # noqa: F401
 from larp.turns.situation import case_from_game
 
 log = logging.getLogger(__name__)
@@ -84,6 +84,55 @@ def _expect_phase(phase: Phase | None, phase_id: int | None) -> None:
     if phase_id is not None and (phase is None or phase.pk != phase_id):
         raise StaleRequest(_("The phase has already changed: now it is %(now)s. Nothing was done; "
                              "look at the console and decide again.") % {"now": describe_phase(phase)})
+
+
+# The acts that move a phase's clock, newest first in the audit log: what a second press is told about.
+CLOCK_ACTS = ("extended", "shortened", "paused", "resumed", "phase_started")
+
+
+class ClockMoved(StaleRequest):
+    """The press was made on a deadline that has changed since: another press already acted on it."""
+
+
+def _clock_news(phase: Phase) -> str:
+    """What happened to the phase's clock last, by whom and when, and where it stands now: for a second press."""
+    from django.utils.dateformat import time_format
+    from django.utils.formats import number_format
+
+    from larp.campaign.people import person
+
+    entry = (AuditEntry.objects.filter(game_id=phase.turn.game_id, action__in=CLOCK_ACTS,
+                                       detail__turn=phase.turn.number, detail__phase=phase.kind)
+             .select_related("user").order_by("-at", "-id").first())
+    who = person(entry.user) if entry is not None and entry.user is not None else _("automatically")
+    if entry is not None and entry.user is not None and not entry.user.get_full_name().strip():
+        who = f"{who} {entry.user.get_username()}"  # «модератор mod-b»: which of the moderators
+    at = time_format(timezone.localtime(entry.at), "H:i:s") if entry is not None else "—"
+    if phase.state == Phase.RUNNING:
+        now_text = _("the deadline is now %(deadline)s") % {
+            "deadline": time_format(timezone.localtime(phase.deadline), "H:i:s")}
+    elif phase.state == Phase.PAUSED:
+        now_text = _("the phase is paused with %(minutes)s min. left") % {
+            "minutes": number_format(_whole(round(phase.paused_remaining / 60, 1)))}
+    else:
+        now_text = _("the phase is closed")
+    what = {
+        "extended": _("The deadline was already extended by %(who)s at %(at)s: %(now)s."),
+        "shortened": _("The deadline was already shortened by %(who)s at %(at)s: %(now)s."),
+        "paused": _("The phase was already paused by %(who)s at %(at)s: %(now)s."),
+        "resumed": _("The phase was already resumed by %(who)s at %(at)s: %(now)s."),
+    }.get(entry.action if entry is not None else "", _("The clock has already changed: %(now)s."))
+    return what % {"who": who, "at": at, "now": now_text} + " " + _("Your press did nothing; decide again.")
+
+
+def _whole(x: float):
+    return int(x) if float(x).is_integer() else x
+
+
+def _expect_clock(phase: Phase | None, mark: str | None) -> None:
+    """Refuse a press made on another clock than the phase's now (None: the caller names no clock)."""
+    if mark and phase is not None and phase.clock_mark() != mark:
+        raise ClockMoved(_clock_news(phase))
 
 
 def _leave(phase: Phase, by, skip: bool, reason: str) -> None:
@@ -176,7 +225,7 @@ def _schedule_close(phase: Phase) -> None:
     """Queue the deadline task after commit; a broker that is down must not fail the request."""
     if phase.kind != Phase.STRATEGY or phase.deadline is None:
         return
-    phase_id, eta = phase.pk, phase.deadline
+    phase_id, eta = phase.pk, phase.deadline + closing_delay()  # presses that reached us in time still count
 
     def send():
         from larp.turns.tasks import close_phase_at_deadline
@@ -232,6 +281,10 @@ def _closed_if_past_deadline(phase: Phase) -> bool:
     if phase.kind != Phase.STRATEGY or phase.state != Phase.RUNNING or phase.deadline is None \
             or phase.deadline > timezone.now():
         return False
+    if phase.deadline + closing_delay() > timezone.now():
+        # Past the deadline players see, inside the grace: orders pressed before it are still coming in.
+        raise PhaseError(_("The deadline has passed: orders sent before it are still being received, and "
+                           "the phase closes in a moment. Nothing was changed."))
     _close(phase, None, "deadline")
     return True
 
@@ -244,15 +297,16 @@ def _refuse_if_closed_at_deadline(phase: Phase) -> Phase:
     return phase
 
 
-def pause(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> Phase:
-    return _refuse_if_closed_at_deadline(_pause(game, by, reason, phase_id=phase_id))
+def pause(game: Game, by, reason: str = "", *, phase_id: int | None = None, on_clock: str | None = None) -> Phase:
+    return _refuse_if_closed_at_deadline(_pause(game, by, reason, phase_id=phase_id, on_clock=on_clock))
 
 
 @transaction.atomic
-def _pause(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> Phase:
+def _pause(game: Game, by, reason: str = "", *, phase_id: int | None = None, on_clock: str | None = None) -> Phase:
     require_moderator(by, game)
     _ts, phase = _locked(game)
     _expect_phase(phase, phase_id)
+    _expect_clock(phase, on_clock)
     if phase is not None and _closed_if_past_deadline(phase):
         return phase
     if phase is None or phase.state != Phase.RUNNING:
@@ -266,10 +320,11 @@ def _pause(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> 
 
 
 @transaction.atomic
-def resume(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> Phase:
+def resume(game: Game, by, reason: str = "", *, phase_id: int | None = None, on_clock: str | None = None) -> Phase:
     require_moderator(by, game)
     _ts, phase = _locked(game)
     _expect_phase(phase, phase_id)
+    _expect_clock(phase, on_clock)
     if phase is None or phase.state != Phase.PAUSED:
         raise PhaseError(_("Only a paused phase can be resumed."))
     phase.state = Phase.RUNNING
@@ -283,12 +338,16 @@ def resume(game: Game, by, reason: str = "", *, phase_id: int | None = None) -> 
     return phase
 
 
-def extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None) -> Phase:
-    return _refuse_if_closed_at_deadline(_extend(game, by, minutes, reason, phase_id=phase_id))
+def extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
+           on_clock: str | None = None) -> Phase:
+    """Add minutes to the phase's clock. `on_clock` is the clock mark the press was made on (Phase.clock_mark):
+    a second press made on the same deadline finds it moved and is refused, saying by whom and to when."""
+    return _refuse_if_closed_at_deadline(_extend(game, by, minutes, reason, phase_id=phase_id, on_clock=on_clock))
 
 
 @transaction.atomic
-def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None) -> Phase:
+def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
+            on_clock: str | None = None) -> Phase:
     require_moderator(by, game)
     try:
         minutes = float(minutes)
@@ -302,6 +361,7 @@ def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int |
         return phase
     if phase is None or phase.state == Phase.CLOSED:
         raise PhaseError(_("The phase is closed; start the next one instead."))
+    _expect_clock(phase, on_clock)
     if phase.state == Phase.RUNNING:
         phase.deadline += timedelta(minutes=minutes)
         phase.save(update_fields=["deadline"])
@@ -314,14 +374,61 @@ def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int |
     return phase
 
 
+def shorten(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
+            on_clock: str | None = None) -> Phase:
+    """Take minutes off the phase's clock, never below now (then the deadline is now); audited like an
+    extension, and carrying the clock mark it was pressed on like one."""
+    return _refuse_if_closed_at_deadline(_shorten(game, by, minutes, reason, phase_id=phase_id, on_clock=on_clock))
+
+
 @transaction.atomic
-def end_now(game: Game, by, reason: str = "", *, phase_id: int | None = None, skip: bool = False) -> Phase:
+def _shorten(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
+             on_clock: str | None = None) -> Phase:
+    require_moderator(by, game)
+    try:
+        minutes = float(minutes)
+    except (TypeError, ValueError):
+        raise PhaseError(_("Give in minutes how much to take off, e.g. 2.")) from None
+    if not 0 < minutes <= 120:
+        raise PhaseError(_("A phase can be shortened by 0 to 120 minutes."))
+    _ts, phase = _locked(game)
+    _expect_phase(phase, phase_id)
+    if phase is not None and _closed_if_past_deadline(phase):
+        return phase
+    if phase is None or phase.state == Phase.CLOSED:
+        raise PhaseError(_("The phase is closed; start the next one instead."))
+    _expect_clock(phase, on_clock)
+    now = timezone.now()
+    if phase.state == Phase.RUNNING:
+        before = phase.deadline
+        phase.deadline = max(now, phase.deadline - timedelta(minutes=minutes))
+        taken = (before - phase.deadline).total_seconds()
+        phase.save(update_fields=["deadline"])
+        _schedule_close(phase)
+    else:
+        before = phase.paused_remaining
+        phase.paused_remaining = max(0.0, phase.paused_remaining - minutes * 60)
+        taken = before - phase.paused_remaining
+        phase.save(update_fields=["paused_remaining"])
+    detail = {"turn": phase.turn.number, "phase": phase.kind, "minutes": minutes,
+              "taken_minutes": round(taken / 60, 3), "to_now": taken < minutes * 60 - 0.001}
+    if phase.deadline is not None:
+        detail["deadline"] = phase.deadline.isoformat()
+    audit(game, by, "shortened", detail, reason)
+    clock.invalidate_on_commit(game.pk)
+    return phase
+
+
+@transaction.atomic
+def end_now(game: Game, by, reason: str = "", *, phase_id: int | None = None, skip: bool = False,
+            on_clock: str | None = None) -> Phase:
     """Close the current phase now; a phase with unfinished work only with an explicit skip (audited)."""
     require_moderator(by, game)
     _ts, phase = _locked(game)
     _expect_phase(phase, phase_id)
     if phase is None or phase.state == Phase.CLOSED:
         raise PhaseError(_("The phase is already closed."))
+    _expect_clock(phase, on_clock)
     _leave(phase, by, skip, reason)
     _close(phase, by, "moderator", reason)
     return phase
@@ -369,7 +476,11 @@ def _after_close(phase: Phase, by, reason: str = "") -> None:
         for hook in _strategy_close_hooks:
             detail.update(hook(turn))
         if phase.deadline is not None:
-            detail["late_ms"] = round((phase.closed_at - phase.deadline).total_seconds() * 1000, 1)
+            # How late the close came after the moment it was due (deadline + grace + settle), and that delay.
+            # how many orders came in it are kept beside it.
+            due = phase.deadline + closing_delay()
+            detail["late_ms"] = round((phase.closed_at - due).total_seconds() * 1000, 1)
+            detail["closing_delay_s"] = closing_delay().total_seconds()
     state = case_from_game(game, draw=list(turn.draw))
     orders = [o.payload for o in turn.orders.order_by("faction__code", "army__number", "fleet__number")]
     Snapshot.objects.create(game=game, turn=turn, phase=phase.kind, taken_at=phase.closed_at, state=state,
@@ -378,8 +489,9 @@ def _after_close(phase: Phase, by, reason: str = "") -> None:
     clock.invalidate_on_commit(game.pk)
     ts = turn_settings(game)
     # The worker's close ("deadline") and a request's that found the deadline passed first ("request") are
-    # the same event: the hard deadline. Auto-advance follows either, or a late worker would stall the turn.
-    if phase.kind == Phase.STRATEGY and phase.closed_how in ("deadline", "request") and ts.auto_advance:
+    # the same event: the hard deadline. Auto-advance follows either, or a late worker would stall the turn;
+    # and the close when every faction is ready ("ready"), which stands for the deadline.
+    if phase.kind == Phase.STRATEGY and phase.closed_how in ("deadline", "request", "ready") and ts.auto_advance:
         _start_phase(ts, turn, Phase.MOVEMENT, None)
 
 
@@ -388,7 +500,7 @@ def close_if_due(phase_id: int, how: str = "deadline") -> bool:
     with transaction.atomic():
         now = timezone.now()
         claimed = Phase.objects.filter(
-            pk=phase_id, kind=Phase.STRATEGY, state=Phase.RUNNING, deadline__lte=now
+            pk=phase_id, kind=Phase.STRATEGY, state=Phase.RUNNING, deadline__lte=now - closing_delay()
         ).update(state=Phase.CLOSED, closed_at=now, closed_how=how)
         if claimed != 1:
             return False
@@ -398,7 +510,7 @@ def close_if_due(phase_id: int, how: str = "deadline") -> bool:
 
 
 def due_phase_ids(game_id: int | None = None) -> list[int]:
-    qs = Phase.objects.filter(kind=Phase.STRATEGY, state=Phase.RUNNING, deadline__lte=timezone.now())
+    qs = Phase.objects.filter(kind=Phase.STRATEGY, state=Phase.RUNNING, deadline__lte=timezone.now() - closing_delay())
     if game_id is not None:
         qs = qs.filter(turn__game_id=game_id)
     return list(qs.values_list("pk", flat=True))
@@ -407,3 +519,75 @@ def due_phase_ids(game_id: int | None = None) -> list[int]:
 def close_due(game_id: int | None = None, how: str = "deadline") -> int:
     """Close every due Strategy phase (of one game, or all); the beat task and lazy requests call this."""
     return sum(close_if_due(pk, how) for pk in due_phase_ids(game_id))
+
+
+# --- «orders ready»: close Strategy when every faction has filed (R3) -----------------------------------
+
+
+def factions_to_file(turn: Turn) -> list[str]:
+    """The factions that give orders this turn: those with an army or fleet on the map at its start."""
+    from larp.turns import situation
+
+    return sorted({unit["faction"] for unit in situation.start_units(turn)})
+
+
+def ready_marks(phase: Phase) -> dict[str, ReadyMark]:
+    """The factions that marked their orders ready in this phase: code -> mark."""
+    return {m.faction.code: m for m in ReadyMark.objects.filter(phase=phase).select_related("faction", "by")}
+
+
+def _all_ready(phase: Phase) -> bool:
+    needed = factions_to_file(phase.turn)
+    return bool(needed) and set(needed) <= set(ready_marks(phase))
+
+
+def _close_if_all_ready(ts: TurnSettings, phase: Phase) -> bool:
+    """With the game's option on, close an open Strategy phase whose factions are all ready (rows locked)."""
+    if not ts.close_when_ready or phase.kind != Phase.STRATEGY or phase.state == Phase.CLOSED:
+        return False
+    if not _all_ready(phase):
+        return False
+    _close(phase, None, "ready")
+    return True
+
+
+def _orders_open(phase: Phase | None) -> bool:
+    if phase is None or phase.kind != Phase.STRATEGY or phase.state == Phase.CLOSED:
+        return False
+    return phase.state == Phase.PAUSED or timezone.now() < phase.deadline
+
+
+@transaction.atomic
+def mark_ready(user, faction: Faction, ready: bool = True) -> Phase:
+    """A faction's player says its orders are final («Приказы готовы»), or takes it back; audited. When the
+    game closes Strategy once everyone is ready and this was the last faction, the phase closes at once."""
+    require_faction(user, faction)
+    ts, phase = _locked(faction.game)
+    if not _orders_open(phase):
+        raise PhaseError(_("Orders are closed: there is nothing to mark ready now."))
+    mark = ReadyMark.objects.filter(phase=phase, faction=faction).first()
+    if ready and mark is None:
+        ReadyMark.objects.create(phase=phase, faction=faction, by=user if user.is_authenticated else None)
+        audit(faction.game, user, "orders_ready", {"turn": phase.turn.number, "faction": faction.code})
+    elif not ready and mark is not None:
+        mark.delete()
+        audit(faction.game, user, "orders_not_ready", {"turn": phase.turn.number, "faction": faction.code})
+    clock.invalidate_on_commit(faction.game_id)
+    if ready:
+        _close_if_all_ready(ts, phase)
+    return phase
+
+
+@transaction.atomic
+def set_close_when_ready(game: Game, by, on: bool) -> TurnSettings:
+    """The game's option: close Strategy as soon as every faction is ready (off by default); audited. Turned on
+    when everyone is already ready, it closes the phase at once."""
+    require_moderator(by, game)
+    ts, phase = _locked(game)
+    if ts.close_when_ready != bool(on):
+        ts.close_when_ready = bool(on)
+        ts.save(update_fields=["close_when_ready"])
+        audit(game, by, "close_when_ready", {"on": bool(on)})
+    if phase is not None and _orders_open(phase):
+        _close_if_all_ready(ts, phase)
+    return ts

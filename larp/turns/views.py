@@ -17,9 +17,35 @@ from larp.turns.selectors import names
 
 @require_GET
 @never_cache
-def clock_view(request: HttpRequest, game_id: int) -> JsonResponse:
-    """Polled every second by tablets and the projector: no session, no per-request heavy query."""
-    return JsonResponse(clock.payload(game_id))
+def clock_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Polled every second by tablets and the projector: no session, no per-request heavy query. A poll that
+    names the clock it has (If-None-Match) and finds it unchanged is answered 304, without a body."""
+    payload = clock.payload(game_id)
+    tag = clock.etag(payload)
+    if request.headers.get("If-None-Match") == tag:
+        response = HttpResponse(status=304)
+    else:
+        response = JsonResponse(payload)
+    response["ETag"] = tag
+    return response
+
+
+@require_GET
+def clock_stream(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The clock pushed (server-sent events): an event whenever what the tablet shows changes, a heartbeat
+    every 15 s, and the end after CLOCK_STREAM_SECONDS (the tablet's EventSource reconnects). Like the clock
+    itself: no session, the cached clock."""
+    from django.conf import settings
+    from django.http import Http404, StreamingHttpResponse
+
+    if not settings.CLOCK_STREAM:
+        raise Http404("The clock is polled on this server.")
+    response = StreamingHttpResponse(clock.stream(game_id, settings.CLOCK_STREAM_SECONDS),
+                                     content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["Content-Encoding"] = "identity"  # not gzipped: each event must leave at once
+    response["X-Accel-Buffering"] = "no"
+    return response
 
 
 @login_required

@@ -35,6 +35,27 @@
       window.addEventListener("pageshow", function () { self.sync(); });
       this.render();
       this.sync();
+      this.listen();
+    },
+
+    /* Where the server pushes the clock (server-sent events), the tablet listens and polls only every 30 s
+     * (the offset); the stream's own reconnection covers a lost network, and polling takes over while it is
+     * down. */
+    streaming: false,
+    listen: function () {
+      var url = this.el.dataset.clockStream, self = this;
+      if (!url || !window.EventSource) return;
+      var source = new EventSource(url);
+      source.onopen = function () { self.streaming = true; };
+      source.onerror = function () { self.streaming = false; clearTimeout(self.timer); self.timer = setTimeout(function () { self.sync(); }, self.POLL); };
+      source.onmessage = function (ev) {
+        var p;
+        try { p = JSON.parse(ev.data); } catch (e) { return; }
+        var t = Date.now() / 1000;
+        self.streaming = true;
+        if (p.beat) { self.offset = p.server_time - t; self.lastSync = t; return; }
+        self.apply(p, t, t);
+      };
     },
 
     now: function () { return Date.now() / 1000 + this.offset; },
@@ -47,22 +68,25 @@
       var self = this, t0 = Date.now() / 1000;
       this.inflight = true;
       clearTimeout(this.timer);
-      request(this.el.dataset.clockUrl, {}, 4000)
-        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      /* Naming the clock it has, the tablet gets 304 and no body when nothing changed; every tenth poll asks
+       * in full, for the server's time (the offset). */
+      var headers = {};
+      this.polls = (this.polls || 0) + 1;
+      if (this.etag && this.polls % 10 !== 0) headers["If-None-Match"] = this.etag;
+      request(this.el.dataset.clockUrl, { headers: headers, cache: "no-store" }, 4000)
+        .then(function (r) {
+          if (r.status === 304) return null;
+          if (!r.ok) throw new Error(r.status);
+          self.etag = r.headers.get("ETag") || "";
+          return r.json();
+        })
         .then(function (p) {
           var t1 = Date.now() / 1000;
-          self.offset = p.server_time - (t0 + t1) / 2;
-          self.lastSync = t1;
-          self.failures = 0;
-          Net.set(false);
-          var before = self.data;
-          self.data = p;
-          self.el.classList.remove("stale");
-          if (before && (before.turn !== p.turn || before.phase !== p.phase
-              || (before.state !== p.state && p.state === "closed"))) {
-            document.dispatchEvent(new CustomEvent("tablet:phase-changed", { detail: p }));
+          if (p === null) {  /* unchanged */
+            self.lastSync = t1; self.failures = 0; Net.set(false); self.el.classList.remove("stale");
+            return;
           }
-          self.render();
+          self.apply(p, t0, t1);
         })
         .catch(function () {
           self.failures += 1;
@@ -72,8 +96,25 @@
         .finally(function () {
           self.inflight = false;
           clearTimeout(self.timer);
-          self.timer = setTimeout(function () { self.sync(); }, document.hidden ? self.POLL_HIDDEN : self.POLL);
+          self.timer = setTimeout(function () { self.sync(); },
+                                  self.streaming ? 30000 : document.hidden ? self.POLL_HIDDEN : self.POLL);
         });
+    },
+
+    /* A clock the server sent (a poll's answer between t0 and t1, or a pushed event at t0 = t1). */
+    apply: function (p, t0, t1) {
+      this.offset = p.server_time - (t0 + t1) / 2;
+      this.lastSync = t1;
+      this.failures = 0;
+      Net.set(false);
+      var before = this.data;
+      this.data = p;
+      this.el.classList.remove("stale");
+      if (before && (before.turn !== p.turn || before.phase !== p.phase
+          || (before.state !== p.state && p.state === "closed"))) {
+        document.dispatchEvent(new CustomEvent("tablet:phase-changed", { detail: p }));
+      }
+      this.render();
     },
 
     remaining: function () {

@@ -48,10 +48,16 @@ def tls_arguments() -> list[str]:
     return ["--certfile", settings.TLS_CERT, "--keyfile", settings.TLS_KEY]
 
 
+def web_threads() -> int:
+    """Threads per web worker: 4, and 24 more when the clock is pushed (each open stream holds one)."""
+    default = 4 + (24 if settings.CLOCK_STREAM else 0)
+    return int(os.environ.get("WEB_THREADS", default))
+
+
 def web_command(python: str, host: str, port: int, web_workers: int, extra: list[str] | None = None) -> list[str]:
     """gunicorn's command line; `extra` is appended (e.g. TLS options)."""
     return [python, "-m", "gunicorn", "larp.wsgi:application", "--bind", f"{host}:{port}",
-            "--workers", str(web_workers), "--threads", "4", "--timeout", "60", "--access-logfile", "-",
+            "--workers", str(web_workers), "--threads", str(web_threads()), "--timeout", "60", "--access-logfile", "-",
             # Tablets ask the clock every second: keep their connections open between polls (idle
             # keep-alive connections wait in gthread's poller, not in one of the 4 threads).
             "--keep-alive", "75", *(extra or [])]

@@ -1,0 +1,339 @@
+"""Sixty tablets at a phase change (issue 36): how long until every tablet shows the new phase, what it costs
+the server, and what an idle tablet costs the hall's Wi-Fi.
+
+Usage: .venv/bin/python benchmarks/phase_change.py [--tablets 60] [--changes 4] [--idle 30] [--poll]
+
+By default the clock is pushed (CLOCK_STREAM=1: server-sent events, 28 threads a web worker); --poll measures
+the polling tablets as before.
+
+The app runs the production way (benchmarks/load/server.py: `manage.py rungame`, gunicorn, DEBUG off) on its
+own PostgreSQL database, made for this run and dropped after it (`larp_phase_<pid>`), and the Redis database
+of TEST_REDIS_URL (default redis://127.0.0.1:6379/8), flushed before and after. Sixty tablets are asyncio
+HTTP clients (aiohttp) that behave as static/js/tablet.js does: they sign in by join code, open their
+faction page, then follow the clock the way the page does (push or polling, whichever the page uses:
+`clock_stream` in the page's data) and, when the phase changes, fetch the board fragment and the map's SVG
+when its version changed. Requests carry the headers Chromium sends, so the bytes counted are the Wi-Fi's.
+
+Figures, each with its target and ratio (exit 1 on a miss):
+- a phase change reaches all tablets (last tablet's board and map in hand), seconds after the press;
+- server CPU per tablet per change (the app's process group, /proc, over the change, less idle);
+- an idle tablet's bytes a minute, both ways;
+- the idle clock's server CPU per tablet per second (one poll a second at <= 1 ms, or the stream's share).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from load.server import App, cpu_snapshot, environment, free_port, recreate_database  # noqa: E402
+
+PG_ADMIN = "postgres://postgres:postgres@127.0.0.1:5432/postgres"
+TARGETS = {"reach_s": 1.5, "cpu_ms_per_tablet": 10.0, "idle_kb_min": 15.0, "poll_cpu_ms": 1.0}
+# What Chromium on an Android tablet sends with a fetch() from the faction page (cookies are added by the jar).
+CHROMIUM = {
+    "User-Agent": "Mozilla/5.0 (Linux; Android 13; SM-X200) AppleWebKit/537.36 (KHTML, like Gecko) "
+                  "Chrome/131.0.0.0 Safari/537.36",
+    "sec-ch-ua": '"Chromium";v="131", "Not_A Brand";v="24"', "sec-ch-ua-mobile": "?0",
+    "sec-ch-ua-platform": '"Android"', "Accept": "*/*", "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors",
+    "Sec-Fetch-Dest": "empty", "Accept-Encoding": "gzip, deflate", "Accept-Language": "ru-RU,ru;q=0.9,en;q=0.8",
+}
+
+
+def drop_database(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+class Tablet:
+    """One emulated tablet: its session, what it last saw, and the bytes it moved."""
+
+    def __init__(self, base: str, game_id: int, faction: str, join_path: str):
+        self.base, self.game_id, self.faction, self.join_path = base, game_id, faction, join_path
+        self.session = None
+        self.sent = self.received = self.requests = 0
+        self.phase = None
+        self.map_version = ""
+        self.etag = ""
+        self.stream = ""
+        self.poll_ms = 800
+        self.reached: dict[int, float] = {}  # change number -> when board and map were in hand
+        self.change_no = 0
+
+    def _count(self, method: str, url: str, headers: dict, resp, body: bytes) -> None:
+        from yarl import URL
+
+        cookies = self.session.cookie_jar.filter_cookies(URL(url))
+        cookie_line = "; ".join(f"{k}={m.value}" for k, m in cookies.items())
+        path = url[len(self.base):]
+        self.sent += len(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n") \
+            + sum(len(k) + len(v) + 4 for k, v in headers.items()) + (len(cookie_line) + 10 if cookie_line else 0) + 2
+        self.received += len("HTTP/1.1 200 OK\r\n") + sum(len(k) + len(v) + 4 for k, v in resp.raw_headers) + 2 \
+            + len(body)
+        self.requests += 1
+
+    async def get(self, path: str, extra: dict | None = None):
+        import aiohttp
+
+        headers = {**CHROMIUM, "Referer": f"{self.base}/g/{self.game_id}/f/{self.faction}/", **(extra or {})}
+        url = self.base + path
+        async with self.session.get(url, headers=headers, allow_redirects=False,
+                                    auto_decompress=False) as resp:
+            body = await resp.read()
+            self._count("GET", url, headers, resp, body)
+            if resp.headers.get("Content-Encoding") == "gzip":
+                import gzip
+                body = gzip.decompress(body)
+            return resp.status, resp.headers, body
+
+    async def open(self) -> None:
+        import aiohttp
+
+        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                             connector=aiohttp.TCPConnector(limit=4, keepalive_timeout=70),
+                                             timeout=aiohttp.ClientTimeout(total=30))
+        status, _h, _b = await self.get(self.join_path)
+        assert status == 302, status
+        status, _h, body = await self.get(f"/g/{self.game_id}/f/{self.faction}/")
+        assert status == 200, status
+        html = body.decode()
+        self.map_version = re.search(r"map/svg\?f=[^&\"]*&amp;v=([0-9a-f]+)", html).group(1)
+        stream = re.search(r'data-clock-stream="([^"]*)"', html)
+        self.stream = stream.group(1).replace("&amp;", "&") if stream else ""
+        await self.get(f"/g/{self.game_id}/map/svg?f={self.faction}&v={self.map_version}")
+        self.sent = self.received = self.requests = 0  # the opening page is not the idle cost
+
+    async def follow(self, end: float) -> None:
+        """The clock as tablet.js follows it: the stream when the page offers one, else polling."""
+        if self.stream:
+            await asyncio.gather(self._stream(end), self._poll(end, every=30.0))
+        else:
+            await self._poll(end)
+
+    async def _poll(self, end: float, every: float | None = None) -> None:
+        import json
+
+        if every:
+            await asyncio.sleep(every)
+
+        while time.time() < end:
+            extra = {"If-None-Match": self.etag} if self.etag else {}
+            try:
+                status, headers, body = await self.get(f"/g/{self.game_id}/clock", extra)
+            except Exception:  # noqa: BLE001 - a lost poll: the next one tries again
+                await asyncio.sleep(1)
+                continue
+            if status == 200:
+                payload = json.loads(body)
+                self.etag = headers.get("ETag", "")
+                self.poll_ms = payload.get("poll_ms", 800)
+                await self._seen(payload)
+            await asyncio.sleep(every or self.poll_ms / 1000)
+
+    async def _stream(self, end: float) -> None:
+        import json
+
+        import aiohttp
+
+        headers = {**CHROMIUM, "Accept": "text/event-stream", "Cache-Control": "no-cache",
+                   "Referer": f"{self.base}/g/{self.game_id}/f/{self.faction}/"}
+        while time.time() < end:
+            url = self.base + self.stream
+            try:
+                async with self.session.get(url, headers=headers, timeout=aiohttp.ClientTimeout(
+                        total=None, sock_read=40)) as resp:
+                    self._count("GET", url, headers, resp, b"")
+                    data = ""
+                    async for raw in resp.content:
+                        self.received += len(raw)
+                        line = raw.decode().rstrip("\r\n")
+                        if line.startswith("data:"):
+                            data += line[5:].strip()
+                        elif line == "" and data:
+                            await self._seen(json.loads(data))
+                            data = ""
+                        if time.time() >= end:
+                            return
+            except Exception:  # noqa: BLE001 - EventSource reconnects
+                await asyncio.sleep(1)
+
+    async def _seen(self, payload: dict) -> None:
+        if payload.get("beat"):
+            return
+        key = (payload.get("turn"), payload.get("phase"))
+        if self.phase is not None and key != self.phase:
+            self.phase = key
+            asyncio.get_running_loop().create_task(self._refresh(self.change_no))
+        self.phase = key
+
+    async def _refresh(self, change_no: int) -> None:
+        """As tablet.js on `tablet:phase-changed`: the board fragment, the map's fragment, then the map's SVG when
+        its version changed."""
+        await self.get(f"/g/{self.game_id}/f/{self.faction}/", {"HX-Request": "true"})
+        _s, _h, body = await self.get(f"/g/{self.game_id}/map/?f={self.faction}", {"HX-Request": "true"})
+        html = body.decode()
+        found = re.search(r"map/svg\?f=[^&\"]*&amp;v=([0-9a-f]+)", html)
+        if found and found.group(1) != self.map_version:
+            self.map_version = found.group(1)
+            await self.get(f"/g/{self.game_id}/map/svg?f={self.faction}&v={self.map_version}")
+        self.reached.setdefault(change_no, time.time())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tablets", type=int, default=60)
+    parser.add_argument("--changes", type=int, default=4)
+    parser.add_argument("--idle", type=float, default=30, help="seconds of idle tablets measured")
+    parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument("--poll", action="store_true", help="the clock polled (as before), not pushed")
+    args = parser.parse_args()
+
+    db_name = f"larp_phase_{os.getpid()}"
+    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/8")
+    var_dir = ROOT / "var" / f"bench-phase-{os.getpid()}"
+    env = environment(recreate_database(db_name), redis_url, var_dir)
+    env["CACHE_KEY_PREFIX"] = f"larp-phase-{os.getpid()}"
+    env["CLOCK_STREAM"] = "0" if args.poll else "1"
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    os.environ.update({k: v for k, v in env.items() if k in (
+        "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CACHE_KEY_PREFIX", "SECRET_KEY", "LARP_VAR_DIR",
+        "DJANGO_SETTINGS_MODULE", "ALLOWED_HOSTS", "ORDER_GRACE_SECONDS", "ORDER_SETTLE_SECONDS", "CLOCK_STREAM")})
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    app = App(env, free_port(), args.web_workers, var_dir / "app.log")
+    try:
+        app.wait_ready()
+        return asyncio.run(run(app, args))
+    finally:
+        app.stop()
+        redis.Redis.from_url(redis_url).flushdb()
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(db_name)
+
+
+async def run(app: App, args) -> int:
+    from asgiref.sync import sync_to_async
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.scenarios.loader import load_scenario
+    from larp.tablet import services as tablet_services
+    from larp.turns import services as turns
+
+    def setup():
+        game = load_scenario("latin-east-1204", title="phase change bench", seed=1204)
+        mod, _ = add_moderator(game, "bench-mod")
+        factions = list(game.factions.order_by("code"))
+        tablets = []
+        for i in range(args.tablets):
+            faction = factions[i % len(factions)]
+            user, _ = create_player(faction, f"bench-t{i:03d}")
+            token = tablet_services.issue_code(mod, game, user)
+            tablets.append((faction.code, f"/join/{tablet_services.link(token)}/"))
+        turns.start_game(game, mod)
+        store = SessionStore()
+        store[SESSION_KEY], store[BACKEND_SESSION_KEY] = str(mod.pk), "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = mod.get_session_auth_hash()
+        store.create()
+        return game, mod, tablets, store.session_key
+
+    game, mod, specs, mod_session = await sync_to_async(setup)()
+    tablets = [Tablet(app.base, game.pk, code, path) for code, path in specs]
+    for i in range(0, len(tablets), 10):
+        await asyncio.gather(*(t.open() for t in tablets[i:i + 10]))
+    print(f"{len(tablets)} tablets on {len({t.faction for t in tablets})} factions; "
+          f"clock by {'push (' + tablets[0].stream.split('?')[0] + ')' if tablets[0].stream else 'polling'}")
+
+    end = time.time() + args.idle + args.changes * 8 + 10
+    followers = [asyncio.get_running_loop().create_task(t.follow(end)) for t in tablets]
+    await asyncio.sleep(3)  # every tablet has seen the phase once
+
+    # Idle: bytes and server CPU of the clock alone.
+    for t in tablets:
+        t.sent = t.received = t.requests = 0
+    before = cpu_snapshot(app.proc.pid)
+    await asyncio.sleep(args.idle)
+    after = cpu_snapshot(app.proc.pid)
+    idle_cpu_s = after[1] - before[1]
+    idle_seconds = after[2] - before[2]
+    requests = sum(t.requests for t in tablets)
+    idle_bytes = sum(t.sent + t.received for t in tablets) / len(tablets) * 60 / idle_seconds
+    # The clock's server CPU per tablet per second (a poll a second at <= 1 ms each; or the stream's share).
+    poll_cpu_ms = idle_cpu_s * 1000 / idle_seconds / len(tablets)
+    idle_rate = idle_cpu_s / idle_seconds
+    print(f"idle: {requests} clock requests in {idle_seconds:.0f} s from {len(tablets)} tablets, server CPU "
+          f"{idle_cpu_s:.2f} s ({idle_rate:.2f} of a core), {idle_bytes / 1000:.1f} KB a tablet a minute", flush=True)
+
+    # Phase changes, pressed by the moderator on the console (over HTTP, as a browser sends it).
+    import aiohttp
+
+    reach, cpu_per_tablet = [], []
+    async with aiohttp.ClientSession() as mod_http:
+        for n in range(1, args.changes + 1):
+            phase = await sync_to_async(turns.current_phase)(game)
+            for t in tablets:
+                t.change_no = n
+            start = cpu_snapshot(app.proc.pid)
+            pressed = time.time()
+            async with mod_http.post(f"{app.base}/g/{game.pk}/control/next", headers={
+                    "X-CSRFToken": "x" * 32, "Cookie": f"sessionid={mod_session}; csrftoken={'x' * 32}"}, data={"phase": phase.pk, "skip": "1", "reason": "benchmark"},
+                    allow_redirects=False) as resp:
+                assert resp.status == 302, (resp.status, (await resp.text())[:500])
+            limit = time.time() + 20
+            while time.time() < limit and sum(1 for t in tablets if n in t.reached) < len(tablets):
+                await asyncio.sleep(0.02)
+            done = cpu_snapshot(app.proc.pid)
+            got = [t.reached[n] - pressed for t in tablets if n in t.reached]
+            last = max(got) if len(got) == len(tablets) else float("inf")
+            window = done[2] - start[2]
+            cpu = max(0.0, (done[1] - start[1]) - idle_rate * window)
+            reach.append(last)
+            cpu_per_tablet.append(cpu * 1000 / len(tablets))
+            print(f"change {n}: {len(got)}/{len(tablets)} tablets, median {statistics.median(got):.2f} s, "
+                  f"last {last:.2f} s; server CPU {cpu:.2f} s = {cpu_per_tablet[-1]:.1f} ms a tablet", flush=True)
+            await asyncio.sleep(3)
+    for f in followers:
+        f.cancel()
+    await asyncio.gather(*followers, return_exceptions=True)
+    for t in tablets:
+        await t.session.close()
+
+    figures = [
+        ("phase change reaches every tablet (worst of the changes)", max(reach), TARGETS["reach_s"], "s"),
+        ("server CPU per tablet per change (worst)", max(cpu_per_tablet), TARGETS["cpu_ms_per_tablet"], "ms"),
+        ("idle tablet, both ways", idle_bytes / 1000, TARGETS["idle_kb_min"], "KB/min"),
+        ("idle clock's server CPU per tablet-second (app, worker, beat)", poll_cpu_ms, TARGETS["poll_cpu_ms"], "ms"),
+    ]
+    print(f"{'figure':<58} {'value':>9} {'target':>9} {'ratio':>6}")
+    missed = 0
+    for name, value, target, unit in figures:
+        ratio = value / target
+        missed += ratio > 1
+        print(f"{name:<58} {value:>7.2f} {unit:<3} {target:>6.1f} {unit:<3} {ratio:>5.2f}{'  MISSED' if ratio > 1 else ''}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
