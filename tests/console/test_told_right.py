@@ -7,6 +7,7 @@ from django.urls import reverse
 from larp.orders.models import Order
 from larp.orders.services import file_order
 from larp.turns import services as turns
+from tests.battles.test_console_flow import played  # noqa: F401 - the fixture: orders filed, Movement running
 
 
 def _text(html: str) -> str:
@@ -38,3 +39,23 @@ def test_a_carrying_fleet_is_not_counted_as_missing_an_order_on_the_tablet(north
 def test_a_carrying_fleet_gets_no_implicit_hold_at_the_deadline(north_carries, moderator):
     turns.end_now(north_carries, moderator)
     assert not Order.objects.filter(faction__code="north", implicit=True).exists()
+
+
+def test_the_battles_queue_numbers_battles_as_their_cards_do(played, client_for):  # noqa: F811
+    from larp.battles import services as console
+
+    game, mod = played
+    console.apply_movement(game, mod)
+    console.confirm_battle(game, mod, 1, [3], [3])
+    _turn, _res, result = console.current_result(game)
+    awaiting = result["awaiting"]
+    html = client_for(mod).get(reverse("battles:battles", args=[game.pk])).content.decode()
+    queue = _text(re.search(r'<ol class="battle-queue".*?</ol>', html, re.S).group(0))
+    card = _text(re.search(r'<section class="awaiting".*?</h2>', html, re.S).group(0))
+    assert f"Сражение {awaiting['n']}:" in card
+    current = _text(re.search(r'<li class="queue-current">.*?</li>', html, re.S).group(0))
+    assert f"Сражение {awaiting['n']}:" in current
+    for f in result["fought"]:
+        assert re.search(rf"Сражение [\d, ]*\b{f['n']}\b[\d, ]*:", queue), queue
+    for waiting in re.findall(r'<li class="queue-waiting">.*?</li>', html, re.S):
+        assert not re.search(r"\d", _text(waiting))  # no number of its own before it is fought
