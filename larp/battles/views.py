@@ -350,7 +350,13 @@ def battle_action(request: HttpRequest, game: Game, action: str) -> HttpResponse
         raise Http404(action)
     make_form, act = BATTLE_ACTS[action]
     form = make_form(game, request.POST) if action == "storms" else make_form(request.POST)
-    return _act(request, game, form, lambda d: act(game, request.user, d), battles, BATTLE_DONE[action])
+
+    def act_then_tactics(data):
+        done = act(game, request.user, data)
+        services.battles_under_way(game, request.user)  # a battle fought: the turn is in Tactics now
+        return done
+
+    return _act(request, game, form, act_then_tactics, battles, BATTLE_DONE[action])
 
 
 @moderator_page

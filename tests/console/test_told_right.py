@@ -59,3 +59,19 @@ def test_the_battles_queue_numbers_battles_as_their_cards_do(played, client_for)
         assert re.search(rf"Сражение [\d, ]*\b{f['n']}\b[\d, ]*:", queue), queue
     for waiting in re.findall(r'<li class="queue-waiting">.*?</li>', html, re.S):
         assert not re.search(r"\d", _text(waiting))  # no number of its own before it is fought
+
+
+def test_fighting_a_battle_puts_the_turn_in_tactics_and_the_header_says_so(played, client_for):  # noqa: F811
+    from larp.battles import services as console
+
+    game, mod = played
+    assert turns.current_phase(game).kind == "movement"
+    console.apply_movement(game, mod)
+    c = client_for(mod)
+    response = c.post(reverse("battles:battle_action", args=[game.pk, "confirm"]),
+                      {"battle": 1, "attacker": "3", "defender": "3"})
+    assert response.status_code == 302
+    assert turns.current_phase(game).kind == "tactics"
+    line = _text(re.search(r'<div class="phase-line".*?</div>', c.get(reverse("battles:battles", args=[game.pk]))
+                           .content.decode(), re.S).group(0))
+    assert "Тактика · идёт" in line and "Передвижение" not in line
