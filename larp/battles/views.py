@@ -433,7 +433,28 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
         orders=sorted(turn.orders.select_related("filed_by", "faction").prefetch_related("filed_by__memberships__faction")
                       .order_by("army__number", "fleet__number"), key=lambda o: labels.name_key(o.faction.name)),
         rolls=DiceRoll.objects.filter(resolution=resolution).select_related("by") if resolution else [],
+        modifiers=_modifiers_by_battle(resolution, result), decisions=_turn_decisions(game, turn, names),
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
+
+
+# The moderators' acts on a turn's battles that History tells with their reasons (the audit has them all).
+BATTLE_DECISIONS = ("battle_undone", "modifier_added", "modifier_removed", "greek_fire", "storms_limited",
+                    "outside_outcome_entered", "retreat_chosen")
+
+
+def _modifiers_by_battle(resolution, result: dict | None) -> dict[int, list[dict]]:
+    """{battle number: the modifiers it was fought with, each with its side, value and written reason}
+    (every fought battle has its entry, empty when it had none)."""
+    by_battle: dict[int, list[dict]] = {f["n"]: [] for f in (result or {}).get("fought", [])}
+    for m in ((resolution.choices or {}).get("modifiers", []) if resolution else []):
+        by_battle.setdefault(m.get("battle"), []).append(m)
+    return by_battle
+
+
+def _turn_decisions(game: Game, turn: Turn, names: dict) -> list[tuple]:
+    """The turn's undos, modifiers and other battle decisions, oldest first: (entry, its sentence)."""
+    entries = AuditEntry.objects.filter(game=game, action__in=BATTLE_DECISIONS).select_related("user").order_by("at", "id")
+    return [(e, sentence(e, names)) for e in entries if (e.detail or {}).get("turn") == turn.number]
 
 
 @moderator_page

@@ -75,3 +75,18 @@ def test_fighting_a_battle_puts_the_turn_in_tactics_and_the_header_says_so(playe
     line = _text(re.search(r'<div class="phase-line".*?</div>', c.get(reverse("battles:battles", args=[game.pk]))
                            .content.decode(), re.S).group(0))
     assert "Тактика · идёт" in line and "Передвижение" not in line
+
+
+def test_history_shows_each_battles_modifiers_and_the_reasons_of_undos(played, client_for):  # noqa: F811
+    from larp.battles import services as console
+
+    game, mod = played
+    console.apply_movement(game, mod)
+    console.add_modifier(game, mod, 1, "defender", 2, "дождь на переправе")
+    console.confirm_battle(game, mod, 1, [3], [3])
+    console.undo_last_battle(game, mod, "перепутали кубики", 1)
+    console.confirm_battle(game, mod, 1, [4], [2])
+    page = _text(client_for(mod).get(reverse("battles:history_turn", args=[game.pk, 1])).content.decode())
+    assert "Поправки этого сражения: обороняющийся +2 «дождь на переправе»" in page
+    assert "Решения модераторов" in page
+    assert "отменено. Причина: «перепутали кубики»." in page
