@@ -90,3 +90,18 @@ def test_history_shows_each_battles_modifiers_and_the_reasons_of_undos(played, c
     assert "Поправки этого сражения: обороняющийся +2 «дождь на переправе»" in page
     assert "Решения модераторов" in page
     assert "отменено. Причина: «перепутали кубики»." in page
+
+
+def test_a_tablet_card_says_the_order_was_filed_and_an_implicit_hold_once(tiny_game, moderator, player, client_for):
+    turns.start_game(tiny_game, moderator)
+    file_order(player, tiny_game, "north-1", {"type": "hold"})
+    url = reverse("tablet:faction", args=[tiny_game.pk, "north"])
+    before = _text(client_for(player).get(url).content.decode())
+    assert re.search(r"Стоять Приказ отдан в \d\d:\d\d:\d\d", before), before
+    assert "Стоять отдан" not in before
+    turns.end_now(tiny_game, moderator)
+    after = client_for(player).get(url).content.decode()
+    card = _text(re.search(r'data-unit="north-2".*?<div class="current-order"[^>]*>(.*?)</div>', after, re.S).group(1))
+    assert "Приказа не было: стоит на месте" in card and "Стоять" not in card
+    console = _text(client_for(moderator).get(reverse("battles:console", args=[tiny_game.pk])).content.decode())
+    assert "Приказа нет: стоит на месте" in console and "Стоять — приказа нет" not in console
