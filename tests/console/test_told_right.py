@@ -105,3 +105,18 @@ def test_a_tablet_card_says_the_order_was_filed_and_an_implicit_hold_once(tiny_g
     assert "Приказа не было: стоит на месте" in card and "Стоять" not in card
     console = _text(client_for(moderator).get(reverse("battles:console", args=[tiny_game.pk])).content.decode())
     assert "Приказа нет: стоит на месте" in console and "Стоять — приказа нет" not in console
+
+
+def test_a_garrison_beside_its_faction_has_no_space_before_the_comma(played, client_for):  # noqa: F811
+    from larp.battles import services as console
+
+    game, mod = played
+    _turn, resolution, result = console.current_result(game)
+    holder = next(s for s in result["battles"][0]["stack"] if s.get("faction") and s.get("units"))
+    holder.update(units=[], garrison=True)  # a faction's garrison holding the place with no army of its own
+    resolution.result = result
+    resolution.save(update_fields=["result"])
+    html = client_for(mod).get(reverse("battles:movement", args=[game.pk])).content.decode()
+    stacks = _text(" ".join(re.findall(r'<section class="battle-stack">.*?</section>', html, re.S)))
+    assert re.search(r"\w, гарнизон", stacks), stacks
+    assert " ," not in stacks
