@@ -170,7 +170,8 @@ def _result_or_message(request, game):
     try:
         return services.current_result(game)
     except ValidationError as exc:
-        messages.info(request, " ".join(exc.messages))
+        if current_phase(game) is not None:  # before the game the header says so: not twice on one page
+            messages.info(request, " ".join(exc.messages))
         return None, None, None
 
 

@@ -120,3 +120,13 @@ def test_a_garrison_beside_its_faction_has_no_space_before_the_comma(played, cli
     stacks = _text(" ".join(re.findall(r'<section class="battle-stack">.*?</section>', html, re.S)))
     assert re.search(r"\w, гарнизон", stacks), stacks
     assert " ," not in stacks
+
+
+@pytest.mark.parametrize("page", ["battles:console", "battles:movement", "battles:battles", "battles:regroup",
+                                  "battles:history", "turns:audit", "tablet:faction", "tablet:map"])
+def test_before_the_game_a_page_says_it_has_not_started_once(page, tiny_game, moderator, player, client_for):
+    args = [tiny_game.pk, "north"] if page == "tablet:faction" else [tiny_game.pk]
+    user = player if page.startswith("tablet:") else moderator
+    text = _text(client_for(user).get(reverse(page, args=args)).content.decode())
+    assert text.count("не началась") == 1, text
+    assert "Игра ещё не началась." in text
