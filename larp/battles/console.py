@@ -15,6 +15,7 @@ from larp.campaign.models import Faction, Game
 from larp.forces.models import Fleet
 from larp.orders import pickers
 from larp.orders.models import Order
+from larp.orders.selectors import units_to_order
 from larp.orders.services import find_unit
 from larp.turns import situation
 from larp.turns.models import Phase
@@ -75,7 +76,7 @@ def filing_grid(phase: Phase) -> list[dict] | None:
         return None
     turn = phase.turn
     units: dict[str, int] = {}
-    for unit in situation.start_units(turn):
+    for unit in units_to_order(turn):  # a fleet carrying an army is not missing an order (R5)
         units[unit["faction"]] = units.get(unit["faction"], 0) + 1
     filed = {row["faction__code"]: row for row in Order.objects.filter(turn=turn).values("faction__code").annotate(
         n=Count("id", filter=Q(implicit=False)), last=Max("filed_at", filter=Q(implicit=False)))}

@@ -46,7 +46,7 @@ def movement_steps(result: dict, names: dict, orders: dict[str, dict] | None = N
     """Every move worth showing, in execution order (the draw): all but the units that simply hold.
 
     Each step says who moved, the order, the route, the result in the game's words and the battle it
-    schedules (its number in the list of contested provinces, R6.5). `orders` (unit id -> the order as
+    schedules (the contested province, R6.5; the battle's own number comes when it is fought). `orders` (unit id -> the order as
     filed) lets the order read as on the tablet and the orders table; the paper numbers the steps the same way.
     """
     orders = orders or {}
@@ -151,7 +151,10 @@ def battle_queue(result: dict) -> list[dict]:
             state = "none"
         else:
             state = "waiting"
-        queue.append({"n": i, "province": b["province"], "state": state, "fought": here,
+        # The engine's battle numbers (those on the battle's card, dice and papers): known once fought or
+        # awaiting dice; a province still waiting has none yet, so the queue never numbers it another way.
+        numbers = [f["n"] for f in here] + ([awaiting["n"]] if state == "current" else [])
+        queue.append({"n": i, "province": b["province"], "state": state, "fought": here, "numbers": numbers,
                       "awaiting": awaiting if state == "current" else None})
     return queue
 

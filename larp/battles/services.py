@@ -117,6 +117,26 @@ def apply_movement(game: Game, by, turn_number: int | None = None) -> dict:
     return result
 
 
+def battles_under_way(game: Game, by) -> Phase | None:
+    """Fighting the turn's battles is the Tactics phase's work (R6.5): a moderator who acts on a battle while
+    the clock still says Movement (its movement applied) moves the turn on to Tactics, audited like the
+    console's button, so the console, tablets and projector name the phase really under way.
+
+    Returns the phase started (None: nothing to change, or another moderator already moved on)."""
+    from larp.turns.services import next_phase
+
+    ts = TurnSettings.objects.filter(game=game).select_related("current_phase__turn").first()
+    phase = ts.current_phase if ts else None
+    if phase is None or phase.kind != Phase.MOVEMENT:
+        return None
+    if not TurnResolution.objects.filter(turn=phase.turn, movement_applied_at__isnull=False).exists():
+        return None
+    try:
+        return next_phase(game, by, phase_id=phase.pk)
+    except ValidationError:  # another moderator moved on first, or the phase keeps work: it stays as it is
+        return None
+
+
 def decided_count(resolution: TurnResolution) -> int:
     """Battles of the turn decided so far: one entry of `dice` per autobattle, one of `choices.outcomes` per
     battle decided elsewhere (a table, docs/adjudication.md); outcomes are entered for the battle awaiting."""

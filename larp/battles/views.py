@@ -201,7 +201,8 @@ def _result_or_message(request, game):
     try:
         return services.current_result(game)
     except ValidationError as exc:
-        messages.info(request, " ".join(exc.messages))
+        if current_phase(game) is not None:  # before the game the header says so: not twice on one page
+            messages.info(request, " ".join(exc.messages))
         return None, None, None
 
 
@@ -381,7 +382,13 @@ def battle_action(request: HttpRequest, game: Game, action: str) -> HttpResponse
         raise Http404(action)
     make_form, act = BATTLE_ACTS[action]
     form = make_form(game, request.POST) if action == "storms" else make_form(request.POST)
-    return _act(request, game, form, lambda d: act(game, request.user, d), battles, BATTLE_DONE[action])
+
+    def act_then_tactics(data):
+        done = act(game, request.user, data)
+        services.battles_under_way(game, request.user)  # a battle fought: the turn is in Tactics now
+        return done
+
+    return _act(request, game, form, act_then_tactics, battles, BATTLE_DONE[action])
 
 
 @moderator_page
@@ -458,7 +465,28 @@ def history_turn(request: HttpRequest, game: Game, number: int) -> HttpResponse:
         orders=sorted(turn.orders.select_related("filed_by", "faction").prefetch_related("filed_by__memberships__faction")
                       .order_by("army__number", "fleet__number"), key=lambda o: labels.name_key(o.faction.name)),
         rolls=DiceRoll.objects.filter(resolution=resolution).select_related("by") if resolution else [],
+        modifiers=_modifiers_by_battle(resolution, result), decisions=_turn_decisions(game, turn, names),
         snapshots=Snapshot.objects.filter(turn=turn).order_by("taken_at")))
+
+
+# The moderators' acts on a turn's battles that History tells with their reasons (the audit has them all).
+BATTLE_DECISIONS = ("battle_undone", "modifier_added", "modifier_removed", "greek_fire", "storms_limited",
+                    "outside_outcome_entered", "retreat_chosen")
+
+
+def _modifiers_by_battle(resolution, result: dict | None) -> dict[int, list[dict]]:
+    """{battle number: the modifiers it was fought with, each with its side, value and written reason}
+    (every fought battle has its entry, empty when it had none)."""
+    by_battle: dict[int, list[dict]] = {f["n"]: [] for f in (result or {}).get("fought", [])}
+    for m in ((resolution.choices or {}).get("modifiers", []) if resolution else []):
+        by_battle.setdefault(m.get("battle"), []).append(m)
+    return by_battle
+
+
+def _turn_decisions(game: Game, turn: Turn, names: dict) -> list[tuple]:
+    """The turn's undos, modifiers and other battle decisions, oldest first: (entry, its sentence)."""
+    entries = AuditEntry.objects.filter(game=game, action__in=BATTLE_DECISIONS).select_related("user").order_by("at", "id")
+    return [(e, sentence(e, names)) for e in entries if (e.detail or {}).get("turn") == turn.number]
 
 
 @moderator_page

@@ -19,7 +19,7 @@ from larp.engine.orders import check_order
 from larp.forces.models import Army, Fleet
 from larp.orders.messages import refusal_text
 from larp.orders.models import Order, OrderEvent
-from larp.orders.selectors import visible_orders  # noqa: F401  (re-exported)
+from larp.orders.selectors import units_to_order, visible_orders  # noqa: F401  (re-exported)
 from larp.turns import situation
 from larp.turns.models import Phase, Turn, TurnSettings
 from larp.turns.selectors import grace
@@ -287,9 +287,7 @@ def lock_and_reveal(turn: Turn) -> int:
     game = turn.game
     ordered_armies = set(Order.objects.filter(turn=turn, army__isnull=False).values_list("army_id", flat=True))
     ordered_fleets = set(Order.objects.filter(turn=turn, fleet__isnull=False).values_list("fleet_id", flat=True))
-    carried_fleets = {o.payload.get("fleet") for o in Order.objects.filter(turn=turn, type__in=[Order.SEA_ATTACK,
-                                                                                              Order.LANDING])}
-    on_map = situation.start_units(turn)
+    on_map = units_to_order(turn)  # a fleet carrying an army takes no order, so gets no implicit hold (R5)
     on_map_armies = {u["id"] for u in on_map if u["kind"] == "army"}
     on_map_fleets = {u["id"] for u in on_map if u["kind"] == "fleet"}
     holds, events = [], []
@@ -298,7 +296,7 @@ def lock_and_reveal(turn: Turn) -> int:
             holds.append(Order(game=game, turn=turn, faction=army.faction, army=army, type=Order.HOLD,
                                payload={"unit": army.code, "type": "hold"}, implicit=True))
     for fleet in Fleet.objects.filter(game=game, destroyed=False).select_related("faction"):
-        if fleet.pk not in ordered_fleets and fleet.code in on_map_fleets and fleet.code not in carried_fleets:
+        if fleet.pk not in ordered_fleets and fleet.code in on_map_fleets:
             holds.append(Order(game=game, turn=turn, faction=fleet.faction, fleet=fleet, type=Order.HOLD,
                                payload={"unit": fleet.code, "type": "hold"}, implicit=True))
     Order.objects.bulk_create(holds)

@@ -142,6 +142,7 @@ def readiness(faction: Faction, phase: Phase | None) -> dict:
 
 def _summary(units: list[dict]) -> dict:
     """Orders the server has from the players (not the holds made for them at the deadline), and those holds."""
+    units = [u for u in units if not u.get("carries")]  # a fleet carrying an army takes no order (R5)
     return {"ordered": sum(1 for u in units if u["order"] is not None and not u["order"].implicit),
             "holding": sum(1 for u in units if u["order"] is not None and u["order"].implicit),
             "units_total": len(units)}
@@ -156,8 +157,9 @@ def order_summary(user, faction: Faction) -> dict:
         orders = {o.payload.get("unit"): o for o in visible_orders(user, turn).filter(faction=faction)}
     codes = [a.code for a in Army.objects.filter(faction=faction, destroyed=False).select_related("faction")]
     codes += [f.code for f in Fleet.objects.filter(faction=faction, destroyed=False).select_related("faction")]
+    carried = carriers(orders.values())
     return {"turn": turn, "orders_open": orders_open(phase),
-            **_summary([{"order": orders.get(code)} for code in codes])}
+            **_summary([{"order": orders.get(code), "carries": code in carried} for code in codes])}
 
 
 def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = None) -> dict | None:

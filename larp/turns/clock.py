@@ -169,7 +169,7 @@ def clock_face(payload: dict) -> dict:
         s = math.ceil(abs(shown)) if shown >= 0 else math.floor(abs(shown))
         text = ("+" if shown < 0 else "") + f"{s // 60:02d}:{s % 60:02d}"
     if not phase:
-        note, css = _("The game has not started yet."), "closed"
+        note, css = "", "closed"  # the clock's phase line says the game has not started: once
     elif state == Phase.CLOSED:
         note = _("The Strategy phase is closed: orders are not accepted.") if phase == Phase.STRATEGY \
             else _("The phase is closed; wait for the moderators.")

@@ -151,7 +151,7 @@
         time.textContent = fmt(shown);
       }
       var text;
-      if (!p.phase) { text = el.dataset.msgNotStarted; el.classList.add("closed"); }
+      if (!p.phase) { text = ""; el.classList.add("closed"); }  // the phase line says it, once
       else if (p.state === "closed") { text = p.phase === "strategy" ? el.dataset.msgStrategyClosed : el.dataset.msgClosed; el.classList.add("closed"); }
       else if (p.state === "paused") { text = el.dataset.msgPaused; el.classList.add("paused"); }
       else if (p.phase === "strategy") {

@@ -35,15 +35,21 @@ class Command(BaseCommand):
             game = load_scenario(DEFAULT_SCENARIO, title=title)
         except ScenarioError as exc:
             raise input_error(f"The demo game was not created: {exc}") from None
-        lines = [f"Game: {title}", ""]
+        rows = []  # (who, login, password, name): one row a person, the moderator first
         user, password = add_moderator(game, "moderator", name=DEMO_MODERATOR)
-        lines.append(f"moderator        {user.username:<16} {password}")
+        rows.append(("Модератор", user.username, password, user.get_full_name()))
         for faction in game.factions.order_by("code"):
-            username = faction.code
-            user, password = create_player(faction, username, name=DEMO_PLAYERS.get(faction.code, ""))
-            lines.append(f"{faction.name_ru:<18} {user.username:<16} {password}  {user.get_full_name()}")
+            user, password = create_player(faction, faction.code, name=DEMO_PLAYERS.get(faction.code, ""))
+            rows.append((faction.name_ru, user.username, password, user.get_full_name()))
+        lines = [f"Game: {title}", ""] + _columns(rows)
         text = "\n".join(lines) + "\n"
         logins_file.write_text(text, encoding="utf-8")
         logins_file.chmod(0o600)
         self.stdout.write(self.style.SUCCESS("Demo game created. Logins (also saved to %s):" % logins_file))
         self.stdout.write(text)
+
+
+def _columns(rows: list[tuple[str, ...]]) -> list[str]:
+    """The rows as aligned columns (each as wide as its longest entry), so every row reads the same way."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return ["  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]).rstrip() for row in rows]
