@@ -189,8 +189,7 @@ def _step_shown(request, count: int) -> int | None:
 CONSOLE_LABEL_PX = 14  # province names on the console's movement map: legible at 1280 px
 
 
-def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int,
-                    label_px: float = CONSOLE_LABEL_PX) -> dict:
+def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int, drawing: dict | None = None) -> dict:
     """The steps, the one shown and the map after it: what the console and the projector both draw."""
     steps = selectors.movement_steps(result, names, selectors.filed_orders(turn))
     shown = max(0, min(shown, len(steps)))
@@ -198,7 +197,7 @@ def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int,
     positions = selectors.positions_at(situation.start_positions(turn), result, steps, shown)
     return {"steps": steps, "shown": shown, "current": current,
             "map": maps.map_view(game, positions=positions, route=current["route"] if current else None,
-                                  label_px=label_px)}
+                                  **(drawing or {"label_px": CONSOLE_LABEL_PX}))}
 
 
 @moderator_page
@@ -447,7 +446,13 @@ def history_turn_case(request: HttpRequest, game: Game, number: int, part: str) 
     return response
 
 
-PROJECTOR_LABEL_PX = 15  # province names on the projector, in the map symbols' units: legible from 10 m
+# The projector at 1920x1080 in full screen draws the default map about 1.7 px per map unit: province names of
+# 19 symbol units are about 35 px high on screen (legible from 10 m), flags and ships twice the tablet's size
+# (taller still), and the phase's board stands in an empty corner of the map, over 28 % of its width.
+PROJECTOR_LABEL_PX = 18
+PROJECTOR_FLAG_SIZE = 1.8
+PROJECTOR_PANEL = 0.28
+PROJECTOR_MAP = {"label_px": PROJECTOR_LABEL_PX, "flag_size": PROJECTOR_FLAG_SIZE, "panel_width": PROJECTOR_PANEL}
 
 
 def _projector_stage(game: Game, phase, names: dict) -> dict:
@@ -455,22 +460,22 @@ def _projector_stage(game: Game, phase, names: dict) -> dict:
     from larp.turns.models import Phase
 
     if phase is None or phase.kind not in (Phase.MOVEMENT, Phase.TACTICS):
-        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return {"map": maps.map_view(game, **PROJECTOR_MAP)}
     try:
         turn, _resolution, result = services.current_result(game)
     except ValidationError:
-        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return {"map": maps.map_view(game, **PROJECTOR_MAP)}
     shown = selectors.shown(game, turn.number)
     if phase.kind == Phase.MOVEMENT and shown and shown["view"] == "movement":
-        return {"mode": "movement", **_movement_stage(game, turn, result, names, shown["step"], PROJECTOR_LABEL_PX)}
+        return {"mode": "movement", **_movement_stage(game, turn, result, names, shown["step"], PROJECTOR_MAP)}
     if phase.kind == Phase.MOVEMENT and not (shown and shown["view"] == "battles"):
-        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return {"map": maps.map_view(game, **PROJECTOR_MAP)}
     awaiting = result.get("awaiting")
     queue = selectors.battle_queue(result)
     return {"mode": "battle" if awaiting else None, "battle": awaiting, "queue": queue,
             "queue_place": next((q["n"] for q in queue if q["state"] == "current"), None),
             "map": maps.map_view(game, route=[awaiting["province"]] if awaiting else None,
-                                  label_px=PROJECTOR_LABEL_PX)}
+                                  **PROJECTOR_MAP)}
 
 
 @moderator_page
