@@ -456,26 +456,66 @@ PROJECTOR_MAP = {"label_px": PROJECTOR_LABEL_PX, "flag_size": PROJECTOR_FLAG_SIZ
 
 
 def _projector_stage(game: Game, phase, names: dict) -> dict:
-    """What the hall sees besides the map: the movement step the console shows, or the battle being fought."""
-    from larp.turns.models import Phase
-
-    if phase is None or phase.kind not in (Phase.MOVEMENT, Phase.TACTICS):
-        return {"map": maps.map_view(game, **PROJECTOR_MAP)}
+    """What the hall sees, by phase, beside the map: Strategy — the orders filed per faction; Movement — the step
+    the console shows; Tactics — the battles board; Regroup — the turn's results and who moves first next."""
+    plain = {"map": maps.map_view(game, **PROJECTOR_MAP), "board": None}
+    if phase is None:
+        return plain
+    if phase.kind == Phase.STRATEGY:
+        return {**plain, "board": "strategy", "grid": home.filing_grid(phase)}
     try:
-        turn, _resolution, result = services.current_result(game)
+        turn, resolution, result = services.current_result(game)
     except ValidationError:
-        return {"map": maps.map_view(game, **PROJECTOR_MAP)}
+        return plain
     shown = selectors.shown(game, turn.number)
     if phase.kind == Phase.MOVEMENT and shown and shown["view"] == "movement":
-        return {"mode": "movement", **_movement_stage(game, turn, result, names, shown["step"], PROJECTOR_MAP)}
+        return {"mode": "movement", "board": "movement",
+                **_movement_stage(game, turn, result, names, shown["step"], PROJECTOR_MAP)}
     if phase.kind == Phase.MOVEMENT and not (shown and shown["view"] == "battles"):
-        return {"map": maps.map_view(game, **PROJECTOR_MAP)}
+        return plain
+    if phase.kind == Phase.REGROUP:
+        return {**plain, "board": "results", "results": _turn_results(game, result, names)}
     awaiting = result.get("awaiting")
-    queue = selectors.battle_queue(result)
-    return {"mode": "battle" if awaiting else None, "battle": awaiting, "queue": queue,
-            "queue_place": next((q["n"] for q in queue if q["state"] == "current"), None),
-            "map": maps.map_view(game, route=[awaiting["province"]] if awaiting else None,
-                                  **PROJECTOR_MAP)}
+    return {"mode": "battle" if awaiting else None, "board": "battles", "battle": awaiting,
+            "battles": _battle_board(result, names),
+            "map": maps.map_view(game, route=[awaiting["province"]] if awaiting else None, **PROJECTOR_MAP)}
+
+
+def _side(names: dict, side: dict | None) -> dict:
+    faction = (side or {}).get("faction")
+    return {"name": names["factions"].get(faction, "") if faction else _("neutral garrison"),
+            "colour": names["colours"].get(faction, maps.NEUTRAL_COLOUR) if faction else maps.NEUTRAL_COLOUR}
+
+
+def _battle_board(result: dict, names: dict) -> list[dict]:
+    """Each battle of the turn for the hall: where, who against whom, the odds while it is fought, and the
+    result once confirmed, in the engine's words (labels.decision)."""
+    rows = []
+    for q in selectors.battle_queue(result):
+        fought = q["fought"][-1] if q["fought"] else None
+        shown = q["awaiting"] or fought or {}
+        odds = (q["awaiting"] or {}).get("odds")
+        rows.append({"n": q["n"], "state": q["state"], "place": names["provinces"].get(q["province"], q["province"]),
+                     "attacker": _side(names, shown.get("attacker")) if shown else None,
+                     "defender": _side(names, shown.get("defender")) if shown else None,
+                     "odds": labels.odds_text(odds["attacker_wins"]) if odds and odds.get("attacker_wins") else "",
+                     "totals": f'{fought["attacker"].get("total")} : {fought["defender"].get("total")}'
+                     if fought and not fought.get("outside") and fought["attacker"].get("total") is not None else "",
+                     "results": [labels.decision(f) for f in q["fought"]]})
+    return rows
+
+
+def _turn_results(game: Game, result: dict, names: dict) -> dict:
+    """The turn's results for the hall: provinces changing hands, units destroyed, who moves first next turn."""
+    from larp.turns.services import turn_settings
+
+    draw = turn_settings(game).draw or []
+    destroyed = (result.get("destroyed") or {})
+    return {"recoloured": [{"place": names["provinces"].get(r["province"], r["province"]),
+                            "from": _side(names, {"faction": r.get("from")}) if r.get("from") else None,
+                            "to": _side(names, {"faction": r.get("to")})} for r in result.get("recoloured") or []],
+            "destroyed": [names["units"].get(u, u) for u in (destroyed.get("armies") or []) + (destroyed.get("fleets") or [])],
+            "first": _side(names, {"faction": draw[0]}) if draw else None}
 
 
 @moderator_page

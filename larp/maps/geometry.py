@@ -38,9 +38,11 @@ _WIDTHS = {
 CHAR_WIDTHS = {ch: w for group, w in _WIDTHS.items() for ch in group}
 LINE_HEIGHT = 1.17  # a line's box: the font's ascent (0.93) and descent (0.24), as browsers measure it
 ASCENT = 0.93
-RINGS = 40          # how many steps further out a name may go before it takes the least bad place
+RINGS = 60          # how many steps further out a name may go before it takes the least bad place
 # Directions tried at each distance, best first: below, above, right, left, the corners, then between them.
-DIRECTIONS = (90, 270, 0, 180, 45, 135, 315, 225, 67.5, 112.5, 292.5, 247.5, 22.5, 157.5, 337.5, 202.5)
+DIRECTIONS = (90, 270, 0, 180, 45, 135, 315, 225, 67.5, 112.5, 292.5, 247.5, 22.5, 157.5, 337.5, 202.5,
+              78.75, 101.25, 281.25, 258.75, 11.25, 168.75, 348.75, 191.25, 56.25, 123.75, 303.75, 236.25,
+              33.75, 146.25, 326.25, 213.75)
 
 
 @dataclass
@@ -97,8 +99,13 @@ def free_corner(points: list[tuple[float, float]], bounds: tuple[float, float], 
 
 
 def flag_box(x: float, y: float, width: float, marker: float) -> tuple:
-    """The box of an army's flag drawn at (x, y) (its staff's foot), `width` wide in the flag's own units."""
-    return (x - marker, y - 11 * marker, x + width * marker, y + 8 * marker)
+    """The box of an army's flag (its cloth) drawn at (x, y), `width` wide in the flag's own units."""
+    return (x - marker, y - 11.5 * marker, x + (width + 0.5) * marker, y - 0.5 * marker)
+
+
+def staff_box(x: float, y: float, marker: float) -> tuple:
+    """The box of a flag's staff, below its cloth: a name may stand beside it, never across it."""
+    return (x - marker, y - 11 * marker, x + marker, y + 8 * marker)
 
 
 def ship_box(x: float, y: float, marker: float) -> tuple:
@@ -120,7 +127,7 @@ def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bo
     height = font * LINE_HEIGHT
     margin = font * 0.3  # a little air between two names on one line
     gap = radius * 0.35
-    step = height * 0.75
+    step = height * 0.5
     edge = font * 0.4    # a name's true width varies with its letters: keep clear of the map's edge
     markers = [tuple(b) for b in obstacles]
     names: list[tuple] = []
@@ -130,7 +137,7 @@ def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bo
     def crowd(n):
         return sum(1 for o in nodes if o is not n and abs(o["x"] - n["x"]) < reach * 2 and abs(o["y"] - n["y"]) < reach)
 
-    order = sorted(nodes, key=lambda n: (not n.get("key"), -crowd(n), n["y"], n["x"], n["code"]))
+    order = sorted(nodes, key=lambda n: (-crowd(n), not n.get("key"), n["y"], n["x"], n["code"]))
     for n in order:
         width = text_width(n["name"], font)
         x, y = n["x"], n["y"]
@@ -156,7 +163,7 @@ def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bo
         _cost, box, dx, dy, anchor, d, angle = best
         names.append(box)
         leader = None
-        if d > radius + gap + step * 0.5:
+        if d > radius + gap + step * 1.5:
             # From the node's edge towards the name's nearest point.
             nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
             length = math.hypot(nx - x, ny - y) or 1

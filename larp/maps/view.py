@@ -15,7 +15,8 @@ from larp.campaign import labels
 from larp.campaign.models import Adjacency, Faction, Game, Province
 from larp.engine.model import friendly_to
 from larp.forces.models import Army, Fleet
-from larp.maps.geometry import flag_box, focus_box, free_corner, label_box, place_labels, project, ship_box, text_width
+from larp.maps.geometry import (flag_box, focus_box, free_corner, label_box, place_labels, project, ship_box,
+                                staff_box, text_width)
 from larp.turns import situation
 
 NEUTRAL_COLOUR = "#9e9e9e"
@@ -105,9 +106,10 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     # Names beside their nodes, clear of each other and of the flags and ships (geometry in larp.maps.geometry).
     for f in flags:
         f["box"] = flag_box(f["x"], f["y"], f["width"], marker)
+        f["staff"] = staff_box(f["x"], f["y"], marker)
     for s in ships:
         s["box"] = ship_box(s["x"], s["y"], marker)
-    markers = [f["box"] for f in flags] + [s["box"] for s in ships]
+    markers = [f["box"] for f in flags] + [f["staff"] for f in flags] + [s["box"] for s in ships]
     bounds = (width + 2 * pad, height + 2 * pad)
     panel = None
     if panel_width:

@@ -33,7 +33,7 @@ def _scattered(game, seed):
 
 def assert_every_name_readable(m):
     bounds = (0, 0, m["width"], m["height"])
-    blocks = [f["box"] for f in m["flags"]] + [s["box"] for s in m["ships"]]
+    blocks = [f["box"] for f in m["flags"]] + [f["staff"] for f in m["flags"]] + [s["box"] for s in m["ships"]]
     if m["panel"]:
         blocks.append(m["panel"]["box"])
     boxes = {}
