@@ -93,6 +93,9 @@ def test_the_hall_reads_the_projector_in_every_phase(latin_hall, new_page, artif
     assert page.locator("[data-fullscreen]").is_visible()
     assert_hall_can_read(page, "strategy")
     shoot(page, game, "strategy", artifacts)
+    # An order filed while the hall watches shows within seconds (filing is not audited; the poll counts orders).
+    file_order(bulgar, game, "bulgaria-1", {"type": "hold"})
+    page.locator("aside.board-strategy tr", has_text="Болгария").filter(has_text="2 из").wait_for(timeout=8000)
 
     # Movement: the step the console shows, with its path.
     turns.next_phase(game, mod)
