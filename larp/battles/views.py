@@ -481,7 +481,7 @@ def _projector_stage(game: Game, phase, names: dict) -> dict:
             "map": maps.map_view(game, route=[awaiting["province"]] if awaiting else None, **PROJECTOR_MAP)}
 
 
-def _side(names: dict, side: dict | None) -> dict:
+def _hall_side(names: dict, side: dict | None) -> dict:
     faction = (side or {}).get("faction")
     return {"name": names["factions"].get(faction, "") if faction else _("neutral garrison"),
             "colour": names["colours"].get(faction, maps.NEUTRAL_COLOUR) if faction else maps.NEUTRAL_COLOUR}
@@ -491,13 +491,21 @@ def _battle_board(result: dict, names: dict) -> list[dict]:
     """Each battle of the turn for the hall: where, who against whom, the odds while it is fought, and the
     result once confirmed, in the engine's words (labels.decision)."""
     rows = []
+    stacks = {b["province"]: b.get("stack") or [] for b in result.get("battles") or []}
     for q in selectors.battle_queue(result):
         fought = q["fought"][-1] if q["fought"] else None
+        # Who is in the province before its battle is fought: every faction of the stack, in its order.
+        involved = []
+        for force in stacks.get(q["province"], []):
+            side = _hall_side(names, force)
+            if force.get("units") or force.get("garrison"):
+                involved += [side] if side not in involved else []
         shown = q["awaiting"] or fought or {}
         odds = (q["awaiting"] or {}).get("odds")
         rows.append({"n": q["n"], "state": q["state"], "place": names["provinces"].get(q["province"], q["province"]),
-                     "attacker": _side(names, shown.get("attacker")) if shown else None,
-                     "defender": _side(names, shown.get("defender")) if shown else None,
+                     "attacker": _hall_side(names, shown.get("attacker")) if shown else None,
+                     "defender": _hall_side(names, shown.get("defender")) if shown else None,
+                     "involved": involved,
                      "odds": labels.odds_text(odds["attacker_wins"]) if odds and odds.get("attacker_wins") else "",
                      "totals": f'{fought["attacker"].get("total")} : {fought["defender"].get("total")}'
                      if fought and not fought.get("outside") and fought["attacker"].get("total") is not None else "",
@@ -512,10 +520,10 @@ def _turn_results(game: Game, result: dict, names: dict) -> dict:
     draw = turn_settings(game).draw or []
     destroyed = (result.get("destroyed") or {})
     return {"recoloured": [{"place": names["provinces"].get(r["province"], r["province"]),
-                            "from": _side(names, {"faction": r.get("from")}) if r.get("from") else None,
-                            "to": _side(names, {"faction": r.get("to")})} for r in result.get("recoloured") or []],
+                            "from": _hall_side(names, {"faction": r.get("from")}) if r.get("from") else None,
+                            "to": _hall_side(names, {"faction": r.get("to")})} for r in result.get("recoloured") or []],
             "destroyed": [names["units"].get(u, u) for u in (destroyed.get("armies") or []) + (destroyed.get("fleets") or [])],
-            "first": _side(names, {"faction": draw[0]}) if draw else None}
+            "first": _hall_side(names, {"faction": draw[0]}) if draw else None}
 
 
 @moderator_page
