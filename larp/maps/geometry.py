@@ -118,10 +118,10 @@ def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bo
     obstacles: other boxes (x0, y0, x1, y1) to keep clear of (flags, ships, a panel); bounds: (width, height)
     of the map, which a name must not cross.
 
-    Greedy over a fixed order (key provinces first, then the most crowded): each name tries the places round
-    its node, nearest first and in a fixed order of directions, then the same rings further out, and takes the
-    cheapest place that covers no other name, flag, ship or reserved box and stays inside the map; covering
-    another province's dot costs as much as moving a ring and a half further out. A name that stands apart
+    Greedy over a fixed order (the most crowded first, key provinces first among equals): each name tries the
+    places round its node, nearest first and in a fixed order of directions, then rings further out (half a
+    line each), and takes the cheapest place that covers no other name, flag, ship or reserved box and stays
+    inside the map; covering another province's dot costs two and a half rings. A name that stands apart
     from its node gets a leader line.
     """
     height = font * LINE_HEIGHT
@@ -161,7 +161,7 @@ def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bo
                 if any(_overlaps(roomy, other) for other in near_names) or any(_overlaps(box, m) for m in near_markers):
                     continue
                 dots = sum(1 for ox, oy in near_dots if _hits_circle(box, ox, oy, radius * 1.1))
-                cost = ring + 1.0 * dots + i * 0.001
+                cost = ring + 2.5 * dots + i * 0.001
                 if best is None or cost < best[0]:
                     best = (cost, box, dx, dy, anchor, d, angle)
         if best is None:  # no free place at all: the least crowded one of the nearest ring (never expected)
