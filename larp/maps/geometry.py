@@ -114,11 +114,12 @@ def ship_box(x: float, y: float, marker: float) -> tuple:
 
 
 def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bounds=None) -> dict[str, Label]:
-    """nodes: [{"code", "name", "x", "y", "key": bool}] in map units; font: label size in map units;
+    """nodes: [{"code", "name", "x", "y", "key": bool, "first": bool}] in map units; font: label size in map units;
     obstacles: other boxes (x0, y0, x1, y1) to keep clear of (flags, ships, a panel); bounds: (width, height)
     of the map, which a name must not cross.
 
-    Greedy over a fixed order (the most crowded first, key provinces first among equals): each name tries the
+    Greedy over a fixed order (the names that must sit closest first — capitals, sea zones, the move shown —
+    then the most crowded, key provinces first among equals): each name tries the
     places round its node, nearest first and in a fixed order of directions, then rings further out (half a
     line each), and takes the cheapest place that covers no other name, flag, ship or reserved box and stays
     inside the map; covering another province's dot costs two and a half rings. A name that stands apart
@@ -137,7 +138,7 @@ def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bo
     def crowd(n):
         return sum(1 for o in nodes if o is not n and abs(o["x"] - n["x"]) < reach * 2 and abs(o["y"] - n["y"]) < reach)
 
-    order = sorted(nodes, key=lambda n: (-crowd(n), not n.get("key"), n["y"], n["x"], n["code"]))
+    order = sorted(nodes, key=lambda n: (not n.get("first"), -crowd(n), not n.get("key"), n["y"], n["x"], n["code"]))
     for n in order:
         width = text_width(n["name"], font)
         x, y = n["x"], n["y"]

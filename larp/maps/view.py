@@ -117,10 +117,11 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
                             r * 2 + label_px * scale * 1.5)
         if panel:
             markers.append(panel)
-    # Capitals, fortresses, sea zones and the move being shown are named first; the rest give way.
+    # Capitals, sea zones and the move being shown are named first, next to their points; the rest give way.
     key = set(route or [])
     placed = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
-                            "key": n["capital"] or n["sea"] or n["fortress"] or n["code"] in key} for n in nodes], r,
+                            "key": n["capital"] or n["sea"] or n["fortress"] or n["code"] in key,
+                            "first": n["capital"] or n["sea"] or n["code"] in key} for n in nodes], r,
                            label_px * scale,
                            obstacles=markers, bounds=bounds)
     font = label_px * scale
