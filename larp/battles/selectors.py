@@ -4,11 +4,13 @@ from __future__ import annotations
 import logging
 
 from django.core.cache import cache
+from django.db.models import Count, Max
 
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign import labels
 from larp.campaign.models import Game
 from larp.dice.verify import BattleRecord
+from larp.orders.models import Order
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +119,8 @@ def hall_version(game: Game) -> str:
     """What the projector's picture depends on, as a short token it polls cheaply (one indexed query).
 
     Every act that changes the map, the phase or a battle is audited, so the newest audit entry names the
-    state; what the console shows (the movement step, the battles page) is in the cache.
+    state; what the console shows (the movement step, the battles page) is in the cache; the orders filed
+    are counted for the Strategy board.
     """
     from larp.campaign.models import AuditEntry
 
@@ -126,7 +129,11 @@ def hall_version(game: Game) -> str:
         on_console = cache.get(_shown_key(game)) or {}
     except Exception:  # noqa: BLE001 - a cache outage only costs the step being followed
         on_console = {}
-    return f"{latest or 0}:{on_console.get('turn', '')}:{on_console.get('view', '')}:{on_console.get('step', '')}"
+    # Filing an order is not audited (only a change is), yet the Strategy board counts the orders filed.
+    filed = Order.objects.filter(turn__game=game).aggregate(n=Count("id"), last=Max("filed_at"))
+    orders = f"{filed['n']}-{filed['last'].timestamp() if filed['last'] else 0}"
+    return (f"{latest or 0}:{on_console.get('turn', '')}:{on_console.get('view', '')}:{on_console.get('step', '')}"
+            f":{orders}")
 
 
 # --- the battles of a turn, in the order they are fought ---------------------------------------

@@ -221,8 +221,7 @@ def _step_shown(request, count: int) -> int | None:
 CONSOLE_LABEL_PX = 14  # province names on the console's movement map: legible at 1280 px
 
 
-def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int,
-                    label_px: float = CONSOLE_LABEL_PX) -> dict:
+def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int, drawing: dict | None = None) -> dict:
     """The steps, the one shown and the map after it: what the console and the projector both draw."""
     steps = selectors.movement_steps(result, names, selectors.filed_orders(turn))
     shown = max(0, min(shown, len(steps)))
@@ -230,7 +229,7 @@ def _movement_stage(game: Game, turn, result: dict, names: dict, shown: int,
     positions = selectors.positions_at(situation.start_positions(turn), result, steps, shown)
     return {"steps": steps, "shown": shown, "current": current,
             "map": maps.map_view(game, positions=positions, route=current["route"] if current else None,
-                                  label_px=label_px)}
+                                  **(drawing or {"label_px": CONSOLE_LABEL_PX}))}
 
 
 @moderator_page
@@ -506,30 +505,84 @@ def history_turn_case(request: HttpRequest, game: Game, number: int, part: str) 
     return response
 
 
-PROJECTOR_LABEL_PX = 15  # province names on the projector, in the map symbols' units: legible from 10 m
+# The projector at 1920x1080 in full screen draws the default map about 1.7 px per map unit: province names of
+# 19 symbol units are about 35 px high on screen (legible from 10 m), flags and ships twice the tablet's size
+# (taller still), and the phase's board stands in an empty corner of the map, over 28 % of its width.
+PROJECTOR_LABEL_PX = 18
+PROJECTOR_FLAG_SIZE = 1.8
+PROJECTOR_PANEL = 0.28
+PROJECTOR_MAP = {"label_px": PROJECTOR_LABEL_PX, "flag_size": PROJECTOR_FLAG_SIZE, "panel_width": PROJECTOR_PANEL}
 
 
 def _projector_stage(game: Game, phase, names: dict) -> dict:
-    """What the hall sees besides the map: the movement step the console shows, or the battle being fought."""
-    from larp.turns.models import Phase
-
-    if phase is None or phase.kind not in (Phase.MOVEMENT, Phase.TACTICS):
-        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+    """What the hall sees, by phase, beside the map: Strategy — the orders filed per faction; Movement — the step
+    the console shows; Tactics — the battles board; Regroup — the turn's results and who moves first next."""
+    plain = {"map": maps.map_view(game, **PROJECTOR_MAP), "board": None}
+    if phase is None:
+        return plain
+    if phase.kind == Phase.STRATEGY:
+        return {**plain, "board": "strategy", "grid": home.filing_grid(phase)}
     try:
-        turn, _resolution, result = services.current_result(game)
+        turn, resolution, result = services.current_result(game)
     except ValidationError:
-        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return plain
     shown = selectors.shown(game, turn.number)
     if phase.kind == Phase.MOVEMENT and shown and shown["view"] == "movement":
-        return {"mode": "movement", **_movement_stage(game, turn, result, names, shown["step"], PROJECTOR_LABEL_PX)}
+        return {"mode": "movement", "board": "movement",
+                **_movement_stage(game, turn, result, names, shown["step"], PROJECTOR_MAP)}
     if phase.kind == Phase.MOVEMENT and not (shown and shown["view"] == "battles"):
-        return {"map": maps.map_view(game, label_px=PROJECTOR_LABEL_PX)}
+        return plain
+    if phase.kind == Phase.REGROUP:
+        return {**plain, "board": "results", "results": _turn_results(game, result, names)}
     awaiting = result.get("awaiting")
-    queue = selectors.battle_queue(result)
-    return {"mode": "battle" if awaiting else None, "battle": awaiting, "queue": queue,
-            "queue_place": next((q["n"] for q in queue if q["state"] == "current"), None),
-            "map": maps.map_view(game, route=[awaiting["province"]] if awaiting else None,
-                                  label_px=PROJECTOR_LABEL_PX)}
+    return {"mode": "battle" if awaiting else None, "board": "battles", "battle": awaiting,
+            "battles": _battle_board(result, names),
+            "map": maps.map_view(game, route=[awaiting["province"]] if awaiting else None, **PROJECTOR_MAP)}
+
+
+def _hall_side(names: dict, side: dict | None) -> dict:
+    faction = (side or {}).get("faction")
+    return {"name": names["factions"].get(faction, "") if faction else _("neutral garrison"),
+            "colour": names["colours"].get(faction, maps.NEUTRAL_COLOUR) if faction else maps.NEUTRAL_COLOUR}
+
+
+def _battle_board(result: dict, names: dict) -> list[dict]:
+    """Each battle of the turn for the hall: where, who against whom, the odds while it is fought, and the
+    result once confirmed, in the engine's words (labels.decision)."""
+    rows = []
+    stacks = {b["province"]: b.get("stack") or [] for b in result.get("battles") or []}
+    for q in selectors.battle_queue(result):
+        fought = q["fought"][-1] if q["fought"] else None
+        # Who is in the province before its battle is fought: every faction of the stack, in its order.
+        involved = []
+        for force in stacks.get(q["province"], []):
+            side = _hall_side(names, force)
+            if force.get("units") or force.get("garrison"):
+                involved += [side] if side not in involved else []
+        shown = q["awaiting"] or fought or {}
+        odds = (q["awaiting"] or {}).get("odds")
+        rows.append({"n": q["n"], "state": q["state"], "place": names["provinces"].get(q["province"], q["province"]),
+                     "attacker": _hall_side(names, shown.get("attacker")) if shown else None,
+                     "defender": _hall_side(names, shown.get("defender")) if shown else None,
+                     "involved": involved,
+                     "odds": labels.odds_text(odds["attacker_wins"]) if odds and odds.get("attacker_wins") else "",
+                     "totals": f'{fought["attacker"].get("total")} : {fought["defender"].get("total")}'
+                     if fought and not fought.get("outside") and fought["attacker"].get("total") is not None else "",
+                     "results": [labels.decision(f) for f in q["fought"]]})
+    return rows
+
+
+def _turn_results(game: Game, result: dict, names: dict) -> dict:
+    """The turn's results for the hall: provinces changing hands, units destroyed, who moves first next turn."""
+    from larp.turns.services import turn_settings
+
+    draw = turn_settings(game).draw or []
+    destroyed = (result.get("destroyed") or {})
+    return {"recoloured": [{"place": names["provinces"].get(r["province"], r["province"]),
+                            "from": _hall_side(names, {"faction": r.get("from")}) if r.get("from") else None,
+                            "to": _hall_side(names, {"faction": r.get("to")})} for r in result.get("recoloured") or []],
+            "destroyed": [names["units"].get(u, u) for u in (destroyed.get("armies") or []) + (destroyed.get("fleets") or [])],
+            "first": _hall_side(names, {"faction": draw[0]}) if draw else None}
 
 
 @moderator_page

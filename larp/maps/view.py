@@ -15,7 +15,8 @@ from larp.campaign import labels
 from larp.campaign.models import Adjacency, Faction, Game, Province
 from larp.engine.model import friendly_to
 from larp.forces.models import Army, Fleet
-from larp.maps.geometry import focus_box, place_labels, project
+from larp.maps.geometry import (flag_box, focus_box, free_corner, label_box, place_labels, project, ship_box,
+                                staff_box, text_width)
 from larp.turns import situation
 
 NEUTRAL_COLOUR = "#9e9e9e"
@@ -27,17 +28,21 @@ def unit_label(kind: str, roman: str) -> str:
 
 
 def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, str] | None = None,
-             route: list[str] | None = None, label_px: float = 10) -> dict:
+             route: list[str] | None = None, label_px: float = 10, flag_size: float = 1.0,
+             panel_width: float = 0.0) -> dict:
     """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13).
 
     `positions` ({unit id: place id}) shows units where a movement step put them instead of where the
     database has them; `route` (place ids) is drawn as the path of the move being shown. `label_px` is the
     size of the provinces' names in the symbols' units (the projector's are larger); names are placed so
-    that they do not cover each other (larp.maps.geometry).
+    that they do not cover each other (larp.maps.geometry). `flag_size` enlarges flags and ships (the
+    projector's read from the back of the hall); `panel_width` (a share of the map's width) asks for a free
+    corner of the map for a panel drawn over it: `panel` gives it in the map's units, and no name goes there.
     """
     provinces = list(Province.objects.filter(game=game).select_related("owner"))
     if not provinces:
-        return {"width": 100, "height": 100, "nodes": [], "links": [], "flags": [], "ships": [], "legend": []}
+        return {"width": 100, "height": 100, "nodes": [], "links": [], "flags": [], "ships": [], "legend": [],
+                "panel": None}
     proj = project({p.pk: (p.latitude, p.longitude) for p in provinces})
     pts, r, pad, width, height = proj.points, proj.radius, proj.pad, proj.width, proj.height
     capitals = {f.capital_id for f in Faction.objects.filter(game=game) if f.capital_id}
@@ -78,7 +83,7 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
         (x1, y1), (x2, y2) = pts[a_id], pts[b_id]
         links.append({"x1": round(x1 + pad, 1), "y1": round(y1 + pad, 1), "x2": round(x2 + pad, 1),
                       "y2": round(y2 + pad, 1), "kind": kind})
-    marker = scale * 1.3  # flags and ships a little larger than the nodes' symbols, to read at a glance
+    marker = scale * 1.3 * flag_size  # flags and ships a little larger than the nodes' symbols, to read at a glance
     flags = []
     offset = defaultdict(float)
     for a in armies:
@@ -99,17 +104,32 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
                       "place": by_pk[f.sea_id].name, "code": f.code})
         offset[f.sea_id] += 24
     # Names beside their nodes, clear of each other and of the flags and ships (geometry in larp.maps.geometry).
-    markers = [(f["x"], f["y"] - 11 * marker, f["x"] + f["width"] * marker, f["y"] + 8 * marker) for f in flags]
-    markers += [(s["x"] - 9 * marker, s["y"] - 13 * marker, s["x"] + 11 * marker, s["y"] + 6 * marker) for s in ships]
-    # Capitals, fortresses, sea zones and the move being shown are named first; the rest give way.
+    for f in flags:
+        f["box"] = flag_box(f["x"], f["y"], f["width"], marker)
+        f["staff"] = staff_box(f["x"], f["y"], marker)
+    for s in ships:
+        s["box"] = ship_box(s["x"], s["y"], marker)
+    markers = [f["box"] for f in flags] + [f["staff"] for f in flags] + [s["box"] for s in ships]
+    bounds = (width + 2 * pad, height + 2 * pad)
+    panel = None
+    if panel_width:
+        panel = free_corner([(n["x"], n["y"]) for n in nodes], bounds, bounds[0] * panel_width,
+                            r * 2 + label_px * scale * 1.5)
+        if panel:
+            markers.append(panel)
+    # Capitals, sea zones and the move being shown are named first, next to their points; the rest give way.
     key = set(route or [])
     placed = place_labels([{"code": n["code"], "name": n["name"], "x": n["x"], "y": n["y"],
-                            "key": n["capital"] or n["sea"] or n["fortress"] or n["code"] in key} for n in nodes], r,
+                            "key": n["capital"] or n["sea"] or n["fortress"] or n["code"] in key,
+                            "first": n["capital"] or n["sea"] or n["code"] in key} for n in nodes], r,
                            label_px * scale,
-                           obstacles=markers, bounds=(width + 2 * pad, height + 2 * pad))
+                           obstacles=markers, bounds=bounds)
+    font = label_px * scale
     for n in nodes:
         at = placed[n["code"]]
-        n.update({"lx": round(at.dx / scale, 1), "ly": round(at.dy / scale, 1), "anchor": at.anchor, "minor": at.minor})
+        n.update({"lx": round(at.dx / scale, 1), "ly": round(at.dy / scale, 1), "anchor": at.anchor, "minor": at.minor,
+                  "box": label_box(n["x"], n["y"], at, text_width(n["name"], font), font),
+                  "leader": [round(v / scale, 1) for v in at.leader] if at.leader else None})
     legend = [{"name": f.name, "colour": f.colour} for f in labels.by_name(Faction.objects.filter(game=game))]
     by_code = {p.code: p.pk for p in provinces}
     path = [pts[by_code[c]] for c in (route or []) if c in by_code]
@@ -125,7 +145,11 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
         focus_view = focus_box(mine, proj)
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
             "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_view, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
-            "legend": legend, "route": route_points, "route_end": route_end, "label_px": label_px}
+            "legend": legend, "route": route_points, "route_end": route_end, "label_px": label_px,
+            "panel": panel and {"box": panel, "left": round(100 * panel[0] / bounds[0], 2),
+                                "top": round(100 * panel[1] / bounds[1], 2),
+                                "width": round(100 * (panel[2] - panel[0]) / bounds[0], 2),
+                                "height": round(100 * (panel[3] - panel[1]) / bounds[1], 2)}}
 
 
 def map_version(data: dict, language: str, focus: str) -> str:

@@ -8,6 +8,21 @@
     var mark = stage.querySelector("[data-stage-version]");
     return mark ? mark.dataset.stageVersion : "";
   }
+  // The battle being fought stays in sight on a long board.
+  function showCurrent() {
+    var current = document.querySelector(".battle-list .battle-current");
+    if (current && window.innerWidth > 1100) current.scrollIntoView({block: "nearest"});
+  }
+  // The full-screen button: the projector's browser shows nothing but the page.
+  function fullScreen() {
+    var button = document.querySelector("[data-fullscreen]");
+    if (!button || !document.documentElement.requestFullscreen) { if (button) button.hidden = true; return; }
+    button.addEventListener("click", function () {
+      if (document.fullscreenElement) document.exitFullscreen();
+      else document.documentElement.requestFullscreen().catch(function () {});
+    });
+  }
+  document.addEventListener("DOMContentLoaded", fullScreen);
   function start() {
     var stage = document.getElementById("stage");
     if (!stage || !stage.dataset.versionUrl || !window.fetch) return;
@@ -26,7 +41,8 @@
         .catch(function () {})
         .then(function () { busy = false; });
     }
-    document.body.addEventListener("htmx:afterSwap", function () { asked = ""; });
+    document.body.addEventListener("htmx:afterSwap", function () { asked = ""; showCurrent(); });
+    showCurrent();
     setInterval(poll, PERIOD);
   }
   document.addEventListener("DOMContentLoaded", start);

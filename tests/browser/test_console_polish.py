@@ -74,10 +74,10 @@ def test_movement_map_is_large_and_the_fought_table_fits_at_1280(latin_fought, n
     # Drawn at its own proportions: no empty band below the map.
     drawn = page.evaluate("""() => { const s = document.querySelector('.stage-map .map svg[data-pan]');
         const g = s.querySelector('g.nodes').getBoundingClientRect(); const b = s.getBoundingClientRect();
-        return {gap: b.bottom - g.bottom, label: parseFloat(getComputedStyle(s.querySelector('.node text')).fontSize)
+        return {gap: b.bottom - g.bottom, label: parseFloat(getComputedStyle(s.querySelector('.node-name text')).fontSize)
                 * s.getScreenCTM().a}; }""")
     assert drawn["gap"] < 120, drawn
-    label = page.evaluate("""() => { const t = document.querySelector('.stage-map .map svg[data-pan] .node text');
+    label = page.evaluate("""() => { const t = document.querySelector('.stage-map .map svg[data-pan] .node-name text');
         return t.getBoundingClientRect().height; }""")
     assert label >= 11, label  # a province's name is at least 11 px tall on screen
     assert "Передвижение применено" in page.locator(".step-card").inner_text()
@@ -128,7 +128,7 @@ def test_projector_at_1920_shows_every_faction_and_key_names_clear_of_flags(lati
     boxes = page.evaluate("""() => {
         const svg = document.querySelector('.map svg[data-pan]').getBoundingClientRect();
         const r = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
-        const labels = [...document.querySelectorAll('.map svg[data-pan] .node text.label')]
+        const labels = [...document.querySelectorAll('.map svg[data-pan] .node-name text.label')]
             .filter(t => getComputedStyle(t).display !== 'none').map(t => ({name: t.textContent, box: r(t)}));
         const flags = [...document.querySelectorAll('.map svg[data-pan] .flag rect, .map svg[data-pan] .ship .hull')]
             .map(r);

@@ -43,7 +43,7 @@ def flag_title(page, unit):
 def overlapping_labels(page) -> list:
     """Pairs of visible province names on the map whose boxes overlap."""
     return page.evaluate("""() => {
-        const boxes = [...document.querySelectorAll('.map .node .label')]
+        const boxes = [...document.querySelectorAll('.map .node-name .label')]
           .filter(t => getComputedStyle(t).display !== 'none')
           .map(t => { const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.top, r.right, r.bottom]; });
         const out = [];
@@ -105,7 +105,7 @@ def test_moderator_steps_the_movement_and_the_projector_shows_the_same_step(hall
     for box in projector.locator(".legend svg").evaluate_all("els => els.map(e => e.getBoundingClientRect().width)"):
         assert box < 48, box
     assert overlapping_labels(projector) == []
-    sizes = projector.locator(".map .node .label >> visible=true").evaluate_all(
+    sizes = projector.locator(".map .node-name .label >> visible=true").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().height)")
     assert sizes and min(sizes) >= 18, min(sizes)                # legible from the back of the hall
 
