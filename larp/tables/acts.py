@@ -24,7 +24,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -85,7 +85,7 @@ class Act:
     """One act of a system: its name (the URL's last part), who may press it, its form (a function of the press
     returning a bound form, or None for a bare button), when it is open, and the service (press, cleaned data)."""
     name: str
-    service: Callable[[Pressing, dict], Any]
+    service: Callable[[Pressing, dict], Any]     # open_when may also raise PermissionDenied: not this seat's (403)
     who: str = BOTH
     form: Callable[[Pressing], Any] | None = None
     open_when: Callable[[dict, Chair], bool | str] = always
@@ -112,6 +112,7 @@ class Acts:
     sides: Callable[[Any], list[str]] = lambda table: [s.key for s in table.sides.all()]
     unknown: Any = None                              # the refusal of an unknown act, or a moderator's naming no side
     status_of: Callable[[ValidationError], int] = lambda error: 400   # a service's refusal → its status
+    unknown_404: bool = False                        # an unknown act's address is not found (404), not refused
     closed_status: int = 400                         # the status of a refusal by `open_when`
     not_yours: Any = None                            # if set: a player's press naming another side is refused so
     closed: Any = None                               # the refusal of an act on a closed table (default: generic)
@@ -134,8 +135,11 @@ class Acts:
                 continue
             if moderator and act.sided != (side is not None):   # a side's acts on its panel, the table's once
                 continue
-            if act.open_when(state, chair) is True:
-                names.add(act.name)
+            try:
+                if act.open_when(state, chair) is True:
+                    names.add(act.name)
+            except PermissionDenied:              # not this seat's act now (another side's move)
+                pass
         return names
 
     def open_any(self, state: dict, table, moderator: bool, side: str | None) -> set[str]:
@@ -164,6 +168,8 @@ class Acts:
             return redirect(back)
         self.ready(s)
         act = self.by_name.get(action)
+        if act is None and self.unknown_404:
+            raise Http404("No such act.")
         try:
             if act is None:
                 raise Refused(self.unknown or _("There is no such act."))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from django.core.exceptions import PermissionDenied
 from larp.tables.models import Press, Step
 
 FORM = re.compile(r'<form\b[^>]*\baction="(?P<action>[^"]*)"[^>]*>(?P<body>.*?)</form>', re.S)
@@ -44,20 +45,24 @@ def offered_both_ways(acts, table, seats, page_url: str, act_url, data: dict, cl
             drawn.add((name, panel))
             offered.add(name)
         for act in acts.acts:
-            panels = ([s.key for s in table.sides.all()] if moderator else [side]) if act.sided else [None]
+            panels = ([s.key for s in table.sides.all()] if moderator else [side]) if act.sided else \
+                [None if moderator else side]
             for panel in panels:
                 if act.name in acts.open_for(state, table, moderator, panel):
                     continue
                 if (act.who == "moderator" and not moderator) or (act.who == "side" and moderator):
                     continue                                            # not this seat's act at all: 403 elsewhere
                 if table.is_open or act.closed_too:
-                    verdict = act.open_when(state, _chair(table, moderator, panel))
+                    try:
+                        verdict = act.open_when(state, _chair(table, moderator, panel))
+                    except PermissionDenied:                    # not this seat's act now: the door says 403
+                        verdict = "403"
                     assert isinstance(verdict, str) and verdict, (act.name, panel, verdict)
                 if (act.name, user.pk, panel) in posted:
                     continue
                 posted.add((act.name, user.pk, panel))
                 before = (Step.objects.filter(table=table).count(), Press.objects.filter(table=table).count())
-                crafted = {**data.get(act.name, {}), **({"side": panel} if panel else {}),
+                crafted = {**data.get(act.name, {}), **({act.side_field: panel} if panel and act.sided else {}),
                           "act_key": f"crafted-{act.name}-{panel}"}
                 r = client.post(act_url(act.name), crafted)
                 assert 400 <= r.status_code < 500, (act.name, panel, r.status_code)
