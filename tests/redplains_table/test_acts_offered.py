@@ -128,3 +128,23 @@ def test_a_second_press_with_the_same_key_is_already_done(table, moderator, play
     assert Step.objects.filter(table=table, kind="stake").count() == 1 and Press.objects.filter(table=table).count() == 1
     table.refresh_from_db()
     assert services.current(table)["command"]["north"]["stake"] == "low"
+
+
+def test_a_roll_that_gave_no_special_order_offers_none(table, moderator, player, client_for):
+    """Special orders were selectable with none left: now each is greyed with the reason; ordinary ones stay."""
+    from tests.redplains_table.conftest import deploy_both
+    deploy_both(table, moderator)
+    services.roll(table.pk, moderator, "north", hand=[1, 1])                # the low stake failed: 0 special
+    table.refresh_from_db()
+    state = services.current(table)
+    assert state["command"]["north"]["result"]["orders"]["special"] == 0
+    options = sit.order_options(table.setup, state, "north")["n1"]
+    assert all(o["refused"] for o in options if o["order"]["kind"] == "special")
+    assert any(o["refused"] is None for o in options if o["order"]["kind"] == "ordinary")
+    assert any(o["refused"]["reason"] == "not_enough_special" for o in options if o["order"]["kind"] == "special")
+    services.undo(table.pk, moderator, "бросок заново")
+    services.stake(table.pk, moderator, "north", "high")
+    services.roll(table.pk, moderator, "north", hand=[6, 6])               # high stake made: 2 special
+    table.refresh_from_db()
+    options = sit.order_options(table.setup, services.current(table), "north")["n1"]
+    assert any(o["refused"] is None for o in options if o["order"]["kind"] == "special")
