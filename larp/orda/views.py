@@ -1,4 +1,5 @@
-"""The «Орда» table's pages: thin views over forms, services and selectors (docs/orda.md, "Table", O25)."""
+"""The «Орда» table's pages: thin views over forms, services and selectors (docs/orda.md, "Table", O25). The acts
+at the table are declared in larp/orda/acts.py and go through the tables' one door (larp.tables.acts)."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
@@ -7,11 +8,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from larp.campaign.access import is_moderator
 from larp.campaign.models import Game
-from larp.orda import dataset, forms, labels, selectors, services
+from larp.orda import acts, dataset, forms, labels, selectors, services
 from larp.orda.engine.data import load
 from larp.orda.models import DataSet
 from larp.tables.access import seat as seat_of
@@ -55,20 +56,10 @@ def new(request: HttpRequest, game_id: int) -> HttpResponse:
 
 # ---------------------------------------------------------------- the table
 
-def _page(request: HttpRequest, game_id: int, table_id: int, *, errors=(), status=200) -> HttpResponse:
-    s = seat_of(request.user, game_id, table_id, system=SYSTEM)
-    state = services.current(s.table)
-    ctx = selectors.table_context(s.table, state, s, selected=request.GET.get("unit"))
-    ctx.update(game=s.table.game, table=s.table, errors=list(errors), log=selectors.log(s.table, state["case"]),
-               result=s.table.result, projector=False,
-               losses=[(labels.faction(k), v) for k, v in (s.table.result.get("losses") or {}).items()])
-    return render(request, "orda/table.html", ctx, status=status)
-
-
 @login_required
 @require_GET
 def table(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
-    return _page(request, game_id, table_id)
+    return acts.page(request, seat_of(request.user, game_id, table_id, system=SYSTEM))
 
 
 @login_required
@@ -80,79 +71,6 @@ def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse
     ctx.update(game=s.table.game, table=s.table, log=selectors.log(s.table, state["case"])[:6],
                result=s.table.result, projector=True)
     return render(request, "orda/projector.html", ctx)
-
-
-ACTIONS = {
-    "values": forms.ValuesForm, "rolloff": forms.RolloffForm, "override_first": forms.FirstForm,
-    "deploy": forms.DeployForm, "turn_start": forms.TurnStartForm, "turn_end": None, "move": forms.MoveForm, "declare": forms.DeclareForm,
-    "counter": forms.CounterForm, "attack": forms.RollForm, "ability": forms.AbilityForm, "undo": forms.ReasonForm,
-    "override_unit": forms.OverrideUnitForm, "override_modifier": forms.OverrideModifierForm,
-    "override_unmodify": forms.OverrideUnmodifyForm, "override_end": forms.OverrideEndForm, "cancel": forms.ReasonForm,
-}
-
-
-@login_required
-@require_POST
-def act(request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpResponse:
-    if action not in ACTIONS:
-        raise Http404("No such action.")
-    s = seat_of(request.user, game_id, table_id, system=SYSTEM)
-    form_class = ACTIONS[action]
-    form = form_class(request.POST) if form_class else None
-    if form is not None and not form.is_valid():
-        errs = [m for field in form.errors.values() for m in field]
-        return _page(request, game_id, table_id, errors=errs or [_("Check the form.")], status=400)
-    d = form.cleaned_data if form is not None else {}
-    try:
-        if action == "undo":
-            services.undo(s.table.pk, request.user, s, d["reason"])
-        elif action == "cancel":
-            if not s.moderator:
-                raise PermissionDenied(_("Only the game's moderators may do this."))
-            from larp.tables import services as tables
-            with tables.locked(s.table.pk) as t:
-                tables.cancel(t, request.user, d["reason"])
-        else:
-            payload, hand = _payload(action, form, d)
-            services.act(s.table.pk, request.user, s, action, payload, hand=hand)
-    except ValidationError as exc:
-        return _page(request, game_id, table_id, errors=_messages(exc), status=400)
-    return redirect("orda:table", game_id, table_id)
-
-
-def _payload(action: str, form, d: dict) -> tuple[dict, list | None]:
-    if action == "turn_start":
-        return {"choices": form.choices()}, None
-    if action == "turn_end":
-        return {}, None
-    if action == "values":
-        return {"data_set": d["data_set"]}, None
-    if action == "deploy":
-        return {"unit": d["unit"], "hex": d.get("hex")}, None
-    if action == "move":
-        return {"unit": d["unit"], "path": d["path"]}, form.hand_dice()
-    if action == "rolloff":
-        return {}, form.hand_dice()
-    if action == "override_first":
-        return {"first": d["first"], "reason": d["reason"]}, None
-    if action == "declare":
-        return form.payload(), None
-    if action == "counter":
-        return {"counter": d["counter"], "retreat_to": d.get("retreat_to")}, None
-    if action == "attack":
-        return {"rerolls": form.rerolls()}, form.hand_dice()
-    if action == "ability":
-        return form.payload(), None
-    if action == "override_unit":
-        return {"unit": d["unit"], "damage": d["damage"], "reason": d["reason"]}, None
-    if action == "override_modifier":
-        return {"unit": d["unit"], "param": d["param"], "value": d["value"], "source": d["source"],
-                "reason": d["reason"]}, None
-    if action == "override_unmodify":
-        return {"index": d["index"], "reason": d["reason"]}, None
-    if action == "override_end":
-        return {"winner": d["winner"], "reason": d["reason"]}, None
-    raise Http404("No such action.")
 
 
 # ---------------------------------------------------------------- printing (O25)

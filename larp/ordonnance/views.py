@@ -1,5 +1,6 @@
-"""«Ордонанс» pages: new contest, the table (moderator's or player's, by seat), the projector, the acts,
-the deck lists and the printed documents. Thin: the door (forms), a service, render."""
+"""«Ордонанс» pages: new contest, the table (moderator's or player's, by seat), the projector, the deck lists and
+the printed documents. The acts at the table are declared in larp/ordonnance/acts.py and go through the tables'
+one door (larp.tables.acts)."""
 from __future__ import annotations
 
 from django.contrib import messages
@@ -18,14 +19,10 @@ from larp.sheets.renderers.ordonnance_rules_card import OrdonnanceRulesCardRende
 from larp.sheets.renderers.ordonnance_score_sheet import OrdonnanceScoreSheetRenderer
 from larp.tables.access import require_moderator_seat, seat
 
-from . import forms, selectors, services
+from . import acts, forms, selectors, services
 from .models import DeckList
 
 SYSTEM = "ordonnance"
-
-
-def _status(exc: ValidationError) -> int:
-    return 400 if getattr(exc, "code", None) == "invalid" else 409
 
 
 def _problems(form) -> list[str]:
@@ -34,14 +31,6 @@ def _problems(form) -> list[str]:
 
 def _table_url(game_id, table_id) -> str:
     return reverse("ordonnance:table", args=[game_id, table_id])
-
-
-def _refused(request, game_id, table_id, problems, status):
-    for problem in problems:
-        messages.error(request, problem)
-    response = _table_response(request, seat(request.user, game_id, table_id, system=SYSTEM))
-    response.status_code = status
-    return response
 
 
 @login_required
@@ -71,14 +60,7 @@ def new(request: HttpRequest, game_id: int) -> HttpResponse:
 @never_cache
 @require_GET
 def table_page(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
-    return _table_response(request, seat(request.user, game_id, table_id, system=SYSTEM))
-
-
-def _table_response(request, s) -> HttpResponse:
-    s.table.refresh_from_db()
-    data = selectors.page(s.table, s)
-    template = "ordonnance/table.html" if s.moderator else "ordonnance/player.html"
-    return render(request, template, {"game": s.table.game, "table": s.table, "d": data, "seat": s})
+    return acts.page(request, seat(request.user, game_id, table_id, system=SYSTEM))
 
 
 @login_required
@@ -88,68 +70,6 @@ def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse
     s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
     data = selectors.page(s.table, None, view=selectors.PUBLIC)
     return render(request, "ordonnance/projector.html", {"game": s.table.game, "table": s.table, "d": data})
-
-
-def _act(request, s, form, call, done: str | None = None) -> HttpResponse:
-    """One table act: the form at the door, then the service; a refusal re-renders the table with the reason."""
-    game_id, table_id = s.table.game_id, s.table.pk
-    if not form.is_valid():
-        return _refused(request, game_id, table_id, _problems(form), 400)
-    try:
-        call(form.cleaned_data)
-    except ValidationError as exc:
-        return _refused(request, game_id, table_id, exc.messages, _status(exc))
-    if done:
-        messages.success(request, done)
-    return redirect(_table_url(game_id, table_id))
-
-
-def _players(s) -> list[str]:
-    return list(s.table.sides.values_list("key", flat=True))
-
-
-@login_required
-@require_POST
-def lot(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
-    s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
-    virtual = services.setup_of(s.table)["mode"] == "virtual"
-    draw = services.deal if virtual else services.lot
-    return _act(request, s, forms.LotForm(request.POST, players=_players(s)),
-                lambda d: draw(s.table.pk, request.user, first_player=d["first_player"]))
-
-
-@login_required
-@require_POST
-def play(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
-    s = seat(request.user, game_id, table_id, system=SYSTEM)
-    return _act(request, s, forms.PlayForm(request.POST, players=_players(s)),
-                lambda d: services.lay(s.table.pk, request.user, s, player=d["player"], territory=d["territory"],
-                                       symbols=d["symbols"], card=d["card"] or None))
-
-
-@login_required
-@require_POST
-def override_turn(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
-    s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
-    return _act(request, s, forms.TurnForm(request.POST, players=_players(s)),
-                lambda d: services.override_turn(s.table.pk, request.user, to_move=d["to_move"], reason=d["reason"]))
-
-
-@login_required
-@require_POST
-def override_end(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
-    s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
-    return _act(request, s, forms.ReasonForm(request.POST),
-                lambda d: services.override_end(s.table.pk, request.user, reason=d["reason"]))
-
-
-@login_required
-@require_POST
-def undo(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
-    s = require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
-    return _act(request, s, forms.ReasonForm(request.POST),
-                lambda d: services.undo(s.table.pk, request.user, reason=d["reason"]),
-                done=_("The last step is undone."))
 
 
 def _pdf(result) -> HttpResponse:

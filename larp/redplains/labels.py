@@ -111,6 +111,7 @@ REFUSALS = {
     "stake_after_roll": gettext_lazy("The stake is chosen before the roll."),
     "bad_stake": gettext_lazy("Choose the low or the high stake."),
     "no_reroll_left": gettext_lazy("No re-roll left (each messenger gives one per battle)."),
+    "already_rolled": gettext_lazy("The command roll is already made; a messenger's re-roll has its own button."),
     "bad_dice": gettext_lazy("A die shows 1 to 6."),
     "not_execution": gettext_lazy("The execution phase has not begun."),
     "dice_missing": gettext_lazy("A roll still awaits dice."),

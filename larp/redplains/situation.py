@@ -921,8 +921,10 @@ def order_options(setup: dict, state: dict, side: str) -> dict[str, list[dict]]:
         if u["side"] != side or not u.get("cell") or u.get("status", "ready") not in ("ready", "fleeing"):
             continue
         options = []
+        # a roll that gave no special order offers none (W7); extras (generals, the Cunning plan) still count
+        special = 9 if result is None else int(((result.get("orders") or {}).get("special")) or 0)
         for order in _candidates(u, enemies, dragon):
-            refused = _single_refusal(setup, state, side, order, result)
+            refused = _single_refusal(setup, state, side, order, result, special)
             options.append({"order": order, "refused": refused})
         out[u["id"]] = options
     return out
@@ -979,10 +981,13 @@ def visible_enemies(setup: dict, state: dict, side: str) -> list[dict]:
             u.get("status", "ready") in IN_BATTLE and u["id"] not in hidden]
 
 
-def _single_refusal(setup: dict, state: dict, side: str, order: dict, result: dict | None) -> dict | None:
-    if order["type"] == "wait":
+def _single_refusal(setup: dict, state: dict, side: str, order: dict, result: dict | None,
+                    special: int = 9) -> dict | None:
+    if order["type"] == "wait":                          # a wait in a special order's place still costs one (W7)
+        if order.get("kind") == "special" and special <= 0:
+            return {"unit": order["unit"], "slot": order["slot"], "rule": "W7", "reason": "not_enough_special"}
         return None
-    command = {"special": 9, "ordinary": 9}
+    command = {"special": special, "ordinary": 9}
     dragon = order["type"] == "dragon"                   # the Dragon move goes with its banner, raised in the unit
     case = {**base_case(setup, state), "orders": [order],
             "banners": [{"unit": order["unit"], "banner": "dragon"}] if dragon else [],

@@ -99,3 +99,18 @@ class Step(models.Model):
     @property
     def ref(self) -> str:
         return f"table-{self.table_id}:step-{self.seq}"
+
+
+class Press(models.Model):
+    """A press of an act that went through, by the one-time key its form carried (made when the page drew it):
+    the same key pressed again (a double click, a retry, ten at once) is answered «already done», never acted."""
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presses")
+    key = models.CharField(max_length=64)
+    act = models.CharField(max_length=40)
+    side = models.CharField(max_length=40, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="tables_press_unique_key")]

@@ -320,9 +320,12 @@ def conditions(request: HttpRequest, game_id: int, table_id: int) -> HttpRespons
 
 # ------------------------------------------------------------------------------------------------ the battle
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def act(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     s = _mod(request, game_id, table_id)
+    if request.method == "GET":       # «Show the odds» from a page a refused «Resolve» left at this address
+        query = request.GET.urlencode()
+        return redirect(reverse("tactical:table", args=[game_id, table_id]) + (f"?{query}" if query else ""))
     state = sel.state_of(s.table)
     form = f.ActionForm(request.POST, units=_unit_choices(state))
     if not form.is_valid():

@@ -1,5 +1,6 @@
-// A table act is sent once: a double tap on a tablet (or a second press while the hall's Wi-Fi is slow) does not
-// post the same form twice. The server would refuse the second anyway, but with an error page instead of the result.
+// A table act is sent once from this page: a double tap on a tablet (or a second press while the hall's Wi-Fi is
+// slow) does not post the same form twice. The server counts a press once in any case (the form's one-time key and
+// the act's open check, inside the table's row lock: larp/tables/acts.py); this only spares the round trip.
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {

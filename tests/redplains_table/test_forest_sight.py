@@ -60,7 +60,8 @@ def test_every_role_sees_what_the_ruling_lets_it(forest, moderator, player, othe
     for c in (south, mod):
         assert 'data-unit="s3"' in html(c, forest)
     next_to_the_forest(forest, moderator)
-    services.roll(forest.pk, player, "north", hand=None)
+    # a roll that gives a special order: with none, no attack (a special order) is offered to name a target by
+    services.roll(forest.pk, moderator, "north", hand=[6, 6])
     after = html(north, forest)
     assert 'data-unit="s3"' in after and BOWS in after                    # the board and the unit list
     picker = re.search(r'data-picker="n2".*?</div>\s*</div>', after, re.S).group(0)

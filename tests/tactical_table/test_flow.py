@@ -109,3 +109,18 @@ def test_initiative_and_the_turn_tracker(battle, moderator, player, client_for):
     page = client_for(player).get(url(battle, "table")).content.decode()
     assert "Ход 2, ходит: Север" in page
     assert battle.state == services.replay_table(battle)
+
+
+def test_show_the_odds_after_a_refused_resolve_stays_on_the_table(battle, moderator, client_for):
+    """A refused «Решить» leaves the page at the act's address; its «Показать шансы» (a GET form) goes to the
+    table's page, and a GET of the act's address itself goes back there too, never a 405."""
+    mod = client_for(moderator)
+    u = ids(battle)
+    q = {"kind": "clash", "attacker": u["Рыцари"], "defender": u["Фаланга"], "attacked_from": "front"}
+    r = mod.post(url(battle, "act"), {**q, "hand_dice": "6 5"})
+    assert r.status_code == 400
+    assert 'id="tr-action-form"' in r.content.decode() and f'action="{url(battle, "table")}"' in r.content.decode()
+    r = mod.get(url(battle, "act"), {**q, "preview": "1"})
+    assert r.status_code == 302 and r.url.startswith(url(battle, "table") + "?")
+    assert "Точные шансы" in mod.get(r.url).content.decode()
+    assert not battle.steps.filter(kind="clash").exists()
