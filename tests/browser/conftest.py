@@ -63,7 +63,8 @@ def new_page(browser, live_server):
     def make(viewport=None, **options):
         context = browser.new_context(viewport=viewport or TABLET, locale="ru-RU", base_url=live_server.url,
                                       **options)
-        context.set_default_timeout(15000)
+        # Generous: a wait ends as soon as its condition holds, and the suite runs in parallel on two cores.
+        context.set_default_timeout(30000)
         contexts.append(context)
         return context.new_page()
 
