@@ -338,6 +338,27 @@ def resume(game: Game, by, reason: str = "", *, phase_id: int | None = None, on_
     return phase
 
 
+def _clock_change(game: Game, by, minutes, phase_id: int | None, on_clock: str | None, not_a_number: str,
+                  out_of_range: str) -> tuple[float, Phase | None, bool]:
+    """The checks an extension and a shortening share, inside the game's lock: (minutes, the phase, whether it
+    has just closed at its passed deadline, so nothing else is to be done)."""
+    require_moderator(by, game)
+    try:
+        minutes = float(minutes)
+    except (TypeError, ValueError):
+        raise PhaseError(not_a_number) from None
+    if not 0 < minutes <= 120:
+        raise PhaseError(out_of_range)
+    _ts, phase = _locked(game)
+    _expect_phase(phase, phase_id)
+    if phase is not None and _closed_if_past_deadline(phase):
+        return minutes, phase, True
+    if phase is None or phase.state == Phase.CLOSED:
+        raise PhaseError(_("The phase is closed; start the next one instead."))
+    _expect_clock(phase, on_clock)
+    return minutes, phase, False
+
+
 def extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
            on_clock: str | None = None) -> Phase:
     """Add minutes to the phase's clock. `on_clock` is the clock mark the press was made on (Phase.clock_mark):
@@ -348,20 +369,11 @@ def extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | 
 @transaction.atomic
 def _extend(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
             on_clock: str | None = None) -> Phase:
-    require_moderator(by, game)
-    try:
-        minutes = float(minutes)
-    except (TypeError, ValueError):
-        raise PhaseError(_("Give the extension in minutes, e.g. 2.")) from None
-    if not 0 < minutes <= 120:
-        raise PhaseError(_("An extension must be between 0 and 120 minutes."))
-    _ts, phase = _locked(game)
-    _expect_phase(phase, phase_id)
-    if phase is not None and _closed_if_past_deadline(phase):
+    minutes, phase, closed = _clock_change(game, by, minutes, phase_id, on_clock,
+                                           _("Give the extension in minutes, e.g. 2."),
+                                           _("An extension must be between 0 and 120 minutes."))
+    if closed:
         return phase
-    if phase is None or phase.state == Phase.CLOSED:
-        raise PhaseError(_("The phase is closed; start the next one instead."))
-    _expect_clock(phase, on_clock)
     if phase.state == Phase.RUNNING:
         phase.deadline += timedelta(minutes=minutes)
         phase.save(update_fields=["deadline"])
@@ -384,20 +396,11 @@ def shorten(game: Game, by, minutes: float, reason: str = "", *, phase_id: int |
 @transaction.atomic
 def _shorten(game: Game, by, minutes: float, reason: str = "", *, phase_id: int | None = None,
              on_clock: str | None = None) -> Phase:
-    require_moderator(by, game)
-    try:
-        minutes = float(minutes)
-    except (TypeError, ValueError):
-        raise PhaseError(_("Give in minutes how much to take off, e.g. 2.")) from None
-    if not 0 < minutes <= 120:
-        raise PhaseError(_("A phase can be shortened by 0 to 120 minutes."))
-    _ts, phase = _locked(game)
-    _expect_phase(phase, phase_id)
-    if phase is not None and _closed_if_past_deadline(phase):
+    minutes, phase, closed = _clock_change(game, by, minutes, phase_id, on_clock,
+                                           _("Give in minutes how much to take off, e.g. 2."),
+                                           _("A phase can be shortened by 0 to 120 minutes."))
+    if closed:
         return phase
-    if phase is None or phase.state == Phase.CLOSED:
-        raise PhaseError(_("The phase is closed; start the next one instead."))
-    _expect_clock(phase, on_clock)
     now = timezone.now()
     if phase.state == Phase.RUNNING:
         before = phase.deadline
