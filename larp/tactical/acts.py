@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from larp.tables.access import require_moderator_seat
 from larp.tables.access import seat as seat_of
 from larp.tables.acts import BOTH, MODERATOR, Act, Acts, Chair, Refused
 from larp.tactical import forms as f
@@ -473,7 +474,9 @@ ACTS = Acts(system=SYSTEM, table_url="tactical:table", page=page, state=sel.stat
 def routed(door):
     """The pages' addresses to the door: the act's name from the address, the side it names into the form."""
     def view(request, game_id: int, table_id: int, action: str, op: str | None = None, side: str | None = None):
-        if action == "act" and request.method == "GET":  # «Show the odds» from a page a refused «Resolve» left here
+        if action == "act" and request.method == "GET" and request.user.is_authenticated:
+            require_moderator_seat(request.user, game_id, table_id, system=SYSTEM)
+            # «Show the odds» from a page a refused «Resolve» left here: the table's page with the same question
             query = request.GET.urlencode()
             return redirect(reverse("tactical:table", args=[game_id, table_id]) + (f"?{query}" if query else ""))
         if side is not None and request.user.is_authenticated and request.method == "POST":
