@@ -483,6 +483,8 @@ def routed(door):
             s = seat_of(request.user, game_id, table_id, system=SYSTEM)   # (anonymous: the door sends to sign in)
             if not s.may_act_for(side) or not s.table.sides.filter(key=side).exists():
                 raise PermissionDenied("Not your side.")
+            if request.POST.get("side") not in (None, "", side):
+                raise PermissionDenied("The address and the form name different sides.")
             post = request.POST.copy()
             post["side"] = side
             request.POST = post
