@@ -20,7 +20,8 @@ from django.utils.translation import gettext_lazy
 
 from larp.tables.access import require_moderator_seat
 from larp.tables.access import seat as seat_of
-from larp.tables.acts import BOTH, MODERATOR, Act, Acts, Chair, Refused
+from larp.tables.acts import BOTH, KEY_FIELD, MODERATOR, Act, Acts, Chair, Refused
+from larp.tables.models import Press
 from larp.tactical import forms as f
 from larp.tactical import selectors as sel
 from larp.tactical import services
@@ -42,7 +43,8 @@ def text(errors) -> str:
 
 
 def unit_choices(state: dict) -> list[dict]:
-    return [{"id": u["id"], "side": u["side"], "label": u.get("name") or _("unit")} for u in sit.live_units(state)]
+    return [{"id": u["id"], "side": u["side"], "label": u.get("name") or _("unit"), "fleeing": bool(u.get("fleeing"))}
+            for u in sit.live_units(state)]
 
 
 def own_corps(m: dict, side: str) -> list[dict]:
@@ -442,6 +444,9 @@ def _open_first(act: Act) -> Act:
         return act
 
     def form(p, read=act.form, open_when=act.open_when):
+        key = (p.data.get(KEY_FIELD) or "").strip()[:64]
+        if key and Press.objects.filter(table=p.table, key=key).exists():
+            return read(p)                        # pressed already: the door answers «already done»
         verdict = open_when(p.state, Chair(p.table, p.seat.moderator, p.side))
         if verdict is not True:
             raise Refused(verdict or _("This cannot be done now."))

@@ -61,3 +61,14 @@ def test_the_builder_and_the_map_offer_each_act_only_when_open(table, moderator,
     assert {"army-unit", "army-general", "army-list", "approve", "start", "map-cell", "map-corps", "map-deal",
             "map-march", "map-first", "move-target", "move-pass", "move-offer"} <= seen
     assert "act" not in seen and "turn" not in seen
+
+
+def test_a_fleeing_unit_is_not_tested_for_steadiness(battle, moderator, client_for):
+    from larp.tables.models import Step
+    mod = client_for(moderator)
+    unit = next(u["id"] for u in battle.state["units"] if u["name"] == "Арбалетчики")
+    assert mod.post(url(battle, "override"), {"unit": unit, "state": "fleeing", "reason": "бегут"}).status_code == 302
+    before = Step.objects.filter(table=battle).count()
+    r = mod.post(url(battle, "act"), {"kind": "test", "test_kind": "unit", "attacker": unit, "server_rest": "on"})
+    assert r.status_code == 400 and "Бегущий отряд не проходит тест на стойкость" in r.content.decode()
+    assert Step.objects.filter(table=battle).count() == before
