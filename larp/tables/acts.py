@@ -92,6 +92,7 @@ class Act:
     sided: bool = True          # a moderator's press names a side (its `side` field); False: the table's own act
     closed_too: bool = False    # may be pressed on a finished or cancelled table (undo)
     side_field: str = "side"    # the form's field naming the side pressed for
+    back: str | None = None     # URL name of the page the act returns to (default: the system's table page)
 
     def __post_init__(self):
         assert self.who in (MODERATOR, SIDE, BOTH), self.who
@@ -162,12 +163,12 @@ class Acts:
         return view
 
     def door(self, request: HttpRequest, game_id: int, table_id: int, action: str) -> HttpResponse:
-        back = reverse(self.table_url, args=[game_id, table_id])
+        act = self.by_name.get(action)
+        back = reverse(act and act.back or self.table_url, args=[game_id, table_id])
         s = seat_of(request.user, game_id, table_id, system=self.system)
         if request.method != "POST":             # a reload of a refused act's page: back to the table
             return redirect(back)
         self.ready(s)
-        act = self.by_name.get(action)
         if act is None and self.unknown_404:
             raise Http404("No such act.")
         try:

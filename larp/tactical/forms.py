@@ -241,6 +241,8 @@ class ActionForm(forms.Form):
                 raise forms.ValidationError(_("Tick the units of both sides in the melee."))
         if kind == "test" and d.get("test_kind") in ("unit", "rally", "general_death") and not a:
             raise forms.ValidationError(_("Choose the unit that tests."))
+        if kind == "test" and d.get("test_kind") == "unit" and self.units[a].get("fleeing"):
+            raise forms.ValidationError(_("A fleeing unit takes no steadiness test: choose «Rallying fleeing troops»."))
         if d.get("modifier") and not (d.get("modifier_reason") or "").strip():
             raise forms.ValidationError(_("Say why the modifier applies."))
         return d

@@ -13,7 +13,7 @@ from django.urls import URLPattern, reverse
 from larp.tables.acts import Acts
 
 SYSTEMS = ["redplains", "tactical", "orda", "ordonnance"]
-CONVERTED = {"redplains", "ordonnance", "orda"}
+CONVERTED = {"redplains", "ordonnance", "orda", "tactical"}
 
 
 def patterns(app: str) -> list[URLPattern]:
