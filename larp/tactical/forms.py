@@ -188,6 +188,19 @@ class ConditionsForm(forms.Form):
         return out
 
 
+class UnitSelect(forms.Select):
+    """A unit picker whose options say which units are fleeing (`data-fleeing`), so the page offers a steadiness
+    test only to units that may take one (static/js/tactical.js); the form refuses it all the same."""
+
+    fleeing: frozenset = frozenset()
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if value in self.fleeing:
+            option["attrs"]["data-fleeing"] = "1"
+        return option
+
+
 class ActionForm(forms.Form):
     KINDS = [("clash", _("Clash")), ("melee", _("Melee")), ("volley", _("Volley")),
              ("exchange", _("Exchange of fire")), ("test", _("Test"))]
@@ -216,6 +229,8 @@ class ActionForm(forms.Form):
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(u["id"], u["label"]) for u in units]
         self.fields["attacker"].choices = choices
+        self.fields["attacker"].widget = UnitSelect(choices=choices)
+        self.fields["attacker"].widget.fleeing = frozenset(u["id"] for u in units if u.get("fleeing"))
         self.fields["defender"].choices = choices
         self.fields["melee_units"].choices = choices[1:]
         self.units = {u["id"]: u for u in units}

@@ -74,6 +74,15 @@
           (tk.value !== "rally" && n === "in_command");
       });
     }
+    // A fleeing unit takes no steadiness test (it rallies instead): not offered for one.
+    var steadiness = kind.value === "test" && (form.querySelector("select[name=test_kind]") || {}).value === "unit";
+    var unit = form.querySelector("select[name=attacker]");
+    if (unit) {
+      unit.querySelectorAll("option[data-fleeing]").forEach(function (o) {
+        o.disabled = steadiness;
+        if (steadiness && o.selected) unit.value = "";
+      });
+    }
   }
   function setup() {
     document.querySelectorAll("form.tr-form").forEach(function (form) {

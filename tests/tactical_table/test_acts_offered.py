@@ -1,7 +1,10 @@
 """The tactical rules' acts are offered only when open, and refused when posted while closed (issue 33): a table
 walked from the army builder and the map through the battle to its end, on the battle's page and the map's, for
 the moderator and the north's player. (The acts of a side name it in their address; north's is the one tried.)"""
+import re
+
 import pytest
+from django.urls import reverse
 
 from larp.tactical import services
 from larp.tactical.acts import ACTS
@@ -68,6 +71,10 @@ def test_a_fleeing_unit_is_not_tested_for_steadiness(battle, moderator, client_f
     mod = client_for(moderator)
     unit = next(u["id"] for u in battle.state["units"] if u["name"] == "Арбалетчики")
     assert mod.post(url(battle, "override"), {"unit": unit, "state": "fleeing", "reason": "бегут"}).status_code == 302
+    # The page marks the fleeing unit in the unit picker, and tactical.js disables it for a steadiness test.
+    page = mod.get(reverse("tactical:table", args=[battle.game_id, battle.pk])).content.decode()
+    marked = re.findall(r'<option value="([^"]+)"[^>]*data-fleeing="1"', page)
+    assert marked and set(marked) == {unit}
     before = Step.objects.filter(table=battle).count()
     r = mod.post(url(battle, "act"), {"kind": "test", "test_kind": "unit", "attacker": unit, "server_rest": "on"})
     assert r.status_code == 400 and "Бегущий отряд не проходит тест на стойкость" in r.content.decode()
