@@ -4,8 +4,8 @@
 #   scripts/test.sh [PYTEST ARGS...]      e.g. scripts/test.sh tests/orda -x
 #
 # The database is SQLite unless DATABASE_URL points at PostgreSQL. TEST_WORKERS
-# sets the number of parallel test processes (default: auto, at least 3: most
-# browser and worker tests wait on a browser or a worker rather than compute).
+# sets the number of parallel test processes (default: two per core, at least 4:
+# most browser and worker tests wait on a browser or a worker rather than compute).
 # With -m "not browser" (make test-quick) Chromium is neither needed nor installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +22,7 @@ fi
 workers="${TEST_WORKERS:-}"
 if [ -z "$workers" ]; then
   cores=$(nproc 2>/dev/null || echo 2)
-  workers=$(( cores > 3 ? cores : 3 ))
+  workers=$(( cores * 2 > 4 ? cores * 2 : 4 ))   # the browser and worker tests mostly wait: two per core
 fi
 parallel=(-n "$workers" --dist loadgroup)   # -n 0: one process
 echo "tests on $( [[ "${DATABASE_URL:-}" == postgres* ]] && echo PostgreSQL || echo SQLite ), $workers parallel process(es)"
