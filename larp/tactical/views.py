@@ -243,7 +243,11 @@ def render_map(request, s: Seat, status: int = 200) -> HttpResponse:
     ctx = {"game": s.table.game, "table": s.table, "seat": s, "phase": state["phase"], "moderator": s.moderator,
            "map": sel.strategic_view(s, state), "fingerprint": s.table.dice.fingerprint,
            "log": [x for x in sel.log(s, state) if x["kind"] in MAP_LOG_KINDS],
-           "open": ACTS.open_any(state, s.table, s.moderator, s.side_key)}
+           "open": ACTS.open_any(state, s.table, s.moderator, s.side_key),
+           # A button that acts for one side (the moderator's «roll the marches of …», «end the move of …») is
+           # drawn only when that act is open for that very side.
+           "open_by_side": {key: ACTS.open_for(state, s.table, s.moderator, key) for key in
+                            (ACTS.sides(s.table) if s.moderator else [s.side_key])}}
     if s.moderator:
         ctx.update(cell_form=f.CellForm(), weather_form=f.WeatherForm(initial={"weather": m["weather"],
                                                                                "flood": m["flood"]}),
