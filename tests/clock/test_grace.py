@@ -113,22 +113,25 @@ def test_every_press_sent_before_the_deadline_counts_on_a_saturated_server(fast_
     grace = settings.ORDER_GRACE_SECONDS
     presses, lock = [], threading.Lock()
 
+    def send(caller, url):
+        """One press, stamped when it leaves the tablet, with its answer as the record keeps it."""
+        key, sent = secrets.token_hex(8), time.time()
+        try:
+            status, body = caller.post(url, {"type": "hold", "key": key},
+                                       headers={"HX-Request": "true", "X-Request-Start": f"t={sent:.6f}"})
+            if status == 409:
+                status = "late" if "Поздно" in body else "closed"
+        except Exception as exc:  # noqa: BLE001 - a lost answer is counted, not raised
+            status = repr(exc)
+        with lock:
+            presses.append((key, sent, time.time(), status))
+
     def press(code, caller, n):
         unit = UNITS[code][n % len(UNITS[code])]
         url = reverse("tablet:file_order", args=[game.pk, code, unit])
         time.sleep(max(0.0, deadline - 1.2 - time.time()) + (n % 10) * 0.02)
         while time.time() < deadline + grace + 2.0:
-            key = secrets.token_hex(8)
-            sent = time.time()
-            try:
-                status, body = caller.post(url, {"type": "hold", "key": key},
-                                           headers={"HX-Request": "true", "X-Request-Start": f"t={sent:.6f}"})
-                if status == 409:
-                    status = "late" if "Поздно" in body else "closed"
-            except Exception as exc:  # noqa: BLE001 - a lost answer is counted, not raised
-                status = repr(exc)
-            with lock:
-                presses.append((key, sent, time.time(), status))
+            send(caller, url)
             time.sleep(0.05)
 
     def load(code, caller):
@@ -146,16 +149,7 @@ def test_every_press_sent_before_the_deadline_counts_on_a_saturated_server(fast_
         unit = UNITS[code][n % len(UNITS[code])]
         url = reverse("tablet:file_order", args=[game.pk, code, unit])
         time.sleep(max(0.0, deadline + grace + 0.5 + n * 0.05 - time.time()))
-        key, sent = secrets.token_hex(8), time.time()
-        try:
-            status, body = caller.post(url, {"type": "hold", "key": key},
-                                       headers={"HX-Request": "true", "X-Request-Start": f"t={sent:.6f}"})
-            if status == 409:
-                status = "late" if "Поздно" in body else "closed"
-        except Exception as exc:  # noqa: BLE001 - a lost answer is counted, not raised
-            status = repr(exc)
-        with lock:
-            presses.append((key, sent, time.time(), status))
+        send(caller, url)
 
     threads = [threading.Thread(target=press, args=(code, caller, n)) for n, (code, caller) in enumerate(callers)]
     threads += [threading.Thread(target=late, args=(code, caller, n)) for n, (code, caller) in enumerate(callers[:4])]
