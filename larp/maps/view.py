@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from larp.campaign import labels
 from larp.campaign.models import Adjacency, Faction, Game, Province
 from larp.engine.model import friendly_to
-from larp.forces.models import Army, Fleet
+from larp.forces.models import Army, Fleet, roman
 from larp.maps.geometry import (flag_box, focus_box, free_corner, label_box, place_labels, project, ship_box,
                                 staff_box, text_width)
 from larp.turns import situation
@@ -27,9 +27,39 @@ def unit_label(kind: str, roman: str) -> str:
     return (_("Fleet %(n)s") if kind == "fleet" else _("Army %(n)s")) % {"n": roman}
 
 
+class _Unit:
+    """An army or fleet as the map draws it: its faction, number and place (a province's primary key)."""
+
+    __slots__ = ("kind", "code", "faction", "faction_id", "number", "place")
+
+    def __init__(self, kind: str, code: str, faction: Faction, number: int, place: int):
+        self.kind, self.code, self.faction, self.faction_id = kind, code, faction, faction.pk
+        self.number, self.place = number, place
+
+    @property
+    def roman(self) -> str:
+        return roman(self.number)
+
+
+def _units_now(game: Game) -> tuple[list[_Unit], list[_Unit]]:
+    armies = [_Unit("army", a.code, a.faction, a.number, a.province_id)
+              for a in Army.objects.filter(game=game, destroyed=False).select_related("faction")]
+    fleets = [_Unit("fleet", f.code, f.faction, f.number, f.sea_id)
+              for f in Fleet.objects.filter(game=game, destroyed=False).select_related("faction")]
+    return armies, fleets
+
+
+def _units_in(state: dict, factions: dict[str, Faction], pk_of: dict[str, int]) -> tuple[list[_Unit], list[_Unit]]:
+    """The armies and fleets of an engine state document (a turn's start, or the state after its regroup)."""
+    def units(kind: str, where: str) -> list[_Unit]:
+        return [_Unit(kind, u["id"], factions[u["faction"]], u["number"], pk_of[u[where]])
+                for u in state.get(f"{kind}s") or [] if u.get("faction") in factions and u.get(where) in pk_of]
+    return units("army", "province"), units("fleet", "sea")
+
+
 def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, str] | None = None,
              route: list[str] | None = None, label_px: float = 10, flag_size: float = 1.0,
-             panel_width: float = 0.0) -> dict:
+             panel_width: float = 0.0, state: dict | None = None) -> dict:
     """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13).
 
     `positions` ({unit id: place id}) shows units where a movement step put them instead of where the
@@ -38,6 +68,8 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     that they do not cover each other (larp.maps.geometry). `flag_size` enlarges flags and ships (the
     projector's read from the back of the hall); `panel_width` (a share of the map's width) asks for a free
     corner of the map for a panel drawn over it: `panel` gives it in the map's units, and no name goes there.
+    `state` (an engine state document: a turn's start as stored, or the state after its regroup) draws the
+    owners and the armies and fleets as they stood then, not as the database has them now (History's replay).
     """
     provinces = list(Province.objects.filter(game=game).select_related("owner"))
     if not provinces:
@@ -47,25 +79,26 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     pts, r, pad, width, height = proj.points, proj.radius, proj.pad, proj.width, proj.height
     capitals = {f.capital_id for f in Faction.objects.filter(game=game) if f.capital_id}
     alliances, passages = situation.relations(game)
-    owner_code = {p.pk: p.owner.code for p in provinces if p.owner}
     by_pk = {p.pk: p for p in provinces}
-    armies = list(Army.objects.filter(game=game, destroyed=False).select_related("faction", "province")
-                  .order_by("province_id", "faction__code", "number"))
-    fleets = list(Fleet.objects.filter(game=game, destroyed=False).select_related("faction", "sea")
-                  .order_by("sea_id", "faction__code", "number"))
-    if positions:
-        pk_of = {p.code: p.pk for p in provinces}
-        for unit in (*armies, *fleets):
-            place = pk_of.get(positions.get(unit.code))
-            if place is not None:
-                if isinstance(unit, Fleet):
-                    unit.sea_id, unit.sea = place, by_pk[place]
-                else:
-                    unit.province_id, unit.province = place, by_pk[place]
-        armies.sort(key=lambda a: (a.province_id, a.faction.code, a.number))
-        fleets.sort(key=lambda f: (f.sea_id, f.faction.code, f.number))
-    besieged = {a.province_id for a in armies if (a.province.fortress or a.province_id in capitals)
-                and not friendly_to(alliances, passages, a.faction.code, owner_code.get(a.province_id))}
+    pk_of = {p.code: p.pk for p in provinces}
+    if state is not None:
+        factions = {f.code: f for f in Faction.objects.filter(game=game)}
+        owned = {row["id"]: factions.get(row.get("owner")) for row in state.get("provinces") or []}
+        for p in provinces:
+            if p.code in owned:
+                p.owner = owned[p.code]
+        armies, fleets = _units_in(state, factions, pk_of)
+    else:
+        armies, fleets = _units_now(game)
+    owner_code = {p.pk: p.owner.code for p in provinces if p.owner}
+    for unit in (*armies, *fleets):
+        place = pk_of.get((positions or {}).get(unit.code))
+        if place is not None:
+            unit.place = place
+    armies.sort(key=lambda a: (a.place, a.faction.code, a.number))
+    fleets.sort(key=lambda f: (f.place, f.faction.code, f.number))
+    besieged = {a.place for a in armies if (by_pk[a.place].fortress or a.place in capitals)
+                and not friendly_to(alliances, passages, a.faction.code, owner_code.get(a.place))}
     nodes = []
     for p in provinces:
         x, y = pts[p.pk]
@@ -87,22 +120,22 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     flags = []
     offset = defaultdict(float)
     for a in armies:
-        x, y = pts[a.province_id]
+        x, y = pts[a.place]
         w = max(12, 5 * len(a.roman) + 5)
-        flags.append({"x": round(x + pad + r * 1.05 + offset[a.province_id] * marker, 1), "y": round(y + pad - r * 0.2, 1),
+        flags.append({"x": round(x + pad + r * 1.05 + offset[a.place] * marker, 1), "y": round(y + pad - r * 0.2, 1),
                       "width": w, "mid": w / 2, "colour": a.faction.colour, "roman": a.roman,
                       "faction": a.faction.name, "faction_code": a.faction.code, "label": unit_label("army", a.roman),
-                      "place": by_pk[a.province_id].name, "code": a.code})
-        offset[a.province_id] += w + 3
+                      "place": by_pk[a.place].name, "code": a.code})
+        offset[a.place] += w + 3
     ships = []
     offset = defaultdict(float)
     for f in fleets:
-        x, y = pts[f.sea_id]
-        ships.append({"x": round(x + pad + r * 2.6 + offset[f.sea_id] * marker, 1), "y": round(y + pad + r * 0.3, 1),
+        x, y = pts[f.place]
+        ships.append({"x": round(x + pad + r * 2.6 + offset[f.place] * marker, 1), "y": round(y + pad + r * 0.3, 1),
                       "colour": f.faction.colour, "roman": f.roman, "faction": f.faction.name,
                       "faction_code": f.faction.code, "label": unit_label("fleet", f.roman),
-                      "place": by_pk[f.sea_id].name, "code": f.code})
-        offset[f.sea_id] += 24
+                      "place": by_pk[f.place].name, "code": f.code})
+        offset[f.place] += 24
     # Names beside their nodes, clear of each other and of the flags and ships (geometry in larp.maps.geometry).
     for f in flags:
         f["box"] = flag_box(f["x"], f["y"], f["width"], marker)
@@ -140,8 +173,8 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     if focus is not None and len(provinces) > 20:
         # The player's own corner of the map first (provinces, armies, fleets); the whole map is one tap away.
         mine = [pts[p.pk] for p in provinces if p.owner_id == focus.pk]
-        mine += [pts[a.province_id] for a in armies if a.faction_id == focus.pk]
-        mine += [pts[f.sea_id] for f in fleets if f.faction_id == focus.pk]
+        mine += [pts[a.place] for a in armies if a.faction_id == focus.pk]
+        mine += [pts[f.place] for f in fleets if f.faction_id == focus.pk]
         focus_view = focus_box(mine, proj)
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
             "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_view, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
