@@ -132,8 +132,11 @@ def hall_version(game: Game) -> str:
     # Filing an order is not audited (only a change is), yet the Strategy board counts the orders filed.
     filed = Order.objects.filter(turn__game=game).aggregate(n=Count("id"), last=Max("filed_at"))
     orders = f"{filed['n']}-{filed['last'].timestamp() if filed['last'] else 0}"
+    from larp.battles import replay
+
+    replaying = replay.in_hall(game) or {}
     return (f"{latest or 0}:{on_console.get('turn', '')}:{on_console.get('view', '')}:{on_console.get('step', '')}"
-            f":{orders}")
+            f":{orders}:{replaying.get('turn', '')}-{replaying.get('frame', '')}")
 
 
 # --- the battles of a turn, in the order they are fought ---------------------------------------

@@ -17,5 +17,7 @@ urlpatterns = [
     path("projector/version", views.projector_version, name="projector_version"),
     path("history/", views.history, name="history"),
     path("history/<int:number>/", views.history_turn, name="history_turn"),
+    path("history/<int:number>/replay/", views.history_replay, name="history_replay"),
+    path("history/<int:number>/replay/hall", views.history_replay_hall, name="history_replay_hall"),
     path("history/<int:number>/<str:part>.json", views.history_turn_case, name="history_turn_case"),
 ]

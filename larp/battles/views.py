@@ -8,11 +8,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from larp.battles import console as home, forms, hooks, selectors, services
+from larp.battles import console as home, forms, hooks, replay, selectors, services
 from larp.battles.models import DiceRoll, TurnResolution
 from larp.campaign import labels
 from larp.campaign.access import moderator_game
@@ -505,6 +506,45 @@ def history_turn_case(request: HttpRequest, game: Game, number: int, part: str) 
     return response
 
 
+def _replay_context(game: Game, number: int, frame) -> dict:
+    try:
+        turn, frames = replay.turn_frames(game, number)
+    except Turn.DoesNotExist:
+        raise Http404 from None
+    shown = frames[replay.clamp(frame, len(frames))]
+    return {"turn": turn, "frames": frames, "frame": shown, "last": len(frames) - 1}
+
+
+@moderator_page
+def history_replay(request: HttpRequest, game: Game, number: int) -> HttpResponse:
+    """A past turn replayed on the map, one frame a press: its start, each move, each battle, the map after
+    regroup. The hall sees the same frame when the moderator puts the replay on the projector."""
+    context = _replay_context(game, number, request.GET.get("frame"))
+    hall = replay.in_hall(game)
+    on_projector = bool(hall and hall["turn"] == number)
+    if on_projector and hall["frame"] != context["frame"]["n"]:
+        replay.show_in_hall(game, number, context["frame"]["n"])  # the projector follows the console's frame
+    context.update(map=maps.map_view(game, **context["frame"]["map"], label_px=CONSOLE_LABEL_PX),
+                   on_projector=on_projector)
+    if request.htmx:
+        return render(request, "battles/history_replay.html#replay", _context(game, **context))
+    return render(request, "battles/history_replay.html", _context(game, **context))
+
+
+@moderator_page
+@require_POST
+def history_replay_hall(request: HttpRequest, game: Game, number: int) -> HttpResponse:
+    """Put this replay on the projector (at the frame shown), or give the projector back to the game."""
+    context = _replay_context(game, number, request.POST.get("frame"))
+    if request.POST.get("show") == "1":
+        replay.show_in_hall(game, number, context["frame"]["n"])
+        messages.success(request, _("The projector shows this replay. Stop it to give the hall the game back."))
+    else:
+        replay.stop_in_hall(game)
+        messages.success(request, _("The projector shows the game as it stands again."))
+    return redirect(f'{reverse("battles:history_replay", args=[game.pk, number])}?frame={context["frame"]["n"]}')
+
+
 # The projector at 1920x1080 in full screen draws the default map about 1.7 px per map unit: province names of
 # 19 symbol units are about 35 px high on screen (legible from 10 m), flags and ships twice the tablet's size
 # (taller still), and the phase's board stands in an empty corner of the map, over 28 % of its width.
@@ -517,6 +557,16 @@ PROJECTOR_MAP = {"label_px": PROJECTOR_LABEL_PX, "flag_size": PROJECTOR_FLAG_SIZ
 def _projector_stage(game: Game, phase, names: dict) -> dict:
     """What the hall sees, by phase, beside the map: Strategy — the orders filed per faction; Movement — the step
     the console shows; Tactics — the battles board; Regroup — the turn's results and who moves first next."""
+    hall = replay.in_hall(game)
+    if hall:
+        try:
+            turn, frames = replay.turn_frames(game, hall["turn"])
+        except Turn.DoesNotExist:
+            replay.stop_in_hall(game)
+        else:
+            frame = frames[replay.clamp(hall.get("frame"), len(frames))]
+            return {"board": "replay", "frame": frame, "turn": turn, "last": len(frames) - 1,
+                    "map": maps.map_view(game, **frame["map"], **PROJECTOR_MAP)}
     plain = {"map": maps.map_view(game, **PROJECTOR_MAP), "board": None}
     if phase is None:
         return plain

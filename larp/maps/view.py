@@ -49,12 +49,20 @@ def _units_now(game: Game) -> tuple[list[_Unit], list[_Unit]]:
     return armies, fleets
 
 
+def _rows(value) -> list[dict]:
+    """A state document's provinces, armies or fleets as rows with their ids: the case document lists them,
+    the engine's state after regroup keys them by id."""
+    if isinstance(value, dict):
+        return [{"id": key, **row} for key, row in value.items()]
+    return list(value or [])
+
+
 def _units_in(state: dict, factions: dict[str, Faction], pk_of: dict[str, int]) -> tuple[list[_Unit], list[_Unit]]:
     """The armies and fleets of an engine state document (a turn's start, or the state after its regroup)."""
-    def units(kind: str, where: str) -> list[_Unit]:
+    def units(kind: str, key: str, where: str) -> list[_Unit]:
         return [_Unit(kind, u["id"], factions[u["faction"]], u["number"], pk_of[u[where]])
-                for u in state.get(f"{kind}s") or [] if u.get("faction") in factions and u.get(where) in pk_of]
-    return units("army", "province"), units("fleet", "sea")
+                for u in _rows(state.get(key)) if u.get("faction") in factions and u.get(where) in pk_of]
+    return units("army", "armies", "province"), units("fleet", "fleets", "sea")
 
 
 def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, str] | None = None,
@@ -83,7 +91,7 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     pk_of = {p.code: p.pk for p in provinces}
     if state is not None:
         factions = {f.code: f for f in Faction.objects.filter(game=game)}
-        owned = {row["id"]: factions.get(row.get("owner")) for row in state.get("provinces") or []}
+        owned = {row["id"]: factions.get(row.get("owner")) for row in _rows(state.get("provinces"))}
         for p in provinces:
             if p.code in owned:
                 p.owner = owned[p.code]

@@ -337,6 +337,47 @@ def add_player(request: HttpRequest, game_id: int) -> HttpResponse:
 # --- moderators: spy reports (R13) ---------------------------------------------------------------
 
 
+# --- past turns, replayed on the map (the players' version: what the hall saw, R13) ------------------------
+
+
+@login_required
+def history_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The turns this game has finished, each to replay on the map."""
+    from larp.battles import replay
+
+    game = get_object_or_404(Game, pk=game_id)
+    require_member(request.user, game)
+    own = _map_focus(request, game)
+    return render(request, "tablet/history.html", {"game": game, "own_faction": own,
+                                                   "turns": replay.finished_turns(game)})
+
+
+@login_required
+def replay_page(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """A finished turn frame by frame: its start, each move, each battle's result, the map after regroup.
+
+    Only turns whose regroup is applied: a turn being played is told by the hall's projector as it happens.
+    """
+    from larp.battles import replay
+    from larp.turns.models import Turn
+
+    game = get_object_or_404(Game, pk=game_id)
+    require_member(request.user, game)
+    if not replay.finished_turns(game).filter(number=number).exists():
+        raise Http404
+    try:
+        turn, frames = replay.turn_frames(game, number, moderators=False)
+    except Turn.DoesNotExist:
+        raise Http404 from None
+    frame = frames[replay.clamp(request.GET.get("frame"), len(frames))]
+    own = _map_focus(request, game)
+    context = {"game": game, "own_faction": own, "turn": turn, "frames": frames, "frame": frame,
+               "last": len(frames) - 1, "map": maps.map_view(game, focus=own, **frame["map"])}
+    if request.htmx:
+        return render(request, "tablet/replay.html#replay", context)
+    return render(request, "tablet/replay.html", context)
+
+
 @login_required
 def spy_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)

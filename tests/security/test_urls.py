@@ -35,6 +35,7 @@ from larp.turns.models import AuditEntry
 PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:join"}
 AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
 MEMBER = {"tablet:map", "tablet:map_svg",   # anyone with a role in the game (positions, no stack contents)
+          "tablet:history", "tablet:replay",  # ... finished turns replayed as the hall saw them (no contents)
           "tables:list",                     # ... the tables they sit at (a moderator: all)
           "dice:verify",                     # ... the dice check: the war and the tables they may open
           "dice:contribute"}                 # ... the dice's contributions (adding one: a player at those dice)
