@@ -52,7 +52,8 @@ def storm_night(transactional_db, worker_factory):
     north_1 = Army.objects.get(faction__game=game, faction__code="north", number=1)
     north_1.province = Province.objects.get(game=game, code="northfield")
     north_1.save(update_fields=["province"])
-    set_stack(Army.objects.get(faction__game=game, faction__code="north", number=2), [kinds["small"], kinds["detachment"]])
+    north_2 = Army.objects.get(faction__game=game, faction__code="north", number=2)
+    set_stack(north_2, [kinds["small"], kinds["detachment"]])
     mod, _ = add_moderator(game, "storm-mod", password="storm-mod-123")
     joins = {}
     for code in ("east", "north"):
