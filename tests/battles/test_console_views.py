@@ -84,3 +84,20 @@ def test_console_offers_printing(in_movement, client_for):
     page = client_for(mod).get(reverse("battles:console", args=[game.pk])).content.decode()
     assert reverse("sheets:request", args=[game.pk]) in page and "Боевые листы" in page
     assert 'value="protocols"' in page  # the turn's protocols and results are offered
+
+
+def test_each_fought_value_carries_its_columns_name_for_narrow_screens(in_movement, client_for):
+    """Below about 1100 px the fought table is drawn as one card per battle (console.css): every value is shown under
+    its column's name from `data-label`, which must be the table head's own word, the outcome's included."""
+    import re
+
+    game, mod, _ = in_movement
+    c = client_for(mod)
+    c.post(reverse("battles:battle_action", args=[game.pk, "confirm"]), {"battle": 1, "attacker": ["6"],
+                                                                         "defender": ["1"]})
+    page = c.get(reverse("battles:battles", args=[game.pk])).content.decode()
+    table = re.search(r'<table class="grid fought">(.*?)</table>', page, re.S).group(1)
+    heads = re.findall(r"<th>(.*?)</th>", table)
+    row = re.search(r"<tbody>\s*<tr>(.*?)</tr>", table, re.S).group(1)
+    labels = re.findall(r'<td[^>]*data-label="([^"]*)"', row)
+    assert labels == heads and heads[-1] == "исход", (labels, heads)
