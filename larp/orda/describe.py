@@ -122,6 +122,8 @@ def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, 
     if kind == "turn_start":
         text = _("Start of the turn: %(faction)s, tour %(tour)s.") % {
             "faction": labels.faction(outcome.get("faction", "")), "tour": outcome.get("tour")}
+        if outcome.get("reshuffled"):
+            text += " " + _("The event deck ran out and is reshuffled by the server's dice.")
         if outcome.get("event_drawn"):
             text += " " + _("Event card drawn.")
         if outcome.get("summoned"):

@@ -343,6 +343,11 @@ def ability_choices(case: dict, u: dict) -> dict | None:
             "params": [(p, labels.param(p)) for p in ("attack", "defence", "speed", "range")], "traits": traits}
 
 
+def _deals(step) -> bool:
+    """The step's dice put the event deck in order (the deal, a reshuffle): they stay off the log, as the order does."""
+    return step.kind == "setup" or bool((step.payload.get("choices") or {}).get("reshuffle"))
+
+
 def log(table: Table, case: dict) -> list[dict]:
     """The steps, newest first, each as a sentence, with its dice (hand or server, and the server's counters)."""
     from larp.dice.models import Roll
@@ -360,6 +365,6 @@ def log(table: Table, case: dict) -> list[dict]:
         out.append({"seq": s.seq, "text": text, "undone": s.undone, "undone_reason": s.undone_reason,
                     "reason": s.reason, "at": s.at, "user": s.user,
                     "dice": [{"value": r.value, "server": r.source == "server", "counter": r.counter,
-                              "discarded": r.status != "used"} for r in dice] if s.kind != "setup" else [],
-                    "deck": s.kind == "setup"})
+                              "discarded": r.status != "used"} for r in dice] if not _deals(s) else [],
+                    "deck": _deals(s)})
     return out

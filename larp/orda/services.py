@@ -19,6 +19,7 @@ from larp.orda import situation as sit
 from larp.orda.engine import outcomes as O
 from larp.orda.engine.data import load
 from larp.orda.models import DataSet
+from larp.rules.dice import shuffled
 from larp.tables import services as tables
 from larp.tables.access import Seat
 from larp.tables.models import Table
@@ -79,12 +80,18 @@ def create(game: Game, user, *, title: str, data: DataSet, mode: str, order: lis
 def _deal(table: Table, user) -> None:
     """The 24 event cards in an order drawn with server dice (Fisher–Yates, one die of k sides per card)."""
     seq = tables.next_seq(table)
-    cards = list(dataset.EVENTS)
-    for i in range(len(cards) - 1, 0, -1):
-        j = tables.take_dice(table, seq, count=1, sides=i + 1, purpose=_("event deck"), user=user)[0] - 1
-        cards[i], cards[j] = cards[j], cards[i]
+    cards = shuffle(table, seq, list(dataset.EVENTS), _("event deck"), user)
     tables.record(table, "setup", user, seq=seq, payload={"order": cards}, outcome={"deck": len(cards)},
                   summary=describe.step_summary({}, {}, "setup", {}, {}))
+
+
+def shuffle(table: Table, seq: int, cards: list[str], purpose: str, user) -> list[str]:
+    """`cards` shuffled by the table's committed dice, on the record of step `seq`: Fisher–Yates from the last
+    position i down to 1, position i swapping with position d − 1, d a server die of i + 1 sides (docs/orda.md,
+    "Table"). No one chooses the order; anyone can redo it from the dice the check page lists."""
+    dice = {i: tables.take_dice(table, seq, count=1, sides=i + 1, purpose=purpose, user=user)[0]
+            for i in range(len(cards) - 1, 0, -1)}
+    return shuffled(cards, lambda i: dice[i] - 1)
 
 
 def _replay(table: Table) -> dict:
@@ -190,7 +197,15 @@ def _order_sides(table: Table, state: dict) -> None:
 
 
 def _with_dice(table: Table, seq: int, state: dict, kind: str, payload: dict, hand, user) -> dict:
-    if kind == "rolloff":
+    if kind == "turn_start":
+        choices = dict(payload.get("choices") or {})
+        choices.pop("reshuffle", None)                  # the order is never given: the table's dice draw it
+        cards = sit.reshuffle_due(state)
+        if cards:                                       # O10: the deck ran out; the table's dice shuffle the discards
+            choices["reshuffle"] = shuffle(table, seq, cards, _("event deck reshuffle"), user)
+        if choices or "choices" in payload:
+            payload["choices"] = choices
+    elif kind == "rolloff":
         rolling = sit.rolloff_of(state)["contenders"]
         if hand is not None:
             if not isinstance(hand, dict) or set(hand) != set(rolling):

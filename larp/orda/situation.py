@@ -282,6 +282,20 @@ def attack_doc(case: dict, p: dict, counter: str | None = None, dice: Any = None
     return doc
 
 
+# ---------------------------------------------------------------- the event deck (O10)
+
+def reshuffle_due(state: dict) -> list[str] | None:
+    """The discarded cards the next `turn_start` must shuffle into a new deck, in the engine's discard order (the
+    card still in force first), or None: the tour's first faction draws and the pile is empty (O10). The engine
+    takes the new order as `choices.reshuffle`; the table rolls it with its dice (services)."""
+    case = state["case"]
+    game, ev = case["game"], case["event"]
+    if state["phase"] != START or game.get("active") != game["order"][0] or ev.get("draw_pile"):
+        return None
+    cards = ([ev["current"]] if ev.get("current") is not None else []) + list(ev.get("discard") or [])
+    return cards or None
+
+
 # ---------------------------------------------------------------- the turn order before the first turn (O8, O10)
 
 def rolloff_of(state: dict) -> dict:

@@ -261,3 +261,79 @@ def test_rolloff_push_direction_and_a_paired_attack_through_the_pages(bolt_hall,
     assert raider_1["hex"] == [2, -1] and raider_1["damage"] == 1
     assert case["activations"] == {"cn-crossbowman-1": ["attack"], "cn-sapper-1": ["attack", "attack"]}
     assert table.state["pending"] is None
+
+
+def test_the_event_deck_runs_out_at_tour_25_and_the_table_plays_on_to_thirty_tours(hall, new_page, artifacts):
+    """The live game's blocker: once the 24 event cards were used, «Начало хода» was refused for ever. Tours 1-23
+    are played through the services the pages call (the test's time), then the players press through the pages
+    from tour 24 across the reshuffle at tour 25 to Border's thirty tours."""
+    from django.urls import reverse
+    from django.utils import translation
+
+    from larp.orda import services
+    from larp.orda import situation as sit
+    from larp.tables import services as tables
+    from larp.tables.access import seat
+    from larp.tables.models import Table
+
+    game = hall
+    mod_user = game.memberships.get(user__username="orda-mod").user
+    players = {f: game.memberships.get(user__username=u).user
+               for f, u in (("rus", "rus-player"), ("north_mongolia", "nm-player"))}
+    with translation.override("ru"):
+        table = services.create(game, mod_user, title="Долгий бой", data=game.orda_data.get(), mode="border",
+                                order=["rus", "north_mongolia"],
+                                factions={"rus": game.factions.get(code="north"),
+                                          "north_mongolia": game.factions.get(code="south")})
+        while services.current(table)["case"]["game"]["tour"] < 24:
+            active = services.current(table)["case"]["game"]["active"]
+            s = seat(players[active], game.pk, table.pk)
+            services.act(table.pk, players[active], s, "turn_start", {})
+            table = services.act(table.pk, players[active], s, "turn_end", {})
+    url = reverse("orda:table", args=[game.pk, table.pk])
+    pages = {}
+    for faction, (name, password, viewport) in {"rus": ("rus-player", "rus-player-123", TABLET),
+                                                "north_mongolia": ("nm-player", "nm-player-123", PHONE)}.items():
+        pages[faction] = new_page(viewport=viewport)
+        sign_in(pages[faction], name, password)
+
+    def press(page, label):
+        page.click(f"button:has-text('{label}')")
+        page.wait_for_load_state()
+
+    def now():
+        return Table.objects.get(pk=table.pk).state["case"]
+
+    seen_reshuffle = False
+    while Table.objects.get(pk=table.pk).status != Table.FINISHED:
+        case = now()
+        tour, active = case["game"]["tour"], case["game"]["active"]
+        page = pages[active]
+        page.goto(url)
+        assert f"Тур {tour}" in page.locator("#orda-status").inner_text()
+        press(page, "Начало хода")
+        after = now()
+        assert after["game"]["tour"] == tour and "осталось активаций" in page.locator("#orda-status").inner_text()
+        if tour == 25 and active == "rus":
+            assert case["event"]["draw_pile"] == []                     # the 24 cards were used
+            log = page.locator("#orda-log").inner_text()
+            assert "Колода событий закончилась и перетасована кубиками сервера." in log
+            assert "O10" not in log and "Движок правил" not in page.content()
+            assert f"Тестовая карта {after['event']['current']}" in page.locator("#orda-status").inner_text()
+            assert len(after["event"]["draw_pile"]) == 23
+            page.screenshot(path=str(artifacts / "orda" / "reshuffled.png"), full_page=True)
+            seen_reshuffle = True
+        if tour == 26 and active == "rus":                              # the next tour draws from the new deck
+            order = next(s.payload["choices"]["reshuffle"] for s in table.steps.filter(kind="turn_start")
+                         if (s.payload.get("choices") or {}).get("reshuffle"))
+            assert after["event"]["current"] == order[1]
+        press(page, "Итоги")
+        assert now() != after or Table.objects.get(pk=table.pk).status == Table.FINISHED
+    assert seen_reshuffle
+    table = Table.objects.get(pk=table.pk)
+    assert table.result["ended_by"] == "tours_elapsed" and table.result["tour"] == 30
+    mod = new_page(viewport={"width": 1280, "height": 900})
+    sign_in(mod, "orda-mod", "orda-mod-123")
+    mod.goto(url)
+    assert "Победа: Русь и Китай — прошло 30 туров, а Монголия не перешла границу" in mod.content()
+    assert sit.replay(table.setup, [(s.kind, s.payload) for s in tables.live_steps(table)]) == table.state

@@ -130,6 +130,49 @@ def test_seeded_reshuffle_of_the_event_deck():
     assert code == 2 and "reshuffle" in err
 
 
+def _tours(doc: dict, until: int, orders: dict[int, list[str]]) -> tuple[list[str], list[str]]:
+    """Turn start and end through the engine's command line, each result's state carried on, until tour `until`
+    begins: (the cards drawn, one per tour; every output line). `orders[t]` is tour t's `choices.reshuffle`."""
+    drawn, outputs = [], []
+    while doc["game"]["tour"] < until:
+        for stage in ("start", "end"):
+            step = {**doc, "stage": stage, "choices": {}, "turn_start": {}}
+            if stage == "start" and doc["game"]["active"] == doc["game"]["order"][0] \
+                    and doc["game"]["tour"] in orders:
+                step["choices"] = {"reshuffle": orders[doc["game"]["tour"]]}
+            code, out, err = run("turn", step)
+            assert code == 0, (doc["game"], err)
+            outputs.append(out)
+            result = json.loads(out)
+            if result.get("event_drawn"):
+                drawn.append(result["event_drawn"])
+            doc = {**doc, **result["state"]}
+    return drawn, outputs
+
+
+def test_the_deck_runs_out_at_tour_25_and_goes_on_only_with_the_reshuffle_given():
+    deck = [f"e{i:02}" for i in range(1, 25)]
+    start = case("o10-reshuffle-the-discards")
+    for k in ("choices", "stage", "note"):
+        del start[k]
+    start["event"] = {"current": None, "draw_pile": list(deck), "discard": []}
+    first, _outputs = _tours(copy.deepcopy(start), 25, {})
+    assert first == deck                                 # tours 1-24 draw the 24 cards in the dealt order
+    doc = copy.deepcopy(start)
+    doc["game"]["tour"] = 25
+    doc["event"] = {"current": None, "draw_pile": [], "discard": list(reversed(deck))}
+    code, _out, err = run("turn", {**doc, "stage": "start"})
+    assert code == 2 and "reshuffle" in err              # tour 25 cannot draw without an order (no seed)
+    order = seeded_shuffle(25, deck)
+    for wrong in (order[:-1], order + [order[0]], order[:-1] + ["e99"], order[:-1] + [order[0]], "e01", [1] * 24):
+        code, _out, err = run("turn", {**doc, "stage": "start", "choices": {"reshuffle": wrong}})
+        assert code == 2 and "choices.reshuffle" in err, wrong
+    again = seeded_shuffle(49, deck)
+    drawn, outputs = _tours(copy.deepcopy(doc), 51, {25: order, 49: again})
+    assert drawn == order + again[:2]                    # the new deck, in the given order, then the next one
+    assert _tours(copy.deepcopy(doc), 51, {25: order, 49: again}) == (drawn, outputs)   # the replay is the same
+
+
 def test_refusal_leaves_no_state():
     code, out, _ = run("attack", case("o15-not-enemy"))
     assert code == 0 and set(json.loads(out)) == {"refused"}
