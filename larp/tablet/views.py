@@ -209,7 +209,8 @@ def map_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """Every army's position and flag, for everyone in the game; no stack contents (R13)."""
     game = get_object_or_404(Game, pk=game_id)
     own = _map_focus(request, game)
-    context = {"game": game, "own_faction": own, **_map_context(game, own)}
+    context = {"game": game, "own_faction": own, **_map_context(game, own),
+               "is_moderator": is_moderator(request.user, game.pk)}
     if request.htmx:
         return render(request, "tablet/map.html#map_lazy", context)
     from larp.turns.services import current_phase

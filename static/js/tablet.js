@@ -109,7 +109,7 @@
       Net.set(false);
       var before = this.data;
       this.data = p;
-      this.el.classList.remove("stale");
+      document.querySelectorAll("[data-clock]").forEach(function (el) { el.classList.remove("stale"); });
       if (before && (before.turn !== p.turn || before.phase !== p.phase
           || (before.state !== p.state && p.state === "closed"))) {
         document.dispatchEvent(new CustomEvent("tablet:phase-changed", { detail: p }));
@@ -134,8 +134,23 @@
     },
 
     render: function () {
-      var p = this.data, el = this.el, left = this.remaining();
+      var p = this.data, self = this;
       if (!p) return;
+      /* Every clock on the page shows the same time (the console's frame and its home, say). */
+      document.querySelectorAll("[data-clock]").forEach(function (el) { self.paint(el); });
+      var open = this.open();
+      if (open !== this.ordersOpen) {
+        var was = this.ordersOpen;
+        this.ordersOpen = open;
+        Forms.lockAll(!open);
+        if (!open && was) Outbox.closed();
+        /* The deadline just passed here: ask the server at once (its request closes the phase). */
+        if (!open && p.phase === "strategy" && p.state === "running") this.sync();
+      }
+    },
+
+    paint: function (el) {
+      var p = this.data, left = this.remaining();
       var time = el.querySelector("[data-clock-time]"), note = el.querySelector("[data-clock-note]"),
         phase = el.querySelector("[data-clock-phase]");
       el.classList.remove("urgent", "over", "closed", "paused");
@@ -164,15 +179,6 @@
       if (Net.down) text += " " + el.dataset.msgStale;
       note.textContent = text;
       el.classList.toggle("stale", Net.down);
-      var open = this.open();
-      if (open !== this.ordersOpen) {
-        var was = this.ordersOpen;
-        this.ordersOpen = open;
-        Forms.lockAll(!open);
-        if (!open && was) Outbox.closed();
-        /* The deadline just passed here: ask the server at once (its request closes the phase). */
-        if (!open && p.phase === "strategy" && p.state === "running") this.sync();
-      }
     }
   };
 

@@ -145,6 +145,19 @@ def fill_red_plains_battle(page, game, title, armies, numbers=None, names=("Кл
             page.fill(f"input[name={side}_figures_{i}]", str(figures or ""))
 
 
+def press(page, target):
+    """Press something on a console page and wait for its answer: the page's part swapped in place (htmx), or a
+    new page. `target`: a selector, a locator, or a function that presses (a key)."""
+    swaps = page.evaluate("() => { window.__pressed = true; return Number(document.documentElement.dataset.swaps || 0); }")
+    if callable(target):
+        target()  # a key, say
+    else:
+        (page.locator(target) if isinstance(target, str) else target).click()
+    page.wait_for_function("s => !window.__pressed || Number(document.documentElement.dataset.swaps || 0) > s",
+                           arg=swaps)
+    page.wait_for_load_state()
+
+
 def sign_in(page, username, password):
     """Sign in through the login page, as a person at the hall would."""
     page.goto("/login/")

@@ -1,7 +1,7 @@
 """The moderators' console in a real browser: dice entered and confirmed, regroup applied, the map recoloured."""
 import pytest
 
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import press, sign_in
 
 
 @pytest.fixture
@@ -35,8 +35,7 @@ def test_moderator_confirms_dice_and_the_map_shows_the_new_owner(storm_ready, ne
     page.fill("input[name=attacker]", "6")
     page.fill("input[name=defender]", "1")
     page.screenshot(path=str(artifacts / "console-battle-1280.png"), full_page=True)
-    page.click("text=Подтвердить сражение")
-    page.wait_for_load_state()
+    press(page, "text=Подтвердить сражение")
     row = page.locator("table.fought tbody tr").first.inner_text()
     assert "Серединград" in row and "6 : 1" in row
     assert "Все сражения проведены" in page.content()
@@ -108,7 +107,7 @@ def test_a_whole_turn_of_the_default_scenario_by_one_moderator(latin_with_modera
     assert "Передвижение не применено" in page.locator(".unfinished").inner_text()
     page.screenshot(path=str(artifacts / "console-home-movement.png"), full_page=True)
     page.click(".next-step a.primary")  # «Провести передвижение»
-    page.click("text=Переставить флажки на карте")
+    press(page, "text=Переставить флажки на карте")
     assert "переставлены" in page.content()
 
     page.goto(f"/g/{game.pk}/console/")
@@ -117,8 +116,8 @@ def test_a_whole_turn_of_the_default_scenario_by_one_moderator(latin_with_modera
     for _ in range(20):
         if page.locator(".awaiting").count() == 0:
             break
-        page.click("text=Бросить на сервере")
-        page.click("text=Подтвердить сражение")
+        press(page, "text=Бросить на сервере")
+        press(page, "text=Подтвердить сражение")
     assert "Все сражения проведены" in page.content()
     page.screenshot(path=str(artifacts / "console-battles-done-1280.png"), full_page=True)
 

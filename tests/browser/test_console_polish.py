@@ -2,7 +2,7 @@
 movement page once applied, the console after the deadline, the projector at 1920x1080."""
 import pytest
 
-from tests.browser.test_console import sign_in
+from tests.browser.conftest import press, sign_in
 
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -165,8 +165,7 @@ def test_projector_follows_the_console_step_by_step_by_itself(latin_started, new
     hall.goto(f"/g/{game.pk}/projector/")
     hall.locator(".projector-panel").wait_for()
     for step in (1, 2, 3):  # a quick moderator: one click after another
-        console.click("a[rel=next]")
-        console.wait_for_load_state()
+        press(console, "a[rel=next]")
         # The projector follows by itself (no reload); how fast is a benchmark's figure, not this test's.
         hall.locator(f"[data-projector-step='{step}']").wait_for(timeout=5000)
     hall.screenshot(path=str(artifacts / "polish-projector-step-3.png"))

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from tests.browser.test_console import sign_in
+from tests.browser.conftest import press, sign_in
 
 ORDERS = [
     ("bulgaria", "bulgaria-4", {"type": "attack", "path": ["serres"]}),
@@ -74,8 +74,7 @@ def test_moderator_steps_the_movement_and_the_projector_shows_the_same_step(hall
     # One move per click, in draw order: Athens first, then Bulgaria's attack on Serres.
     seen = []
     for _ in range(10):
-        console.click("a[rel=next]")
-        console.wait_for_load_state()
+        press(console, "a[rel=next]")
         card = console.locator("#step").inner_text()
         seen.append(card)
         if "Болгария IV" in card:
@@ -93,8 +92,7 @@ def test_moderator_steps_the_movement_and_the_projector_shows_the_same_step(hall
     assert "Серре" in flag_title(projector, "bulgaria-4")
     projector.screenshot(path=str(artifacts / "hall-projector-step-1920.png"))
 
-    console.click("a[rel=prev]")
-    console.wait_for_load_state()
+    press(console, "a[rel=prev]")
     assert "Серре" not in flag_title(console, "bulgaria-4")      # back: the flag is back
     projector.locator(f"[data-projector-step='{int(step) - 1}']").wait_for(timeout=10000)
 
@@ -112,7 +110,7 @@ def test_moderator_steps_the_movement_and_the_projector_shows_the_same_step(hall
     assert missing == []                                          # no /favicon.ico 404 on any page
 
     # Apply all remains, whatever step is shown.
-    console.click("text=Переставить флажки на карте")
+    press(console, "text=Переставить флажки на карте")
     assert "переставлены" in console.content()
 
 
@@ -136,15 +134,13 @@ def test_battles_page_queue_modifier_and_odds(hall, new_page, artifacts):
     page.select_option("select[name=side]", "defender")
     page.fill("input[name=value]", "2")
     page.fill("input[name=reason]", "туман над рекой")
-    page.click("text=Добавить поправку")
-    page.wait_for_load_state()
+    press(page, "text=Добавить поправку")
     assert "туман над рекой" in page.locator(".modifiers").inner_text()
     page.screenshot(path=str(artifacts / "hall-battles-1280.png"), full_page=True)
 
     page.fill("input[name=attacker]", "4")
     page.fill("input[name=defender]", "4")
-    page.click("text=Подтвердить сражение")
-    page.wait_for_load_state()
+    press(page, "text=Подтвердить сражение")
     assert page.locator(".battle-queue li.queue-done").count() >= 1
     if page.locator(".awaiting").count():
         assert "туман над рекой" not in page.locator(".awaiting").inner_text()

@@ -72,9 +72,9 @@ def test_fighting_a_battle_puts_the_turn_in_tactics_and_the_header_says_so(playe
                       {"battle": 1, "attacker": "3", "defender": "3"})
     assert response.status_code == 302
     assert turns.current_phase(game).kind == "tactics"
-    line = _text(re.search(r'<div class="phase-line".*?</div>', c.get(reverse("battles:battles", args=[game.pk]))
-                           .content.decode(), re.S).group(0))
-    assert "Тактика · идёт" in line and "Передвижение" not in line
+    line = _text(re.search(r'<div class="clock-phase" data-clock-phase>.*?</div>',
+                           c.get(reverse("battles:battles", args=[game.pk])).content.decode(), re.S).group(0))
+    assert "Ход 1 · Тактика" in line and "Передвижение" not in line  # the frame's bar
 
 
 def test_history_shows_each_battles_modifiers_and_the_reasons_of_undos(played, client_for):  # noqa: F811
