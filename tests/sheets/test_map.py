@@ -196,6 +196,29 @@ def test_a_player_gets_neither_another_factions_map_nor_the_moderators(tiny_game
         assert c.get(reverse(name, args=[tiny_game.pk, job.pk])).status_code == 403
 
 
+def test_the_moderator_prints_the_map_from_the_buttons(tiny_game, moderator, client_for):
+    c = client_for(moderator)
+    page = c.get(reverse("sheets:index", args=[tiny_game.pk])).content.decode()
+    assert 'value="map"' in page and 'value="faction-map"' in page and '<option value="a3">A3</option>' in page
+    response = c.post(reverse("sheets:request", args=[tiny_game.pk]),
+                      {"kind": "faction-map", "paper": "a3", "faction": tiny_game.factions.get(code="south").pk,
+                       "turn": ""}, **HTMX)
+    job = PrintJob.objects.get()
+    assert response.status_code == 200 and job.kind == "faction-map"
+    assert job.params == {"paper": "a3", "faction": tiny_game.factions.get(code="south").pk}
+    assert "Карта фракции" in response.content.decode() and "текущее положение" in response.content.decode()
+    services.run_job(job.pk)
+    pdf = c.get(reverse("sheets:download", args=[tiny_game.pk, job.pk]))
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert "Карта — Юг" in text_of(pdf.content)
+
+
+def test_historys_turn_page_offers_that_turns_map(latin_game, resolved_turn, latin_moderator, client_for):
+    page = client_for(latin_moderator).get(reverse("battles:history_turn", args=[latin_game.pk, 1])).content.decode()
+    assert 'value="map"' in page and 'value="faction-map"' in page
+    assert '<option value="1" selected>ход 1: начало</option>' in page and 'name="after"' in page
+
+
 def test_the_command_prints_the_map(latin_game, resolved_turn, tmp_path):
     from django.core.management import call_command
 
