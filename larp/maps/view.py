@@ -49,9 +49,9 @@ def _units_now(game: Game) -> tuple[list[_Unit], list[_Unit]]:
     return armies, fleets
 
 
-def _rows(value) -> list[dict]:
-    """A state document's provinces, armies or fleets as rows with their ids: the case document lists them,
-    the engine's state after regroup keys them by id."""
+def state_rows(value) -> list[dict]:
+    """A state document's provinces, armies or fleets as rows with their "id": a turn's start (the engine's case)
+    lists them, the state after a regroup (`run_turn(...)["state"]`) keys them by id."""
     if isinstance(value, dict):
         return [{"id": key, **row} for key, row in value.items()]
     return list(value or [])
@@ -61,8 +61,19 @@ def _units_in(state: dict, factions: dict[str, Faction], pk_of: dict[str, int]) 
     """The armies and fleets of an engine state document (a turn's start, or the state after its regroup)."""
     def units(kind: str, key: str, where: str) -> list[_Unit]:
         return [_Unit(kind, u["id"], factions[u["faction"]], u["number"], pk_of[u[where]])
-                for u in _rows(state.get(key)) if u.get("faction") in factions and u.get(where) in pk_of]
+                for u in state_rows(state.get(key)) if u.get("faction") in factions and u.get(where) in pk_of]
     return units("army", "armies", "province"), units("fleet", "fleets", "sea")
+
+
+def map_extent(game: Game) -> tuple[float, float, float]:
+    """(width, height, scale) of the drawing `map_view` makes of this game's map, in its units, without placing
+    anything: a page sizes its names from it before asking for the map (the map on paper)."""
+    coords = {pk: (lat, lon) for pk, lat, lon in
+              Province.objects.filter(game=game).values_list("pk", "latitude", "longitude")}
+    if not coords:
+        return 100.0, 100.0, 1.0
+    proj = project(coords)
+    return round(proj.width + 2 * proj.pad, 1), round(proj.height + 2 * proj.pad, 1), round(proj.radius / 10, 3)
 
 
 def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, str] | None = None,
@@ -91,7 +102,7 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     pk_of = {p.code: p.pk for p in provinces}
     if state is not None:
         factions = {f.code: f for f in Faction.objects.filter(game=game)}
-        owned = {row["id"]: factions.get(row.get("owner")) for row in _rows(state.get("provinces"))}
+        owned = {row["id"]: factions.get(row.get("owner")) for row in state_rows(state.get("provinces"))}
         for p in provinces:
             if p.code in owned:
                 p.owner = owned[p.code]

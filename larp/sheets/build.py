@@ -402,3 +402,45 @@ def _battle_line(entry: dict, units: _Units, names: Names, outside: dict | None 
             "decision": entry.get("decision") or outcome, "outcome_text": labels.decision(entry),
             "at_table": (at_table(outside) or {"title": "", "system": "", "table": None, "lost": "", "losses": {}})
             if entry.get("outside") else None}
+
+
+# --- the map on paper --------------------------------------------------------------
+
+def state_rows(value) -> list[dict]:
+    """A state document's provinces, armies or fleets as rows with their "id": a turn's start (the engine's case)
+    lists them, the state after a regroup keys them by id."""
+    if isinstance(value, dict):
+        return [{"id": key, **row} for key, row in value.items()]
+    return list(value or [])
+
+
+def map_stacks(state: dict, names: Names, commander: Callable[[str], str] = str) -> list[dict]:
+    """Every army and fleet of a state document with its place and what it holds, armies first, by number:
+    [{"id", "kind", "faction", "number", "label", "place", "cards", "cards_text", "power", "men",
+    "commanders"}]. `commander` names a commander in the active language (the state keeps the Russian name)."""
+    out = []
+    for kind, key, where in (("army", "armies", "province"), ("fleet", "fleets", "sea")):
+        for unit in state_rows(state.get(key)):
+            numeral = roman(int(unit.get("number") or 0)) if unit.get("number") else "?"
+            grouped = cards(unit.get("troops") or [], names)
+            out.append({"id": unit["id"], "kind": kind, "faction": unit.get("faction"),
+                        "number": int(unit.get("number") or 0),
+                        "label": (labels.army_label if kind == "army" else labels.fleet_label)(numeral),
+                        "place": names.province(unit.get(where)), "cards": grouped, "cards_text": cards_text(grouped),
+                        "power": stack_power(grouped), "men": stack_men(grouped),
+                        "commanders": [{"name": commander(c.get("name", "")), "power": c.get("power", 0)}
+                                       for c in unit.get("commanders") or []]})
+    out.sort(key=lambda s: (s["kind"] != "army", s["number"]))
+    return out
+
+
+def map_garrisons(state: dict, faction: str, names: Names) -> list[dict]:
+    """The garrisons of a faction's fortresses in a state document, by the fortress's name: [{"place",
+    "cards_text"}] (an empty fortress says so)."""
+    out = []
+    for row in state_rows(state.get("provinces")):
+        if row.get("owner") != faction or not (row.get("fortress") or row.get("garrison")):
+            continue
+        grouped = cards(row.get("garrison") or [], names)
+        out.append({"place": names.province(row["id"]), "cards_text": cards_text(grouped) if grouped else _("empty")})
+    return labels.by_name(out, name=lambda g: g["place"])

@@ -19,11 +19,12 @@ class PrintForm(forms.Form):
         "max_length": _("No such faction in this game: choose one from the list.")})
     turn = _number(_("The turn must be a whole number from 1 to 10 000."))
     battle = _number(_("The battle's number must be a whole number from 1 to 10 000."))
+    after = forms.BooleanField(required=False)  # the map: the state the turn's regroup left, not its start
 
     def params(self) -> dict:
         """The document's parameters as the print service reads them (empty ones left out)."""
-        return {key: self.cleaned_data[key] for key in ("paper", "faction", "turn", "battle")
-                if self.cleaned_data.get(key) not in (None, "")}
+        return {key: self.cleaned_data[key] for key in ("paper", "faction", "turn", "battle", "after")
+                if self.cleaned_data.get(key) not in (None, "", False)}
 
     def problems(self) -> list[str]:
         return [message for errors in self.errors.values() for message in errors]

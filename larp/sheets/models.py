@@ -18,11 +18,15 @@ class PrintJob(models.Model):
     PROTOCOLS = "protocols"
     TURN_RESULTS = "turn-results"
     ORDER_FORMS = "order-forms"
+    MAP = "map"
+    FACTION_MAP = "faction-map"
     KINDS = [
         (BATTLE_SHEETS, _("Battle sheets")),
         (PROTOCOLS, _("Battle protocols")),
         (TURN_RESULTS, _("Turn results")),
         (ORDER_FORMS, _("Blank order forms")),
+        (MAP, _("Moderators' map")),
+        (FACTION_MAP, _("Faction's map")),
     ]
 
     QUEUED = "queued"

@@ -16,11 +16,12 @@ from larp.dice import selectors as dice_selectors
 from larp.engine.rules import parse_rules
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
 from larp.campaign import labels
+from larp.maps import view as maps
 from larp.sheets import build
 from larp.orders.messages import refusal_text
 from larp.turns.models import Phase, Turn, TurnSettings
 from larp.turns.selectors import Names, names as game_names
-from larp.turns.situation import ENGINE_RULE_KEYS, start_case
+from larp.turns.situation import ENGINE_RULE_KEYS, case_from_game, start_case
 
 
 class NoResults(LookupError):
@@ -211,3 +212,85 @@ def _raised(game: Game, number: int) -> list[dict]:
         raised.append({"faction": army.faction.name, "unit": labels.army_label(army.roman),
                        "province": provinces.get(entry.detail.get("province"), entry.detail.get("province"))})
     return raised
+
+
+# --- the map on paper ------------------------------------------------------------
+
+NOW, START, AFTER = "now", "start", "after"
+
+
+def map_extent(game: Game) -> tuple[float, float, float]:
+    """The map's drawing size and symbol scale (larp.maps.view.map_extent): paper sizes the names from it."""
+    return maps.map_extent(game)
+
+
+def map_state(game: Game, turn: int | None = None, after: bool = False) -> tuple[dict, int | None, str]:
+    """(state document, turn number, moment) of the map asked for: the game as it stands (no turn), a turn's
+    start as the turn stored it, or the state its regroup left (`after`; the turn being played by default).
+    NoResults, with the reason, for a turn that has not started or not been through its regroup."""
+    if turn is None and not after:
+        return case_from_game(game), current_turn_number(game), NOW
+    number = turn if turn is not None else current_turn_number(game)
+    if number is None:
+        raise NoResults(_("The game has not started: there is no turn to draw the map of yet."))
+    if after:
+        stored = turn_result(game, number)
+        state = ((stored or {}).get("result") or {}).get("state")
+        if state:
+            return state, number, AFTER
+    start = Turn.objects.filter(game=game, number=number).values_list("start_state", flat=True).first()
+    if not start:
+        raise NoResults(_("Turn %(turn)s has not started: there is no map of its start.") % {"turn": number})
+    if after:
+        raise NoResults(_("Turn %(turn)s has not been through its regroup yet: there is no map after it.")
+                        % {"turn": number})
+    return start, number, START
+
+
+def _when(number: int | None, moment: str) -> str:
+    if number is None:
+        return _("Before the first turn")
+    if moment == START:
+        return _("Turn %(n)s, its start") % {"n": number}
+    if moment == AFTER:
+        return _("Turn %(n)s, after the regroup") % {"n": number}
+    return _("Turn %(n)s, as it stands now") % {"n": number}
+
+
+def _map_pages(game: Game, turn: int | None, after: bool, label_px: float) -> tuple[dict, list[dict]]:
+    """What every copy of the map shares (heading, moment, the drawing), and every stack of the moment with
+    its contents: the caller keeps only what its reader may see."""
+    state, number, moment = map_state(game, turn, after)
+    names = game_names(game)
+    commander_names = {c.name_ru: c.name for c in Commander.objects.filter(game=game)}
+    stacks = build.map_stacks(state, names, lambda name: commander_names.get(name, name))
+    common = {**header(game, number), "moment": moment, "when": _when(number, moment),
+              "map": maps.map_view(game, state=state, label_px=label_px, flag_size=label_px / 10)}
+    return {**common, "state": state, "names": names}, stacks
+
+
+def moderators_map(game: Game, *, turn: int | None = None, after: bool = False,
+                   label_px: float = 10) -> list[dict]:
+    """The moderators' map: one page, every army and fleet with its place (no contents: that is the battle
+    sheets'), grouped by faction in the order of their names."""
+    common, stacks = _map_pages(game, turn, after, label_px)
+    common.pop("state"), common.pop("names")
+    groups = []
+    for faction in labels.by_name(Faction.objects.filter(game=game)):
+        units = [{"label": s["label"], "place": s["place"]} for s in stacks if s["faction"] == faction.code]
+        groups.append({"code": faction.code, "name": faction.name, "colour": faction.colour, "units": units})
+    return [{**common, "faction": None, "groups": groups}]
+
+
+def faction_maps(game: Game, faction_id: int | None = None, *, turn: int | None = None, after: bool = False,
+                 label_px: float = 10) -> list[dict]:
+    """A faction's map (every faction's, one page each, without `faction_id`): every flag on the map, and the
+    contents of this faction's own armies, fleets and garrisons only (R13)."""
+    common, stacks = _map_pages(game, turn, after, label_px)
+    state, names = common.pop("state"), common.pop("names")
+    factions = labels.by_name(Faction.objects.filter(game=game))
+    if faction_id is not None:
+        factions = [f for f in factions if f.pk == faction_id]
+    return [{**common, "faction": {"code": f.code, "name": f.name, "colour": f.colour},
+             "stacks": [s for s in stacks if s["faction"] == f.code],
+             "garrisons": build.map_garrisons(state, f.code, names)} for f in factions]

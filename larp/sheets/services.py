@@ -24,8 +24,8 @@ from larp.campaign.models import Faction, Game
 from larp.sheets import selectors
 from larp.sheets.models import PrintJob
 from larp.sheets.renderers import (
-    PAPERS_MM,
     BattleSheetRenderer,
+    MapRenderer,
     OrderFormRenderer,
     ProtocolRenderer,
     TurnResultsRenderer,
@@ -40,8 +40,16 @@ PARAMS = {
     PrintJob.ORDER_FORMS: ("paper", "faction", "turn"),
     PrintJob.PROTOCOLS: ("paper", "turn", "battle"),
     PrintJob.TURN_RESULTS: ("paper", "turn"),
+    # No turn: the map as it stands; a turn: its start; `after` (of a turn, the current one by default): the
+    # state its regroup left.
+    PrintJob.MAP: ("paper", "turn", "after"),
+    PrintJob.FACTION_MAP: ("paper", "faction", "turn", "after"),
 }
+RENDERERS = {PrintJob.BATTLE_SHEETS: BattleSheetRenderer, PrintJob.ORDER_FORMS: OrderFormRenderer,
+             PrintJob.PROTOCOLS: ProtocolRenderer, PrintJob.TURN_RESULTS: TurnResultsRenderer,
+             PrintJob.MAP: MapRenderer, PrintJob.FACTION_MAP: MapRenderer}
 NEEDS_RESULTS = {PrintJob.PROTOCOLS, PrintJob.TURN_RESULTS}
+MAPS = {PrintJob.MAP, PrintJob.FACTION_MAP}
 # A running job that has not progressed for settings.PRINT_STALL_SECONDS (a worker killed mid-way; a page
 # takes well under a second) is given up as failed, and a queued job that no worker has started in three
 # times that: the status page says so and the print button makes it afresh.
@@ -64,6 +72,10 @@ def _int(value, field: str) -> int | None:
     return number
 
 
+def _yes(value) -> bool:
+    return str(value).strip().lower() in ("1", "true", "on", "yes")
+
+
 def clean_params(game: Game, kind: str, raw: dict) -> dict:
     """The parameters of one document, checked and normalised (ids as numbers, paper in lower case)."""
     if kind not in PARAMS:
@@ -72,8 +84,9 @@ def clean_params(game: Game, kind: str, raw: dict) -> dict:
     raw = raw or {}
     params: dict = {}
     paper = str(raw.get("paper") or "a4").strip().lower()
-    if paper not in PAPERS_MM:
-        raise PrintError(_("Paper must be one of %(papers)s.") % {"papers": ", ".join(p.upper() for p in PAPERS_MM)})
+    papers = RENDERERS[kind].papers
+    if paper not in papers:
+        raise PrintError(_("Paper must be one of %(papers)s.") % {"papers": ", ".join(p.upper() for p in papers)})
     params["paper"] = paper
     wanted = PARAMS[kind]
     if "faction" in wanted and raw.get("faction") not in (None, ""):
@@ -96,6 +109,17 @@ def clean_params(game: Game, kind: str, raw: dict) -> dict:
         battle = _int(raw.get("battle"), _("Battle"))
         if battle is not None:
             params["battle"] = battle
+    if "after" in wanted and _yes(raw.get("after")):
+        params["after"] = True
+        if params.get("turn") is None:
+            params["turn"] = selectors.current_turn_number(game)
+    if kind in MAPS and params.get("turn") is not None:
+        try:
+            selectors.map_state(game, params["turn"], params.get("after", False))
+        except selectors.NoResults as exc:
+            raise PrintError(str(exc)) from None
+    elif kind in MAPS and params.get("after"):
+        raise PrintError(_("The game has not started: there is no turn to draw the map of yet."))
     if kind in NEEDS_RESULTS and turn_result(game, params["turn"]) is None:
         raise PrintError(_("Turn %(turn)s has no results yet: resolve its battles in the console first.")
                          % {"turn": params["turn"]})
@@ -114,6 +138,12 @@ def render_document(game: Game, kind: str, params: dict,
         elif kind == PrintJob.ORDER_FORMS:
             renderer = OrderFormRenderer(selectors.order_forms(game, params.get("faction"), params.get("turn")),
                                          paper=paper, progress=progress)
+        elif kind in MAPS:
+            label_px = MapRenderer.label_px(paper, *selectors.map_extent(game))
+            moment = {"turn": params.get("turn"), "after": params.get("after", False), "label_px": label_px}
+            pages = (selectors.moderators_map(game, **moment) if kind == PrintJob.MAP
+                     else selectors.faction_maps(game, params.get("faction"), **moment))
+            renderer = MapRenderer(pages, paper=paper, progress=progress)
         elif kind == PrintJob.PROTOCOLS:
             renderer = ProtocolRenderer(selectors.turn_protocols(game, params["turn"], params.get("battle")),
                                         paper=paper, progress=progress)

@@ -135,3 +135,35 @@ def test_a_siege_on_the_map_is_the_engines_r1_hostility(tiny_game, started):
         shown = "eastgate" in {n["code"] for n in maps.map_view(tiny_game)["nodes"] if n["besieged"]}
         engine = parse_case(case_from_game(tiny_game)).situation
         assert shown is besieged is (not engine.friendly_to("south", "east")), kind
+
+
+def test_the_map_of_a_stored_state_in_either_shape(tiny_game):
+    """A turn's start lists provinces and stacks; the state after a regroup keys them by id: both draw the same."""
+    from larp.turns.situation import case_from_game
+
+    start = case_from_game(tiny_game)
+    after = {key: {row["id"]: {k: v for k, v in row.items() if k != "id"} for row in start[key]}
+             for key in ("provinces", "armies", "fleets")}
+    army = Army.objects.get(game=tiny_game, faction__code="north", number=2)
+    army.province = Province.objects.get(game=tiny_game, code="midtown")
+    army.save()
+    Province.objects.filter(game=tiny_game, code="midtown").update(owner=army.faction)
+
+    def where(data, code):
+        return next(f["place"] for f in data["flags"] if f["code"] == code)
+
+    def owner(data, code):
+        return next(n["owner"] for n in data["nodes"] if n["code"] == code)
+
+    now = maps.map_view(tiny_game)
+    assert where(now, "north-2") == "Серединград" and owner(now, "midtown") == army.faction.name
+    for state in (start, after):
+        then = maps.map_view(tiny_game, state=state)
+        assert where(then, "north-2") == "Северное Поле" and owner(then, "midtown") != army.faction.name
+        assert sorted(f["code"] for f in then["flags"]) == sorted(f["code"] for f in now["flags"])
+        assert [s["code"] for s in then["ships"]] == ["north-f1"]
+
+
+def test_the_extent_is_the_maps_own(latin_game):
+    data = maps.map_view(latin_game)
+    assert maps.map_extent(latin_game) == (data["width"], data["height"], data["scale"])

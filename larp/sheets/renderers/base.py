@@ -31,7 +31,7 @@ from reportlab.platypus import (
 
 from larp.sheets import fonts
 
-PAPERS_MM = {"a4": (210.0, 297.0), "a5": (148.0, 210.0)}
+PAPERS_MM = {"a4": (210.0, 297.0), "a5": (148.0, 210.0), "a3": (297.0, 420.0)}
 GRID = colors.Color(0.25, 0.25, 0.25)
 SHADE = colors.Color(0.88, 0.88, 0.88)
 MUTED = colors.Color(0.35, 0.35, 0.35)
@@ -163,18 +163,20 @@ class Renderer:
     margin_left_mm = 12.0
     margin_right_mm = 12.0
     footer_offset_mm = 7.0
-    base_font_pt = 9.0              # on A4; A5 scales it down
+    base_font_pt = 9.0              # on A4; A5 scales it down, A3 up
     a5_scale = 0.82
+    a3_scale = 2 ** 0.5             # A3 is A4 enlarged: the same layout, everything √2 larger
+    papers = ("a4", "a5")           # the papers this document is laid out for
 
     def __init__(self, data, *, paper: str | None = None, progress: Callable[[int], None] | None = None):
         fonts.register_fonts()
         self.data = data
         self.paper = (paper or self.paper).lower()
-        if self.paper not in PAPERS_MM:
-            raise ValueError(f"paper must be one of {', '.join(PAPERS_MM)}")
+        if self.paper not in self.papers:
+            raise ValueError(f"paper must be one of {', '.join(self.papers)}")
         self.progress = progress
         self._reported = -1
-        self.scale = 1.0 if self.paper == "a4" else self.a5_scale
+        self.scale = {"a4": 1.0, "a5": self.a5_scale, "a3": self.a3_scale}[self.paper]
         self.styles = self.make_styles()
 
     # --- geometry -----------------------------------------------------------
@@ -186,7 +188,7 @@ class Renderer:
         return w * mm, h * mm
 
     def mm(self, value: float) -> float:
-        """A length in mm, scaled down on A5 so the same layout fits."""
+        """A length in mm, scaled down on A5 (up on A3) so the same layout fits."""
         return value * mm * self.scale
 
     @property
