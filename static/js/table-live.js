@@ -1,28 +1,9 @@
-// A table act is sent once from this page: a double tap on a tablet (or a second press while the hall's Wi-Fi is
-// slow) does not post the same form twice. The server counts a press once in any case (the form's one-time key and
-// the act's open check, inside the table's row lock: larp/tables/acts.py); this only spares the round trip.
-(function () {
-  "use strict";
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!(form instanceof HTMLFormElement) || (form.getAttribute("method") || "").toLowerCase() !== "post" ||
-        form.target) return;
-    if (event.defaultPrevented) return;
-    if (form.dataset.sent === "1") { event.preventDefault(); return; }
-    form.dataset.sent = "1";
-    form.setAttribute("aria-busy", "true");
-  });
-  /* Back from the browser's cache: the forms can be sent again. */
-  window.addEventListener("pageshow", function () {
-    document.querySelectorAll("form[data-sent]").forEach(function (f) {
-      delete f.dataset.sent;
-      f.removeAttribute("aria-busy");
-    });
-  });
-})();
-
 // A table's pages follow the table: poll its version about once a second and, when it changed,
 // fetch the page again and swap every [data-live] region (forms being typed into are left alone).
+// Sending a form once is not here: templates/tables/partials/send_once.html guards it inline from the page's head.
+// While an act that left this page is on its way (window.tableActs.pending()), nothing is swapped: the page is
+// leaving for the act's answer, and a second tap must land on the button already sent, not on a fresh one drawn
+// under the finger (after a roll, the re-roll button).
 (function () {
   "use strict";
   var root = document.querySelector("[data-table-version-url]");
@@ -30,6 +11,8 @@
   var url = root.getAttribute("data-table-version-url");
   var version = root.getAttribute("data-table-version");
   var busy = false;
+
+  function pending() { return !!(window.tableActs && window.tableActs.pending()); }
 
   function typing() {
     var el = document.activeElement;
@@ -42,6 +25,7 @@
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (!html) return;
+        if (pending()) { version = null; return; }   // drawn once the act's answer is late (or never came)
         var doc = new DOMParser().parseFromString(html, "text/html");
         document.querySelectorAll("[data-live]").forEach(function (el) {
           var fresh = el.id ? doc.getElementById(el.id) : null;
@@ -60,7 +44,7 @@
     fetch(url, {credentials: "same-origin", signal: ctrl.signal})
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
-        if (data && String(data.version) !== String(version)) {
+        if (data && String(data.version) !== String(version) && !pending()) {
           version = data.version;
           if (!typing()) refresh();
         }
