@@ -49,8 +49,14 @@
     }
   });
 
-  /* Each part swapped in is counted on the page (a browser test waits for the answer to its press by it). */
+  /* Each time the page's part is swapped in, it is counted on the page (a browser test waits for the answer to
+   * its press by it); the frame's own polls (the worker's state) do not count. */
+  var part = null;
+  document.addEventListener("DOMContentLoaded", function () { part = document.getElementById("console-page"); });
   document.addEventListener("htmx:afterSettle", function () {
+    var now = document.getElementById("console-page");
+    if (!now || now === part) return;
+    part = now;
     var root = document.documentElement;
     root.dataset.swaps = String(Number(root.dataset.swaps || 0) + 1);
   });

@@ -163,8 +163,7 @@ def sign_in(page, username, password):
     page.goto("/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
-    page.click(".stack-form button.primary")
-    page.wait_for_load_state()
+    press(page, ".stack-form button.primary")
 
 
 def finish_the_turn_through_the_pages(mod, game, mod_user, battles_url, turn, outcome) -> dict:
@@ -187,15 +186,13 @@ def finish_the_turn_through_the_pages(mod, game, mod_user, battles_url, turn, ou
             box.fill(str(a[i]))
         for i, box in enumerate(mod.locator("input[name=defender]").all()):
             box.fill(str(d[i]))
-        mod.click("text=Подтвердить сражение")
-        mod.wait_for_load_state()
+        press(mod, "text=Подтвердить сражение")
         rolls.append({"attacker": a, "defender": d})
     mod.goto(battles_url)
     assert "Все сражения проведены" in mod.content()
     turns.next_phase(game, mod_user)                              # Regroup
     mod.goto(f"/g/{game.pk}/console/regroup/")
-    mod.click("text=Применить перегруппировку")
-    mod.wait_for_load_state()
+    press(mod, "form[action$='regroup/apply'] button.primary")
     assert "Перегруппировка применена" in mod.content()
 
     case = dict(turn.start_state)

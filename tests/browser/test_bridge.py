@@ -6,6 +6,8 @@ pages belong to the Red Plains app).
 """
 import pytest
 
+from tests.browser.conftest import press
+
 from tests.browser.test_console import sign_in, storm_ready  # noqa: F401  (the fixture)
 
 
@@ -67,8 +69,7 @@ def test_a_storm_fought_at_a_red_plains_table_from_the_console(storm_ready, new_
 
     turns.next_phase(game, mod)                                   # Regroup
     page.goto(f"/g/{game.pk}/console/regroup/")
-    page.click("text=Применить перегруппировку")
-    page.wait_for_load_state()
+    press(page, "form[action$='regroup/apply'] button.primary")
     assert "Перегруппировка применена" in page.content()
     assert Province.objects.get(game=game, code="midtown").owner.code == "north"
     page.goto(f"/g/{game.pk}/map/")

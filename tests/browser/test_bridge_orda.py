@@ -13,7 +13,7 @@ is confirmed, the turn's other battles are rolled on the page, the regroup is ap
 """
 import pytest
 
-from tests.browser.conftest import TABLET, finish_the_turn_through_the_pages, sign_in
+from tests.browser.conftest import TABLET, finish_the_turn_through_the_pages, sign_in, press
 
 
 @pytest.fixture
@@ -114,11 +114,9 @@ def test_a_battle_of_the_demo_game_played_in_the_orda_pages_comes_back_into_the_
     mod.click(".missing-values a:has-text('Тестовый набор')")
     mod.wait_for_url("**faction=north_mongolia")
     mod.fill("input[name=batu_khan__speed]", "2")
-    mod.click("button[name=stats]")
-    mod.wait_for_load_state()
+    press(mod, "button[name=stats]")
     mod.goto(url)
-    mod.click("button:has-text('Взять значения из набора данных')")
-    mod.wait_for_load_state()
+    press(mod, "button:has-text('Взять значения из набора данных')")
     assert mod.locator(".missing-values").count() == 0
     assert "Печатные значения взяты из набора данных «Тестовый набор (выдуманные числа)»" in \
         mod.locator("#orda-log").inner_text()
@@ -137,8 +135,7 @@ def test_a_battle_of_the_demo_game_played_in_the_orda_pages_comes_back_into_the_
         active = current(tb.table_id)["case"]["game"]["active"]
         page = pages[active]
         page.goto(url)
-        page.click("button:has-text('Начало хода')")
-        page.wait_for_load_state()
+        press(page, "button:has-text('Начало хода')")
         mine = [u["id"] for u in current(tb.table_id)["case"]["units"]
                 if u["faction"] == active and u["where"] == "board"][:3]
         for uid in mine:
@@ -148,35 +145,30 @@ def test_a_battle_of_the_demo_game_played_in_the_orda_pages_comes_back_into_the_
                 if key is None:
                     continue
                 page.goto(f"{url}?unit={uid}")
-                page.click(f'.moves button[data-hex="{key}"]')
-                page.wait_for_load_state()
+                press(page, f'.moves button[data-hex="{key}"]')
                 assert page.locator(".orda-errors").count() == 0, page.locator(".orda-errors").inner_text()
             targets = sit.legal_targets(current(tb.table_id)["case"], uid)
             if targets:
                 target = targets[0]
                 page.goto(f"{url}?unit={uid}")
-                page.click(f'.targets button[data-hex="{target["hex"][0]},{target["hex"][1]}"]')
-                page.wait_for_load_state()
+                press(page, f'.targets button[data-hex="{target["hex"][0]},{target["hex"][1]}"]')
                 attacked = (uid, target["target"])
                 break
         if attacked:
             break
         page.goto(url)
-        page.click("button:has-text('Итоги')")
-        page.wait_for_load_state()
+        press(page, "button:has-text('Итоги')")
     assert attacked, "the armies never met"
     # The target's side chooses its counter-measure (the tablet for the Mongols, the moderator for Rus).
     target_faction = next(u["faction"] for u in current(tb.table_id)["case"]["units"] if u["id"] == attacked[1])
     defender_page = pages[target_faction]
     defender_page.goto(url)
     assert "Выберите контрмеру" in defender_page.content()
-    defender_page.click("button:has-text('Оборона')")
-    defender_page.wait_for_load_state()
+    press(defender_page, "button:has-text('Оборона')")
     mod.goto(url)
     mod.fill("input[name=die_attacker]", "6")
     mod.fill("input[name=die_defender]", "1")
-    mod.click("button:has-text('Ввести кубики')")
-    mod.wait_for_load_state()
+    press(mod, "button:has-text('Ввести кубики')")
     assert "попадание" in mod.locator("#orda-log").inner_text()
     tablet.goto(url)
     tablet.screenshot(path=str(artifacts / "bridge" / "orda-tablet.png"), full_page=True)

@@ -9,6 +9,8 @@ applies the regroup, and the map is recoloured exactly as `adjudicate turn` give
 """
 import pytest
 
+from tests.browser.conftest import press
+
 from tests.browser.test_console import sign_in, storm_ready  # noqa: F401  (the fixture)
 
 
@@ -62,21 +64,16 @@ def test_a_storm_played_through_the_red_plains_pages_comes_back_into_the_turn(st
         page.fill("input[data-override-figures]", "0")
         page.select_option("form.rp-override select[name=status]", "destroyed")
         page.fill("input[data-override-reason]", "гарнизон сдался без боя")
-        page.click("button[data-override]")
-        page.wait_for_load_state()
+        press(page, "button[data-override]")
         assert page.locator(".error").count() == 0, page.content()
     for side in ("north", "south"):                               # the command rolls, no orders, confirmed
-        page.click(f"#side-{side} [data-roll-server]")
-        page.wait_for_load_state()
-        page.click(f"#side-{side} [data-confirm]")
-        page.wait_for_load_state()
+        press(page, f"#side-{side} [data-roll-server]")
+        press(page, f"#side-{side} [data-confirm]")
     for _ in range(20):                                           # any roll the execution awaits, by the server
         if page.locator("[data-execute]").count():
             break
-        page.click("[data-exec-server]")
-        page.wait_for_load_state()
-    page.click("[data-execute]")
-    page.wait_for_load_state()
+        press(page, "[data-exec-server]")
+    press(page, "[data-execute]")
     assert "Битва окончена" in page.inner_text("[data-end]")
     page.screenshot(path=str(artifacts / "bridge" / "rp-table.png"), full_page=True)
 
@@ -108,8 +105,7 @@ def test_a_storm_played_through_the_red_plains_pages_comes_back_into_the_turn(st
     # The turn finished: the regroup applied, the map recoloured as `adjudicate turn` gives it.
     turns.next_phase(game, mod)                                   # Regroup
     page.goto(f"/g/{game.pk}/console/regroup/")
-    page.click("text=Применить перегруппировку")
-    page.wait_for_load_state()
+    press(page, "form[action$='regroup/apply'] button.primary")
     assert "Перегруппировка применена" in page.content()
 
     case = dict(turn.start_state)

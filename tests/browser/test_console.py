@@ -42,8 +42,7 @@ def test_moderator_confirms_dice_and_the_map_shows_the_new_owner(storm_ready, ne
 
     page.goto(f"/g/{game.pk}/console/regroup/")
     assert "Серединград" in page.locator("text=Провинции, сменившие владельца").locator("xpath=following::ul[1]").inner_text()
-    page.click("text=Применить перегруппировку")
-    page.wait_for_load_state()
+    press(page, "form[action$='regroup/apply'] button.primary")
     assert asked and asked[-1].startswith("Применить перегруппировку?")  # asked before writing to the map
     assert "Перегруппировка применена" in page.content()
 
@@ -162,8 +161,7 @@ def test_a_phase_with_work_is_skipped_only_with_a_reason_and_the_loss_is_said(st
     page.click(".skip-form button")  # first time: the moderator reads what is lost and says no
     assert asked[0].startswith("Пропустить эту фазу? Будет потеряно:") and "Передвижение не применено" in asked[0]
     assert current_phase(game).kind == "movement"
-    page.click(".skip-form button")
-    page.wait_for_load_state()
+    press(page, ".skip-form button")
     assert current_phase(game).kind == "tactics"
     skipped = AuditEntry.objects.get(game=game, action="phase_skipped")
     assert skipped.reason == "зал закрывается"

@@ -2,6 +2,8 @@
 reveals the war's seed, and a player opens the dice check and reads «всё сходится»."""
 import pytest
 
+from tests.browser.conftest import press
+
 from .test_console import sign_in
 
 
@@ -37,23 +39,19 @@ def test_a_player_verifies_the_server_dice_after_the_reveal(battle_ready, new_pa
     page.goto(f"/g/{game.pk}/console/")
     assert fingerprint(game.seed) in page.locator(".dice-commitment").inner_text()
     page.goto(f"/g/{game.pk}/console/battles/")
-    page.click("text=Бросить на сервере")
-    page.wait_for_load_state()
+    press(page, "text=Бросить на сервере")
     assert "кубики хода № 1–" in page.locator(".rolled").inner_text()
     page.fill("form.roll-form input[name=reason]", "кубик скатился под стол")
-    page.click("text=Перебросить")
-    page.wait_for_load_state()
+    press(page, "text=Перебросить")
     assert "кубики хода № 3–4" in page.locator(".rolled").inner_text()
-    page.click("text=Подтвердить сражение")
-    page.wait_for_load_state()
+    press(page, "text=Подтвердить сражение")
     assert "Все сражения проведены" in page.content()
     discarded = Roll.objects.filter(stream__game=game, status=Roll.DISCARDED)
     assert discarded.count() == 2 and all("скатился под стол" in r.reason for r in discarded)
 
     page.click("nav.console-nav >> text=Проверка кубиков")
     assert "проверить можно после раскрытия" in page.locator("tr[data-stream=game]").inner_text()
-    page.click("tr[data-stream=game] >> text=Раскрыть зерно")
-    page.wait_for_load_state()
+    press(page, "tr[data-stream=game] >> text=Раскрыть зерно")
     assert asked and asked[-1].startswith("Раскрыть зерно кубиков войны?")
     assert "Зерно кубиков войны раскрыто" in page.content()
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.text import capfirst
 
-from tests.browser.conftest import PHONE, TABLET, sign_in
+from tests.browser.conftest import PHONE, TABLET, sign_in, press
 from tests.browser.test_whole_turn import console_step, file_on_tablet
 from tests.sheets.pdf import pdf_pages, squash
 from tests.workers import ROOT
@@ -119,15 +119,13 @@ def test_a_storm_won_by_the_garrisons_destruction_reads_the_same_everywhere(stor
     sign_in(mod, "storm-mod", "storm-mod-123")
     mod.goto(f"/g/{game.pk}/console/")
     mod.fill("form[action$='control/end'] input[name=reason]", "все приказы сданы")
-    mod.click("form[action$='control/end'] button")
-    mod.wait_for_load_state()
+    press(mod, "form[action$='control/end'] button")
     assert asked and "Закончить фазу сейчас?" in asked[-1]
 
     # --- Movement and the two storms, dice typed so that each garrison wins the roll ------------------------------
     console_step(mod, game, "Перейти к передвижению")
     console_step(mod, game, "Провести передвижение")
-    mod.click("form[action$='movement/apply'] button")
-    mod.wait_for_load_state()
+    press(mod, "form[action$='movement/apply'] button")
     console_step(mod, game, "Перейти к сражениям")
     console_step(mod, game, "Провести сражение 1")
     for _battle in range(2):
@@ -137,8 +135,7 @@ def test_a_storm_won_by_the_garrisons_destruction_reads_the_same_everywhere(stor
         attacker, defender = DICE[province]
         mod.fill(".dice-form input[name=attacker]", str(attacker))
         mod.fill(".dice-form input[name=defender]", str(defender))
-        mod.click(".dice-form button.primary")
-        mod.wait_for_load_state()
+        press(mod, ".dice-form button.primary")
         # The confirmation's message says the decision too.
         assert said["all"] in mod.locator(".messages").inner_text()
     assert "Все сражения проведены" in mod.content()
@@ -167,8 +164,7 @@ def test_a_storm_won_by_the_garrisons_destruction_reads_the_same_everywhere(stor
     # --- Regroup ------------------------------------------------------------------------------------------------------
     console_step(mod, game, "Перейти к перегруппировке")
     console_step(mod, game, "Применить перегруппировку")
-    mod.click("form[action$='regroup/apply'] button")
-    mod.wait_for_load_state()
+    press(mod, "form[action$='regroup/apply'] button")
     assert "Перегруппировка применена" in mod.content()
 
     # --- History's turn page ----------------------------------------------------------------------------------------

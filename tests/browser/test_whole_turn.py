@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 
 from tests.workers import ROOT, wait_until
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import sign_in, press
 
 pytestmark = pytest.mark.browser
 
@@ -82,16 +82,13 @@ def enter_dice(page, attacker, defender):
         field.fill(str(attacker))
     for field in page.locator(".dice-form input[name=defender]").all():
         field.fill(str(defender))
-    page.click(".dice-form button.primary")
-    page.wait_for_load_state()
+    press(page, ".dice-form button.primary")
 
 
 def server_dice(page):
-    page.click("form[action$='battles/roll'] button")
-    page.wait_for_load_state()
+    press(page, "form[action$='battles/roll'] button")
     assert "Бросок сервера" in page.locator(".dice-form").inner_text()
-    page.click(".dice-form button.primary")
-    page.wait_for_load_state()
+    press(page, ".dice-form button.primary")
 
 
 def test_a_whole_turn_through_the_pages_equals_the_engine(hall, new_page, artifacts, tmp_path):
@@ -147,8 +144,7 @@ def test_a_whole_turn_through_the_pages_equals_the_engine(hall, new_page, artifa
     assert stale_tab.status == 409 and "Передвижение не применено" in stale_tab.text()
     assert current_phase(game).kind == Phase.MOVEMENT
     console_step(mod, game, "Провести передвижение")
-    mod.click("form[action$='movement/apply'] button")
-    mod.wait_for_load_state()
+    press(mod, "form[action$='movement/apply'] button")
     assert "переставлены" in mod.content()
     mod.screenshot(path=str(artifacts / "whole-turn-movement.png"), full_page=True)
 
@@ -162,13 +158,11 @@ def test_a_whole_turn_through_the_pages_equals_the_engine(hall, new_page, artifa
     mod.fill("form[action$='battles/modifier'] input[name=value]", "2")
     mod.select_option("form[action$='battles/modifier'] select[name=side]", "defender")
     mod.fill("form[action$='battles/modifier'] input[name=reason]", "туман над бродом")
-    mod.click("form[action$='battles/modifier'] button")
-    mod.wait_for_load_state()
+    press(mod, "form[action$='battles/modifier'] button")
     server_dice(mod)  # battle 2 by the server, with the modifier
     mod.screenshot(path=str(artifacts / "whole-turn-battle-2.png"), full_page=True)
     mod.fill("form[action$='battles/undo'] input[name=reason]", "кубики прочитали не того сражения")
-    mod.click("form[action$='battles/undo'] button")
-    mod.wait_for_load_state()
+    press(mod, "form[action$='battles/undo'] button")
     assert asked[-1].startswith("Отменить сражение 2?")
     assert mod.locator(".awaiting h2").inner_text().startswith("Сражение 2")
     server_dice(mod)  # battle 2 again
@@ -182,8 +176,7 @@ def test_a_whole_turn_through_the_pages_equals_the_engine(hall, new_page, artifa
     # --- Regroup and the next turn -------------------------------------------------------------------------
     console_step(mod, game, "Перейти к перегруппировке")
     console_step(mod, game, "Применить перегруппировку")
-    mod.click("form[action$='regroup/apply'] button")
-    mod.wait_for_load_state()
+    press(mod, "form[action$='regroup/apply'] button")
     assert asked[-1].startswith("Применить перегруппировку?")
     assert "Перегруппировка применена" in mod.content()
     console_step(mod, game, "Открыть ход 2")
