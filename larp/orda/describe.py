@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _, pgettext
 
+from larp import ru
 from larp.orda import labels
 from larp.orda.engine.data import load
 
@@ -43,6 +44,7 @@ def _items(side: dict) -> str:
     return " ".join(parts) if parts else str(side.get("param", 0))
 
 
+@ru.agreeing
 def attack_sentence(case: dict, r: dict) -> str:
     """The itemised sums and the result of one attack."""
     a, d = r["attacker"], r["defender"]
@@ -100,6 +102,7 @@ def rolloff_sentence(payload: dict, outcome: dict) -> str:
     return f"{head} — {tail} ({how})"
 
 
+@ru.agreeing
 def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, outcome: dict) -> str:
     """One short sentence for the log and the game's audit."""
     name = lambda uid: unit_name(case_before, uid)  # noqa: E731

@@ -38,8 +38,8 @@ def play_open(state, seat):
         return _("The cards are not dealt yet.")
     if seat.moderator or state.get("to_move") == seat.side:
         return True
-    from .words import refusal
-    return refusal("not_your_turn")
+    from .words import plain, refusal
+    return plain(refusal("not_your_turn"))
 
 
 def turn_open(state, seat):
@@ -74,7 +74,8 @@ ACTS_LIST = [
     Act("play", who=BOTH, side_field="player", open_when=play_open,
         form=lambda p: forms.PlayForm(p.data, players=_players(p)),
         service=lambda p, d: services.lay(p.table.pk, p.user, p.seat, player=d["player"], territory=d["territory"],
-                                          symbols=d["symbols"], card=d["card"] or None)),
+                                          symbols=d["symbols"], card=d["card"] or None,
+                                          correction=d.get("correction") or "")),
     Act("turn", who=MODERATOR, sided=False, open_when=turn_open,
         form=lambda p: forms.TurnForm(p.data, players=_players(p)),
         service=lambda p, d: services.override_turn(p.table.pk, p.user, to_move=d["to_move"], reason=d["reason"])),
@@ -88,6 +89,8 @@ def page(request, s, *, refusal: str = "", status: int = 200):
     """The table's page for this seat (the moderator's or the player's), with a refusal, if any."""
     s.table.refresh_from_db()
     data = selectors.page(s.table, s)
+    if s.moderator:
+        data["head"] = selectors.head(s.table, data)
     template = "ordonnance/table.html" if s.moderator else "ordonnance/player.html"
     return render(request, template, {"game": s.table.game, "table": s.table, "d": data, "seat": s,
                                       "refusal": refusal,

@@ -93,6 +93,7 @@ class PlayForm(forms.Form):
     symbols = forms.MultipleChoiceField(required=False, choices=symbol_choices, error_messages={
         "invalid_choice": _("Unknown symbol."), "invalid_list": _("Unknown symbol.")})
     card = forms.CharField(required=False, max_length=64)
+    correction = forms.CharField(required=False, max_length=500)   # a card out of turn, ruled with this reason
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -124,38 +125,42 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(max_length=500, error_messages=REASON_ERRORS)
 
 
+def all_kinds() -> list[tuple[str, ...]]:
+    """The 31 different cards C3 allows (one to five distinct symbols), fewer symbols first, then by rank."""
+    from itertools import combinations
+    return [combo for n in range(1, len(SYMBOLS) + 1) for combo in combinations(SYMBOLS, n)]
+
+
 class DeckForm(forms.Form):
-    """A deck list's name and its card kinds as rows: symbols ticked and a count (rows with no symbol are dropped)."""
-    ROWS = 8
+    """A deck list's name and the number of copies of each of the 31 possible cards (C3), all saved at once:
+    0 (or empty) leaves the card out."""
     name = forms.CharField(label=_("Name"), max_length=120, error_messages={"required": _("Give the deck list a name.")})
     made_for_tests = forms.BooleanField(label=_("Made up for tests (not the published deck)"), required=False)
 
     def __init__(self, *args, existing: list | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        existing = existing or []
-        self.row_count = len(existing) + self.ROWS
-        for i in range(self.row_count):
-            card = existing[i] if i < len(existing) else {"symbols": [], "count": 1}
-            self.fields[f"s{i}"] = forms.MultipleChoiceField(
-                required=False, choices=symbol_choices, initial=card["symbols"],
-                widget=forms.CheckboxSelectMultiple, error_messages={"invalid_choice": _("Unknown symbol.")})
-            self.fields[f"n{i}"] = forms.IntegerField(
-                required=False, min_value=0, max_value=200, initial=card["count"], error_messages={
+        have = {tuple(s for s in SYMBOLS if s in c["symbols"]): c["count"] for c in existing or []}
+        self.kinds = all_kinds()
+        for kind in self.kinds:
+            self.fields[self.key(kind)] = forms.IntegerField(
+                required=False, min_value=0, max_value=200, initial=have.get(kind) or None,
+                widget=forms.NumberInput(attrs={"min": 0, "max": 200, "inputmode": "numeric", "placeholder": "0"}),
+                error_messages={
                     "invalid": _("The number of copies is a whole number from 0 to 200."),
                     "min_value": _("The number of copies is a whole number from 0 to 200."),
                     "max_value": _("The number of copies is a whole number from 0 to 200.")})
 
+    @staticmethod
+    def key(kind) -> str:
+        return "k_" + "-".join(kind)
+
     def rows(self):
-        return [(self[f"s{i}"], self[f"n{i}"]) for i in range(self.row_count)]
+        """(the card's symbols as a strip, its count field), for every possible card."""
+        return [([{"id": s, "name": str(SYMBOL_NAMES[s])} for s in kind], self[self.key(kind)]) for kind in self.kinds]
 
     def cards(self) -> list[dict]:
-        out = []
-        for i in range(self.row_count):
-            symbols = self.cleaned_data.get(f"s{i}") or []
-            count = self.cleaned_data.get(f"n{i}")
-            if symbols:
-                out.append({"symbols": list(symbols), "count": 1 if count is None else count})
-        return out
+        return [{"symbols": list(kind), "count": self.cleaned_data[self.key(kind)]} for kind in self.kinds
+                if self.cleaned_data.get(self.key(kind))]
 
 
 class ImportForm(forms.Form):

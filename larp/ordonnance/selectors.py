@@ -131,6 +131,8 @@ def _log(table: Table, setup: dict, names: dict, view: str) -> list[dict]:
         if step.kind == "play":
             symbols = situation._card_symbols(p.get("card"), setup.get("deck"))
             text = _("%(name)s: territory %(t)s") % {"name": names.get(p.get("player"), ""), "t": p.get("territory")}
+            if p.get("out_of_turn"):
+                text = _("Moderator's ruling, out of turn: %(summary)s") % {"summary": text}
             card = symbol_strip(symbols)
         elif step.kind == "lot":
             how = _("by the server's die") if p.get("how") == "server" else _("after a lot at the table")
@@ -156,7 +158,7 @@ def _log(table: Table, setup: dict, names: dict, view: str) -> list[dict]:
         out.append({"seq": step.seq, "text": text, "card": card, "undone": step.undone,
                     "reason": step.reason, "undone_reason": step.undone_reason,
                     "who": person(step.user) if step.user and view == MODERATOR else "",
-                    "at": step.at, "markers": markers, "override": step.kind.startswith("override")})
+                    "at": step.at, "markers": markers, "override": step.kind.startswith("override") or bool(p.get("out_of_turn"))})
     return out
 
 
@@ -193,6 +195,11 @@ def page(table: Table, seat=None, *, view: str | None = None) -> dict:
         "deck_unknown": setup.get("deck") is None,
         "deck_name": setup.get("deck_name"), "made_for_tests": setup.get("made_for_tests"),
     }
+    if view != MODERATOR:   # rule numbers stay on the moderator's screens and paper (players and the hall read words)
+        for r in data["refused"]:
+            r["why"] = words.plain(r["why"])
+        for e in data["log"]:
+            e["text"] = words.plain(e["text"])
     if not virtual and setup.get("deck"):   # a physical table with a scenario roster: its kinds, copies left
         kinds: dict[tuple, int] = {}
         for card in setup["deck"]:
@@ -226,6 +233,33 @@ def page(table: Table, seat=None, *, view: str | None = None) -> dict:
             data["hands"] = [{"key": k, "name": names.get(k, k), "cards": hand_of(k), "room": room[k],
                               "to_move": state.get("to_move") == k} for k in setup["players"]]
     return data
+
+
+def head(table: Table, data: dict) -> dict:
+    """The moderator page's frame (templates/tables/partials/frame.html): the title, the card being laid, whose
+    turn it is, or the winner, and the next act's form on the page."""
+    res_over = data["game_over"] or table.status == Table.FINISHED
+    plays = data["plays"]
+    if res_over:
+        st = data["standings"]
+        winner = st["points_winner"] if st["announce_points"] else st["winner"]
+        return {"title": table.title, "system": _("Ordonnance"), "over": True,
+                "round": _("Over after %(n)s cards") % {"n": plays},
+                "whose": _("Winner: %(name)s") % {"name": winner or "—"},
+                "next": {"label": _("Result"), "anchor": "ord-result"}}
+    out = {"title": table.title, "system": _("Ordonnance"), "over": False,
+           "round": _("Card %(n)s") % {"n": plays + 1} if data["has_lot"] else _("Before the lot")}
+    if not data["has_lot"]:
+        out["whose"] = _("The first player is not drawn yet.")
+        out["next"] = {"label": _("Deal the cards") if data["virtual"] else _("The first player"), "anchor": "lot"}
+    elif data["to_move_name"]:
+        out["whose"] = _("Turn: %(name)s") % {"name": data["to_move_name"]}
+        out["next"] = ({"label": _("Enter the laid card"), "anchor": "entry"} if not data["virtual"]
+                       else {"label": _("Hands"), "anchor": "ord-act"})
+    else:
+        out["whose"] = _("Nobody can lay a card.")
+        out["next"] = None if data["virtual"] else {"label": _("End the game"), "anchor": "end"}
+    return out
 
 
 def protocol(table: Table) -> dict:

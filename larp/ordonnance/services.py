@@ -231,8 +231,12 @@ def deal(table_id: int, user, *, first_player: str | None = None) -> dict:
 
 
 def lay(table_id: int, user, seat, *, player: str, territory: int, symbols: list[str] | None = None,
-        card: str | None = None) -> dict:
-    """One laid card: entered by the moderator at a physical table, or played from a hand on a tablet."""
+        card: str | None = None, correction: str = "") -> dict:
+    """One laid card: entered by the moderator at a physical table, or played from a hand on a tablet.
+
+    At a physical table the card of a player out of turn is refused (C7: the order decides who completes an
+    army first, which breaks ties), unless the moderator rules it with a reason: a correction on the record,
+    and the turn goes on clockwise from that player."""
     with tables.locked(table_id) as table:
         _must_be_open(table)
         if not seat.may_act_for(player):
@@ -247,29 +251,40 @@ def lay(table_id: int, user, seat, *, player: str, territory: int, symbols: list
             if not symbols:
                 raise ValidationError(_("Tick the symbols on the card: one to five."), code="invalid")
             played = {"symbols": situation.ordered(symbols)}
+            to_move = state.get("to_move")
+            correction = (correction or "").strip()
+            if to_move and player != to_move and not correction:
+                names = names_of(table)
+                raise ValidationError(
+                    _("It is %(turn)s's turn, not %(name)s's (C7): enter %(turn)s's card, or rule this card out of "
+                      "turn and say why.") % {"turn": names.get(to_move, to_move), "name": names.get(player, player)},
+                    code="conflict")
+            out_of_turn = bool(to_move and player != to_move)
             shown = ", ".join(str(words.SYMBOL_NAMES[s]).lower() for s in played["symbols"])
         else:
             if not state.get("dealt"):
                 raise ValidationError(_("The cards are not dealt yet."), code="conflict")
             if not card:
                 raise ValidationError(_("Tap a card of the hand first, then a territory."), code="invalid")
+            said = words.refusal if seat.moderator else (lambda code: words.plain(words.refusal(code)))
             if state.get("to_move") != player:
-                raise ValidationError(words.refusal("not_your_turn"), code="conflict")
+                raise ValidationError(said("not_your_turn"), code="conflict")
             hand = state["hands"].get(player, [])
             drawn = state["draw_pile"][0] if state["draw_pile"] else None
             if card not in hand and card != drawn:
-                raise ValidationError(words.refusal("card_not_in_hand"), code="conflict")
+                raise ValidationError(said("card_not_in_hand"), code="conflict")
             played = card
+            out_of_turn, correction = False, ""
             shown = ", ".join(str(words.SYMBOL_NAMES[s]).lower()
                               for s in situation._card_symbols(card, setup["deck"]))
         names = names_of(table)
         summary = _("%(name)s lays a card (%(symbols)s) in territory %(t)s.") % {
             "name": names.get(player, player), "symbols": shown, "t": territory}
-        try:
-            return _act(table, user, "play", {"player": player, "territory": territory, "card": played},
-                        summary, side=player)
-        except ValidationError:
-            raise
+        payload = {"player": player, "territory": territory, "card": played}
+        if out_of_turn:
+            payload["out_of_turn"] = True
+            summary = _("Moderator's ruling, out of turn: %(summary)s") % {"summary": summary}
+        return _act(table, user, "play", payload, summary, side=player, reason=correction if out_of_turn else "")
 
 
 def override_turn(table_id: int, user, *, to_move: str, reason: str) -> dict:

@@ -5,6 +5,8 @@ here and only here, so no id ever reaches a page or a sheet.
 """
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -96,6 +98,14 @@ REFUSALS = {"territory_full": gettext_lazy("That territory already holds four of
             "game_over": gettext_lazy("The game is over: the fifth victory marker is down (C13)."),
             "not_your_turn": gettext_lazy("It is not this player's turn (C7)."),
             "card_not_in_hand": gettext_lazy("That card is not in this player's hand (C7).")}
+
+
+_RULE_CODE = re.compile(r"\s*\((?:[CС]\d+(?:\.\d+)?(?:,\s*)?)+\)")
+
+
+def plain(text: str) -> str:
+    """The text without its rule numbers («(C8)»): they stay on the moderator's screens and paper only."""
+    return _RULE_CODE.sub("", str(text))
 
 
 def refusal(code: str) -> str:

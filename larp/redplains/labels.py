@@ -5,6 +5,8 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from larp import ru
+
 TYPES = {"cavalry": gettext_lazy("Mounted samurai"), "samurai_spears": gettext_lazy("Foot samurai with spears"),
          "samurai_bows": gettext_lazy("Foot samurai with bows"), "ashigaru_spears": gettext_lazy("Ashigaru with spears"),
          "ashigaru_arquebus": gettext_lazy("Ashigaru with arquebuses")}
@@ -294,6 +296,7 @@ def order_text(state: dict, order: dict) -> str:
     return text
 
 
+@ru.agreeing
 def event_text(state: dict, e: dict, hidden: frozenset | set = frozenset()) -> str:
     """One event of the execution (W41.10) as a sentence; a unit in `hidden` (unseen in a forest, W38.2) is told
     only as «a unit in a forest», without its name, dice or figures."""

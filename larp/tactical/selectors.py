@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from larp import ru
 from larp.dice.models import Roll
 from larp.tables import services as tables
 from larp.tables.access import Seat
@@ -246,9 +247,9 @@ def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | 
             lines.append(_("%(unit)s: the rain wet the strings (die %(die)s), no volley") % {
                 "unit": unit_label(state, v["shooter"]), "die": v.get("rain_die")})
             continue
-        lines.append(_("%(unit)s shoots at %(target)s: %(strikers)s shooters, %(hits)s hits, range %(range)s cm") % {
+        lines.append(ru.say(_("%(unit)s shoots at %(target)s: %(strikers)s shooters, %(hits)s hits, range %(range)s cm") % {
             "unit": unit_label(state, v["shooter"]), "target": unit_label(state, v["target"]),
-            "strikers": v.get("strikers"), "hits": v.get("hits"), "range": v.get("range_cm")})
+            "strikers": v.get("strikers"), "hits": v.get("hits"), "range": v.get("range_cm")}))
         for g in v.get("groups", []):
             lines.append("  " + _group_line(state, g))
     for uid, r in (outcome.get("units") or {}).items():

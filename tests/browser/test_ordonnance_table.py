@@ -131,10 +131,13 @@ def test_a_whole_contest_through_the_pages_equals_the_engine(hall, new_page, art
     assert "Игра окончена." in mod.inner_text("#ord-head")
     assert re.search(r"Победитель по территориям: (Анна|Борис)", mod.inner_text("#ord-result"))
     mod.screenshot(path=str(artifacts / "ordonnance" / "moderator.png"), full_page=True)
-    proj = new_page({"width": 1280, "height": 800})
+    proj = new_page({"width": 1920, "height": 1080})
     sign_in(proj, "ord-mod", "ord-mod-password")
     proj.goto(f"{table_url}projector/")
-    proj.screenshot(path=str(artifacts / "ordonnance" / "projector.png"), full_page=True)
+    assert re.search(r"Победитель по территориям: (Анна|Борис)", proj.inner_text(".proj-whose"))
+    result = proj.locator("#ord-result .ord-standings").bounding_box()   # the final result is in view, no scrolling
+    assert result["y"] + result["height"] <= 1080 and result["x"] + result["width"] <= 1920
+    proj.screenshot(path=str(artifacts / "ordonnance" / "projector.png"))
     boris.goto(table_url)
     assert boris.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]   # nothing wider than the phone
     boris.screenshot(path=str(artifacts / "ordonnance" / "phone.png"), full_page=True)

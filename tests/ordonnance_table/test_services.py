@@ -18,8 +18,9 @@ def mod_seat(table):
     return Seat(table, True, None)
 
 
-def lay(table, user, player, territory, *symbols):
-    return services.lay(table.pk, user, mod_seat(table), player=player, territory=territory, symbols=list(symbols))
+def lay(table, user, player, territory, *symbols, correction=""):
+    return services.lay(table.pk, user, mod_seat(table), player=player, territory=territory, symbols=list(symbols),
+                        correction=correction)
 
 
 def test_the_deck_list_is_marked_made_for_tests_and_round_trips_through_yaml(deck, tiny_game, moderator):
@@ -70,8 +71,8 @@ def test_a_physical_game_early_control_and_the_announcement(physical, moderator)
 
     services.lot(physical.pk, moderator, first_player="p1")
     for _ in range(3):
-        lay(physical, moderator, "p1", 3, "helmet", "flag")
-    state = lay(physical, moderator, "p2", 3, "spear")
+        lay(physical, moderator, "p1", 3, "helmet", "flag", correction="Анна выложила карты подряд")
+    state = lay(physical, moderator, "p2", 3, "spear", correction="Борис ходит после Анны")
     assert state["to_move"] == "p1"
     state = lay(physical, moderator, "p1", 3, "bow", "helmet", "flag")
     terr = state["result"]["territories"][2]
@@ -83,9 +84,33 @@ def test_a_physical_game_early_control_and_the_announcement(physical, moderator)
     assert "больше полков: 2 против 1" in text
     assert page["rows"][2]["cells"][0]["combinations"] == ["2 полка (шлемы и флаги)"]
     with pytest.raises(ValidationError) as exc:
-        lay(physical, moderator, "p1", 3, "spear")
+        lay(physical, moderator, "p1", 3, "spear", correction="проверка")
     assert "четыре карты" in exc.value.messages[0]
     assert len(tables.live_steps(physical)) == 6
+
+
+def test_a_physical_card_out_of_turn_is_refused_unless_ruled_with_a_reason(physical, moderator):
+    """C7: the order decides who completes an army first (the tie-break): a card of a player out of turn is
+    refused, and nothing recorded; with a reason it is the moderator's ruling, on the record, and the turn goes
+    on clockwise from that player."""
+    from larp.ordonnance import selectors
+
+    services.lot(physical.pk, moderator, first_player="p1")
+    lay(physical, moderator, "p1", 1, "flag")
+    with pytest.raises(ValidationError) as exc:
+        lay(physical, moderator, "p1", 2, "flag")
+    assert exc.value.messages[0].startswith("Сейчас ходит Борис, а не Анна")
+    physical.refresh_from_db()
+    assert len(tables.live_steps(physical)) == 2 and physical.state["to_move"] == "p2"
+    state = lay(physical, moderator, "p1", 2, "flag", correction="Борис сам уступил ход")
+    assert state["to_move"] == "p2" and len(state["plays"]) == 2
+    step = tables.live_steps(physical)[-1]
+    assert step.payload["out_of_turn"] is True and step.reason == "Борис сам уступил ход"
+    assert AuditEntry.objects.filter(reason="Борис сам уступил ход").exists()
+    physical.refresh_from_db()
+    entry = selectors.page(physical, mod_seat(physical))["log"][-1]
+    assert entry["override"] and entry["text"].startswith("Решение мастера, вне очереди: Анна")
+    assert entry["reason"] == "Борис сам уступил ход"
 
 
 def test_a_physical_game_to_the_end_stores_the_engine_result(physical, moderator):

@@ -118,8 +118,8 @@ def test_a_fifth_card_in_a_territory_is_refused_with_its_rule(client_for, physic
     c = client_for(moderator)
     c.post(url("lot", physical), {"first_player": "p1"})
     for _ in range(4):
-        c.post(url("play", physical), {"player": "p1", "territory": 2, "symbols": ["spear"]})
-    r = c.post(url("play", physical), {"player": "p1", "territory": 2, "symbols": ["spear"]})
+        c.post(url("play", physical), {"player": "p1", "territory": 2, "symbols": ["spear"], "correction": "подряд"})
+    r = c.post(url("play", physical), {"player": "p1", "territory": 2, "symbols": ["spear"], "correction": "подряд"})
     assert r.status_code == 409 and "четыре карты" in r.content.decode() and "C8" in r.content.decode()
     assert Step.objects.filter(table=physical, kind="play").count() == 4
 
@@ -209,17 +209,35 @@ def test_a_bad_new_contest_is_refused_in_russian(client_for, tiny_game, moderato
 def test_the_deck_editor_saves_symbols_and_counts(client_for, tiny_game, moderator):
     c = client_for(moderator)
     r = c.post(reverse("ordonnance:decks", args=[tiny_game.pk]),
-               {"name": "Моя колода", "s0": ["flag", "spear"], "n0": "3", "s1": ["bow"], "n1": "2", "n2": "5"})
+               {"name": "Моя колода", "k_spear-flag": "3", "k_bow": "2", "k_helmet": "", "k_flag": "0"})
     assert r.status_code == 302
     deck = DeckList.objects.get(name="Моя колода")
-    assert deck.cards == [{"symbols": ["spear", "flag"], "count": 3}, {"symbols": ["bow"], "count": 2}]
+    assert deck.cards == [{"symbols": ["bow"], "count": 2}, {"symbols": ["spear", "flag"], "count": 3}]
     assert not deck.made_for_tests
     page = c.get(reverse("ordonnance:deck", args=[tiny_game.pk, deck.pk])).content.decode()
     assert "Копье" in page and "× 3" in page
     r = c.post(reverse("ordonnance:deck", args=[tiny_game.pk, deck.pk]),
-               {"name": "Моя колода", "s0": ["flag", "spear"], "n0": "0", "s1": ["bow"], "n1": "7"})
+               {"name": "Моя колода", "k_spear-flag": "0", "k_bow": "7"})
     deck.refresh_from_db()
     assert deck.cards == [{"symbols": ["bow"], "count": 7}]
+
+
+def test_the_deck_editor_saves_every_possible_card_at_once(client_for, tiny_game, moderator):
+    """All 31 cards C3 allows are rows of one form: a deck of every kind is entered and saved in one press."""
+    from larp.ordonnance.forms import all_kinds
+
+    kinds = all_kinds()
+    assert len(kinds) == 31
+    c = client_for(moderator)
+    page = c.get(reverse("ordonnance:decks", args=[tiny_game.pk])).content.decode()
+    assert page.count('name="k_') == 31
+    r = c.post(reverse("ordonnance:decks", args=[tiny_game.pk]),
+               {"name": "Полная", **{"k_" + "-".join(k): str(i + 1) for i, k in enumerate(kinds)}})
+    assert r.status_code == 302
+    deck = DeckList.objects.get(name="Полная")
+    assert len(deck.cards) == 31 and deck.size == sum(range(1, 32))
+    page = c.get(reverse("ordonnance:deck", args=[tiny_game.pk, deck.pk])).content.decode()
+    assert 'name="k_spear-bow-swords-helmet-flag" value="31"' in page
 
 
 def test_the_deck_page_says_unknown_until_one_is_entered(client_for, tiny_game, moderator):
@@ -279,8 +297,8 @@ def test_a_physical_table_with_a_deck_list_offers_its_cards_with_copies_left(cli
     page = c.get(url("table", table)).content.decode()
     assert 'data-symbols="helmet flag"' in page and "× 3" in page and "× 4" in page
     for _ in range(3):
-        c.post(url("play", table), {"player": "p2", "territory": 2, "symbols": ["flag", "helmet"]})
-    r = c.post(url("play", table), {"player": "p2", "territory": 3, "symbols": ["flag", "helmet"]})
+        c.post(url("play", table), {"player": "p2", "territory": 2, "symbols": ["flag", "helmet"], "correction": "подряд"})
+    r = c.post(url("play", table), {"player": "p2", "territory": 3, "symbols": ["flag", "helmet"], "correction": "x"})
     assert r.status_code == 400 and "Все экземпляры этой карты" in r.content.decode()   # a fifth copy (C4)
     assert Step.objects.filter(table=table, kind="play").count() == 4
     assert 'data-symbols="helmet flag"' not in c.get(url("table", table)).content.decode()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from reportlab.platypus import Spacer
+from reportlab.platypus import KeepTogether, Spacer
 
 from larp.dice.verify import chosen_note
 from larp.sheets.renderers.base import Renderer, esc
@@ -41,50 +41,33 @@ class OrdonnanceProtocolRenderer(Renderer):
         out.append(self.p(_("Dice fingerprint (SHA-256): %(fp)s") % {"fp": d["fingerprint"]}, "small"))
         if d.get("dice_chosen"):
             out.append(self.p(chosen_note(), "cell_bold"))
+        out += self._standings(d)
         out.append(self.p(_("Territories"), "h2"))
-        names = [p["name"] for p in d["players"]]
-        rows = [[self.p(x, "head") for x in [_("Territory"), *names, _("Result")]]]
-        for row in d["rows"]:
-            cells = [self.p_markup(f"<b>{esc(row['label'])}</b>", "cell")]
-            for cell in row["cells"]:
-                lines = [esc(strip(c)) for c in cell["cards"]]
-                combos = cell["combinations"] + ([_("singles: %(s)s") % {"s": cell["singles"]}]
-                                                 if cell["singles"] else [])
-                text = "<br/>".join(lines) or "—"
-                text += f"<br/><i>{esc('; '.join(combos))}</i>" if combos else ""
-                text += f"<br/>{cell['size']}/4"
-                if cell["winner"]:
-                    text += "<br/><b>" + esc(_("victory marker %(m)s") % {"m": row["marker"]}) + "</b>"
-                if cell["defeated"]:
-                    text += "<br/>" + esc(_("defeat marker"))
-                if cell["points"] is not None:
-                    text += "<br/>" + esc(_("points: %(n)s") % {"n": cell["points"]})
-                cells.append(self.p_markup(text, "cell"))
+        for row in d["rows"]:   # one small table a territory, a row a player: it fills pages, never leaves one empty
             if row["decided"]:
                 head = _("%(name)s, marker %(m)s, play %(n)s") % {"name": row["winner"], "m": row["marker"],
                                                                  "n": row["decided_at"]}
-                cells.append(self.p_markup("<br/>".join(esc(x) for x in [head, *row["why"]]), "cell"))
             else:
-                cells.append(self.p(_("undecided"), "cell"))
-            rows.append(cells)
-        width = [24] + [40] * len(names) + [44]
-        out.append(self.table(rows, width))
-        st = d["standings"]
-        out.append(self.p(_("Standings"), "h2"))
-        srows = [[self.p(x, "head") for x in [_("Place"), _("Player"), _("Territories"), _("Victory markers"),
-                                               _("Points")]]]
-        srows += [[self.p(str(x), "cell") for x in (r["place"], r["name"], r["territories"], r["markers"], r["points"])]
-                  for r in st["rows"]]
-        out.append(self.table(srows, [14, 50, 24, 40, 20]))
-        if st["game_over"]:
-            out.append(Spacer(1, self.mm(2)))
-            out.append(self.p(_("Winner by territories: %(name)s") % {"name": st["winner"] or "—"}, "cell_bold"))
-            out.append(self.p(_("Winner by points: %(name)s") % {"name": st["points_winner"] or "—"}, "cell_bold"))
-            if st["tie_rule"]:
-                out.append(self.p(_("Two players hold two territories each: the one who took the later "
-                                    "marker loses the tie (C14)."), "small"))
-        else:
-            out.append(self.p(_("The contest is not over yet."), "small"))
+                head = _("undecided")
+            block = [self.p_markup(f"<b>{esc(row['label'])}</b> — {esc(head)}", "cell")]
+            block += [self.p(w, "small") for w in row["why"]]
+            rows = [[self.p(x, "head") for x in [_("Player"), _("Card"), _("Combinations"), _("Result")]]]
+            for cell in row["cells"]:
+                combos = cell["combinations"] + ([_("singles: %(s)s") % {"s": cell["singles"]}]
+                                                 if cell["singles"] else [])
+                marks = [f"{cell['size']}/4"]
+                if cell["winner"]:
+                    marks.append("<b>" + esc(_("victory marker %(m)s") % {"m": row["marker"]}) + "</b>")
+                if cell["defeated"]:
+                    marks.append(esc(_("defeat marker")))
+                if cell["points"] is not None:
+                    marks.append(esc(_("points: %(n)s") % {"n": cell["points"]}))
+                rows.append([self.p(cell["name"], "cell_bold"),
+                             self.p_markup("<br/>".join(esc(strip(c)) for c in cell["cards"]) or "—", "cell"),
+                             self.p("; ".join(combos), "cell"), self.p_markup(", ".join(marks), "cell")])
+            block.append(self.table(rows, [34, 58, 50, 38]))
+            block.append(Spacer(1, self.mm(2)))
+            out.append(KeepTogether(block))
         out.append(self.p(_("The log"), "h2"))
         lrows = [[self.p(x, "head") for x in [_("No."), _("Move"), _("Card"), _("Note")]]]
         for entry in d["log"]:
@@ -103,4 +86,23 @@ class OrdonnanceProtocolRenderer(Renderer):
             out.append(self.p(text, "small"))
         out.append(Spacer(1, self.mm(9)))
         out.append(self.p(_("Moderator ________________    Players ________________________________"), "body"))
+        return out
+
+    def _standings(self, d) -> list:
+        """The result first: the standings and both winners on the first page, where a reader looks."""
+        st = d["standings"]
+        out = [self.p(_("Standings"), "h2")]
+        if st["game_over"]:
+            out.append(self.p(_("Winner by territories: %(name)s") % {"name": st["winner"] or "—"}, "cell_bold"))
+            out.append(self.p(_("Winner by points: %(name)s") % {"name": st["points_winner"] or "—"}, "cell_bold"))
+            if st["tie_rule"]:
+                out.append(self.p(_("Two players hold two territories each: the one who took the later "
+                                    "marker loses the tie (C14)."), "small"))
+        else:
+            out.append(self.p(_("The contest is not over yet."), "small"))
+        srows = [[self.p(x, "head") for x in [_("Place"), _("Player"), _("Territories"), _("Victory markers"),
+                                               _("Points")]]]
+        srows += [[self.p(str(x), "cell") for x in (r["place"], r["name"], r["territories"], r["markers"], r["points"])]
+                  for r in st["rows"]]
+        out.append(self.table(srows, [14, 50, 24, 40, 20]))
         return out
