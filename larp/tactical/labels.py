@@ -67,10 +67,30 @@ def dice_list_label(kind: str) -> str:
 
 
 RESULTS = {"holds": gettext_lazy("holds"), "flees": gettext_lazy("flees"), "destroyed": gettext_lazy("destroyed"),
-           "stops": gettext_lazy("stops"), "exempt": gettext_lazy("exempt")}
+           "stops": gettext_lazy("stops"), "exempt": gettext_lazy("exempt"),
+           "stays": gettext_lazy("stays in place"), "impetuous": gettext_lazy("becomes impetuous and charges"),
+           "shoots": gettext_lazy("must shoot"), "retreats": gettext_lazy("falls back half a move"),
+           "continues": gettext_lazy("moves on"), "no_test": gettext_lazy("no test needed"),
+           "passed": gettext_lazy("stays loyal"), "treason": gettext_lazy("betrays")}
 
 TEST_KINDS = {"unit": gettext_lazy("Steadiness test"), "rally": gettext_lazy("Rallying fleeing troops"),
+              "disorderly": gettext_lazy("Disorderly movement (a unit not moved)"),
+              "disorder": gettext_lazy("Disorder test"), "recover": gettext_lazy("Recovery from disorder"),
+              "loyalty": gettext_lazy("Loyalty of a mercenary general"),
               "general_death": gettext_lazy("General's death test"), "initiative": gettext_lazy("Initiative")}
+
+DISORDER_CAUSES = {"terrain": gettext_lazy("crossing terrain"), "heavy_mud": gettext_lazy("heavy mud"),
+                   "trot": gettext_lazy("trot"), "gallop": gettext_lazy("gallop"),
+                   "reform": gettext_lazy("reform"), "rank_swap": gettext_lazy("ranks swapped"),
+                   "remount": gettext_lazy("mounting"), "dismount": gettext_lazy("dismounting"),
+                   "skirmishers_pushed": gettext_lazy("skirmishers pushed through"),
+                   "handgun": gettext_lazy("handguns fired"), "retreat": gettext_lazy("after falling back")}
+
+STAGES = {"first": gettext_lazy("first move"), "trot": gettext_lazy("then at the trot"),
+          "gallop": gettext_lazy("then at the gallop")}
+
+LOYALTY = {"loyal": gettext_lazy("loyal"), "withdrawn": gettext_lazy("withdrawn from the battle"),
+           "defected": gettext_lazy("gone over to the enemy")}
 
 ACTIONS = {"clash": gettext_lazy("Clash"), "melee": gettext_lazy("Melee"), "volley": gettext_lazy("Volley"),
            "exchange": gettext_lazy("Exchange of fire"), "test": gettext_lazy("Test"),
@@ -221,9 +241,9 @@ def side_name(table, key: str) -> str:
     return side.name if side else key
 
 
-TURN_STEPS = [gettext_lazy("0. Tests of mercenary generals"), gettext_lazy("1. Shooting"),
-              gettext_lazy("2. Movement and clashes"), gettext_lazy("3. Disorderly movement and fleeing units"),
-              gettext_lazy("4. Melee")]
+TURN_STEPS = [gettext_lazy("Tests of mercenary generals"), gettext_lazy("Shooting"),
+              gettext_lazy("Movement and clashes"), gettext_lazy("Disorderly movement and fleeing units"),
+              gettext_lazy("Melee")]
 
 # The operational cards' effects (T33), in the players' words.
 CARD_EFFECTS = {

@@ -13,8 +13,8 @@ from larp.dice.models import Roll
 from larp.tables import services as tables
 from larp.tables.access import Seat
 from larp.tactical import situation as sit
-from larp.tactical.labels import (ACTIONS, CARD_EFFECTS, CARD_KINDS, COLUMNS, DIRECTIONS, END_REASONS, ITEMS, RESULTS,
-                                  TEST_KINDS, army_refusal_text, card_name, cell_name, name, path_words, rule_text,
+from larp.tactical.labels import (ACTIONS, CARD_EFFECTS, CARD_KINDS, COLUMNS, DIRECTIONS, DISORDER_CAUSES, END_REASONS,
+                                  ITEMS, LOYALTY, RESULTS, TEST_KINDS, army_refusal_text, card_name, cell_name, name, path_words, rule_text,
                                   stat_string, terrain_label, unit_label, weapon)
 
 SETUP_KINDS = {"roster", "confirm", "setup"}
@@ -231,6 +231,39 @@ def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | 
                 lines.append(_("Initiative roll: %(rolls)s") % {"rolls": ", ".join(
                     f"{names.get(k, k)}: {v}" for k, v in r.get("totals", {}).items())})
             return lines
+        if t.get("kind") in ("disorder", "recover"):
+            dice = " ".join(map(str, outcome.get("dice") or [])) or _("none: the outcome is certain")
+            if t["kind"] == "disorder":
+                lines.append(_("%(test)s (%(cause)s): value %(value)s, dice %(dice)s — %(n)s newly disordered, "
+                               "%(left)s still in ranks") % {
+                    "test": label, "cause": DISORDER_CAUSES.get(t.get("cause"), t.get("cause")),
+                    "value": outcome.get("value"), "dice": dice, "n": outcome.get("newly_disordered"),
+                    "left": outcome.get("in_ranks")})
+                if outcome.get("flees"):
+                    lines.append(_("every warrior is disordered: the skirmishers flee"))
+            else:
+                lines.append(_("%(test)s: value %(value)s, dice %(dice)s — %(n)s back in ranks, %(left)s still "
+                               "disordered") % {"test": label, "value": outcome.get("value"), "dice": dice,
+                                                "n": outcome.get("recovered"), "left": outcome.get("disordered")})
+            return lines
+        if t.get("kind") == "loyalty":
+            lines.append(_("%(test)s: units lost %(own)s against the enemy's %(enemy)s, %(die)s — %(result)s; the "
+                           "general is %(status)s") % {
+                "test": label, "own": t.get("own_lost"), "enemy": t.get("enemy_lost"),
+                "die": _die(outcome.get("die")) if outcome.get("die") is not None else _("no die"),
+                "result": RESULTS.get(outcome.get("result"), ""), "status": LOYALTY.get(outcome.get("status"), "")})
+            return lines
+        if t.get("kind") == "disorderly":
+            lines.append(_("%(test)s: steadiness %(s)s minus %(lost)s units lost = %(value)s, %(die)s — %(result)s")
+                         % {"test": label, "s": t.get("steadiness"), "lost": t.get("own_lost"),
+                            "value": outcome.get("value"),
+                            "die": _die(outcome.get("die")) if outcome.get("die") is not None else _("no die"),
+                            "result": RESULTS.get(outcome.get("result"), "")})
+            if outcome.get("target"):
+                lines.append(_("its target: %(unit)s (dice %(dice)s)") % {
+                    "unit": unit_label(state, outcome["target"]),
+                    "dice": " ".join(map(str, outcome.get("target_dice") or [])) or "—"})
+            return lines
         result = RESULTS.get(outcome.get("result"), outcome.get("result") or (
             _("killed") if outcome.get("killed") else _("survives")))
         if "value" in outcome:
@@ -246,6 +279,9 @@ def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | 
             lines.append(_("%(unit)s: the rain wet the strings (die %(die)s), no volley") % {
                 "unit": unit_label(state, v["shooter"]), "die": v.get("rain_die")})
             continue
+        if v.get("rain_die") is not None:
+            lines.append(_("%(unit)s: the rain die %(die)s — the strings stayed dry") % {
+                "unit": unit_label(state, v["shooter"]), "die": v["rain_die"]})
         lines.append(_("%(unit)s shoots at %(target)s: %(strikers)s shooters, %(hits)s hits, range %(range)s cm") % {
             "unit": unit_label(state, v["shooter"]), "target": unit_label(state, v["target"]),
             "strikers": v.get("strikers"), "hits": v.get("hits"), "range": v.get("range_cm")})
@@ -259,9 +295,15 @@ def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | 
             for g in r.get("groups", []):
                 lines.append("  " + _group_line(state, g))
             for rider in r.get("riders", []) or []:
-                lines.append("  " + _("rider: dice %(dice)s, %(hits)s hits%(through)s") % {
-                    "dice": " ".join(map(str, rider.get("dice", []))), "hits": rider.get("hits"),
-                    "through": _(", rides through") if rider.get("through") else ""})
+                if rider.get("dice"):
+                    lines.append("  " + _("rider: dice %(dice)s, %(hits)s hits%(through)s") % {
+                        "dice": " ".join(map(str, rider["dice"])), "hits": rider.get("hits"),
+                        "through": _(", rides through") if rider.get("through") else ""})
+                else:               # a value of 6 or more: every rank is hit without a die
+                    lines.append("  " + _("rider: hits without a die (his value is 6 or more), %(hits)s hits"
+                                          "%(through)s") % {"hits": rider.get("hits"),
+                                                            "through": _(", rides through") if rider.get("through")
+                                                            else ""})
         lines.append(_("%(unit)s: %(taken)s hits taken, %(saved)s saved, %(killed)s killed, %(dis)s newly "
                        "disordered") % {"unit": label, "taken": r.get("hits_taken", 0), "saved": r.get("saved", 0),
                                         "killed": r.get("killed", 0),
@@ -300,7 +342,7 @@ def _group_line(state: dict, g: dict) -> str:
     rank = _("general") if g.get("rank") == 0 else _("rank %(n)s") % {"n": g.get("rank")}
     return _("%(rank)s, %(who)s: %(n)s × value %(value)s, dice %(dice)s → %(hits)s hits") % {
         "rank": rank, "who": p.get("name") or "", "n": g.get("strikers"), "value": g.get("value"),
-        "dice": " ".join(map(str, g.get("dice", []))) or "—", "hits": g.get("hits")}
+        "dice": " ".join(map(str, g.get("dice", []))) or _("none: the outcome is certain"), "hits": g.get("hits")}
 
 
 def odds_view(state: dict, odds: dict | None, sides: dict) -> dict | None:

@@ -86,6 +86,10 @@ def _context(request, s: Seat) -> dict:
         ctx["conditions_form"] = f.ConditionsForm(sides=sides, initial=_conditions_initial(state))
         ctx["routed"] = [side.name for side in sides if side.key in sit.routed(state)]
         ctx["turn_form"] = f.TurnForm(sides=sides)
+        ctx["owing"] = [{"id": u["id"], "name": u.get("name") or _("unit")} for u in sit.owing_t16(state)]
+        ctx["mercenaries"] = [{"id": u["id"], "name": u.get("name") or _("unit"),
+                               "general": (u.get("general") or {}).get("name") or ""}
+                              for u in sit.mercenaries_due(state)]
     else:
         own = [u for u in units if u["side"] == s.side_key]
         ctx["odds_form"] = f.ActionForm(units=units)
@@ -166,7 +170,7 @@ def _preview(request, s: Seat, state: dict) -> dict:
     from larp.tactical.labels import refusal_text
     return {"action_form": form,
             "odds": sel.odds_view(state, odds, {x.key: x.name for x in s.table.sides.all()}),
-            "odds_refused": [refusal_text(state, r) for r in refused], "previewed": True}
+            "odds_refused": [refusal_text(state, r) for r in refused], "previewed": kind != "test"}
 
 
 def _player_preview(request, s: Seat, state: dict) -> dict:
