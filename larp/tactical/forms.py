@@ -328,6 +328,9 @@ class OverrideForm(forms.Form):
         ("in_melee", _("in melee")), ("destroyed", _("destroyed / off the field")),
         ("back", _("back on the field"))])
     general_lost = forms.BooleanField(label=_("The general is lost"), required=False)
+    specialty = forms.IntegerField(label=_("Specialty"), min_value=0, max_value=6, required=False)
+    melee = forms.IntegerField(label=_("Melee"), min_value=0, max_value=6, required=False)
+    steadiness = forms.IntegerField(label=_("Steadiness"), min_value=0, max_value=6, required=False)
     reason = forms.CharField(label=_("Reason"), max_length=300)
 
     def __init__(self, *args, units=(), **kwargs):
@@ -362,13 +365,16 @@ class OverrideForm(forms.Form):
             ch["destroyed"] = False
         if d.get("general_lost"):
             ch["general_lost"] = True
+        stats = {k: d[k] for k in ("specialty", "melee", "steadiness") if d.get(k) is not None}
+        if stats:
+            ch["stats"] = stats
         if not ch:
             raise forms.ValidationError(_("Nothing to change."))
         return ch
 
 
 class EditUnitForm(OverrideForm):
-    """Before the battle: a unit of the suggested army corrected (figures, formation, its general)."""
+    """Before the battle: a unit of the suggested army corrected (figures, formation, its values, its general)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -95,6 +95,7 @@ def suggested_view(state: dict, side) -> dict | None:
     if not units:
         return None
     bad = set(sit.misfits(state, side.key))
+    wrong = sit.profile_refusals(state, side.key)     # the same checks of the values as a bought army (T5-T8)
     rows, generals = [], []
     for u in units:
         view = unit_view(state, u)
@@ -105,16 +106,22 @@ def suggested_view(state: dict, side) -> dict | None:
                      "equipment": ", ".join(name("protection", p[k]) for k in ("armour", "shield", "horse_armour")
                                             if p.get(k)),
                      "formation": view["formation"], "formation_id": u["formation"], "count": view["figures"],
-                     "bases": u.get("bases", 1), "points": None, "each": None, "ok": u["id"] not in bad,
+                     "bases": u.get("bases", 1), "points": None, "each": None,
+                     "ok": u["id"] not in bad and u["id"] not in wrong,
                      "profile": p})
         gen = u.get("general")
         if gen:
             generals.append({"id": gen.get("id"), "name": gen.get("name") or _("general"),
                              "c_in_c": gen.get("_kind") == "commander_in_chief", "mercenary": False,
                              "talents": gen.get("talents") or {}, "initiative": 0, "unit": view["name"]})
-    return {"side": side, "suggested": True, "units": rows, "generals": generals, "valid": not bad,
-            "refused": [_("%(unit)s: %(text)s (T8.7)") % {"unit": f"«{r['name']}»", "text": rule_text("T8.7")}
-                        for r in rows if not r["ok"]],
+    refused = [_("%(unit)s: %(text)s (T8.7)") % {"unit": f"«{r['name']}»", "text": rule_text("T8.7")}
+               for r in rows if r["id"] in bad]
+    for r in rows:
+        for x in wrong.get(r["id"], []):
+            refused.append(_("%(unit)s (%(stats)s): %(text)s (%(rule)s); correct its values with a ruling") % {
+                "unit": f"«{r['name']}»", "stats": r["stats"], "text": rule_text(x["rule"]), "rule": x["rule"]})
+    return {"side": side, "suggested": True, "units": rows, "generals": generals, "valid": not bad and not wrong,
+            "refused": refused,
             "status": "approved" if side.key in state["approved"] else "suggested"}
 
 

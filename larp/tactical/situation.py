@@ -249,6 +249,8 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
 def rule_on_unit(state: dict, uid: str, ch: dict) -> None:
     """A moderator's ruling on a unit: its formation, state, figures (laid out again by the engine), its general."""
     u = unit(state, uid)
+    if ch.get("stats"):
+        own_profile(state, uid, ch["stats"])
     for key in ("formation", "fleeing", "in_melee", "bases"):
         if key in ch:
             u[key] = ch[key]
@@ -366,6 +368,53 @@ def misfits(state: dict, side: str) -> list[str]:
         except CaseError:
             out.append(u["id"])
     return out
+
+
+def profile_refusals(state: dict, side: str) -> dict[str, list[dict]]:
+    """The engine's refusals (T5-T8, as for an army bought by the builder) of the side's suggested units' profiles,
+    by unit id. A converted army has no army list: each profile is checked against an entry that offers exactly
+    its own equipment, so what is judged is what the builder also judges — the grades (2-4, T8.5), the melee of a
+    category whose melee is 2 (T8.6), weapons and protection the category never carries (T5.3, T6, T7)."""
+    units = suggested(state, side)
+    used = {g["profile"] for u in units for g in (u.get("figures") or [x for r in u.get("ranks", []) for x in r])}
+    profiles = [p for p in state["profiles"] if p["id"] in used]
+    entries = [{"id": f"e{i}", "role": "main", "category": p["category"], "weapons": [p.get("weapon")],
+                "armour": [p.get("armour")], "shields": [p.get("shield")], "horse_armour": [p.get("horse_armour")],
+                "javelin": bool(p.get("javelin")), "melee": None, "price": None} for i, p in enumerate(profiles)]
+    case = {"army_list": {"id": "converted", "year": None, "entries": entries}, "points_limit": 100000,
+            "profiles": [{"id": f"p{i}", "entry": f"e{i}", **{k: p.get(k) for k in (
+                "specialty", "melee", "steadiness", "weapon", "armour", "shield", "horse_armour")},
+                          "javelin": bool(p.get("javelin"))} for i, p in enumerate(profiles)],
+            "units": [], "generals": [], "seed": None}
+    try:
+        verdict = run_army(RULES, case)
+    except CaseError as error:
+        return {u["id"]: [{"rule": "T8.5", "reason": error.problem}] for u in units}
+    by_profile: dict[str, list[dict]] = {}
+    for r in verdict["refused"]:
+        if r.get("where", "").startswith("p") and r["where"][1:].isdigit():
+            by_profile.setdefault(profiles[int(r["where"][1:])]["id"], []).append(r)
+    out = {}
+    for u in units:
+        pid = first_profile(u)
+        if by_profile.get(pid):
+            out[u["id"]] = by_profile[pid]
+    return out
+
+
+def own_profile(state: dict, uid: str, stats: dict) -> None:
+    """A ruling on one unit's values (melee, steadiness, specialty): the unit gets a profile of its own."""
+    u = unit(state, uid)
+    old = first_profile(u)
+    base = next(p for p in state["profiles"] if p["id"] == old)
+    pid = old if old.endswith(f"~{uid}") else f"{old}~{uid}"
+    mine = {**base, "id": pid, **{k: v for k, v in stats.items() if k in ("specialty", "melee", "steadiness")}}
+    state["profiles"] = [p for p in state["profiles"] if p["id"] != pid] + [mine]
+    for g in (u.get("figures") or []) + [x for r in u.get("ranks", []) for x in r]:
+        if g["profile"] == old:
+            g["profile"] = pid
+    if u.get("general") and u["general"].get("profile") == old:
+        u["general"]["profile"] = pid
 
 
 def shown_ranks(u: dict, state: dict) -> list:

@@ -184,7 +184,7 @@ def _player_preview(request, s: Seat, state: dict) -> dict:
     odds = services.preview(state, form.engine_kind(), form.payload(state))
     from larp.tactical.labels import refusal_text
     return {"odds_form": form, "odds": sel.odds_view(state, odds, {x.key: x.name for x in s.table.sides.all()}),
-            "odds_refused": [refusal_text(state, r) for r in (odds or {}).get("refused", [])]}
+            "odds_refused": [refusal_text(state, r, codes=False) for r in (odds or {}).get("refused", [])]}
 
 
 # ------------------------------------------------------------------------------------------------ the battle
