@@ -502,3 +502,42 @@ def _offer_view(seat: Seat, state: dict, m: dict, names: dict, met: set) -> dict
                                               f"{cell_name([b['rows'][1], b['cols'][1]])}",
                         "corps": block_corps(b)} for i, b in enumerate(offer.get("battlefields", []))]
             if show_blocks else []}
+
+
+def frame_head(table, state: dict, sides: list, open_acts: set) -> dict:
+    """The moderator's table frame (templates/tables/partials/frame.html): the turn and step, whose move, the
+    winner at the end and the next act's form on the page."""
+    from larp.tactical.labels import TURN_STEPS
+    names = {x.key: x.name for x in sides}
+    turn, phase = state.get("turn"), state["phase"]
+    head = {"title": table.title, "system": _("Tactical rules"), "live_id": "tr-frame", "over": phase == "ended",
+            "next": None, "whose": "", "round": ""}
+    if phase == "setup":
+        head["round"] = _("The armies are being built")
+        waiting = [x for x in sides if x.key not in state["approved"]]
+        head["whose"] = (_("Waiting for the approval of: %(sides)s") % {"sides": ", ".join(x.name for x in waiting)}
+                         if waiting else _("Both armies approved"))
+        if waiting and "approve" in open_acts:
+            head["next"] = {"label": _("Approve the army of %(s)s") % {"s": waiting[0].name},
+                            "anchor": f"tr-army-{waiting[0].key}"}
+        elif "start" in open_acts:
+            head["next"] = {"label": _("Start the battle"), "anchor": "tr-start"}
+    elif phase == "battle":
+        if not turn:
+            head.update(round=_("Before the first turn"), whose=_("Roll the Initiative"),
+                        next={"label": _("Begin the first turn"), "anchor": "tr-turn"})
+        else:
+            head["round"] = _("Turn %(n)s · %(step)s") % {"n": turn["number"], "step": TURN_STEPS[turn["step"]]}
+            head["whose"] = _("%(side)s moves") % {"side": names.get(turn["side"], "")}
+            if turn["step"] == 3 and sit.owing_t16(state):
+                head["next"] = {"label": _("Disorderly movement tests"), "anchor": "tr-due-t16"}
+            elif turn["step"] == 0 and sit.mercenaries_due(state):
+                head["next"] = {"label": _("Loyalty tests"), "anchor": "tr-due-loyalty"}
+            else:
+                head["next"] = {"label": _("Action"), "anchor": "tr-action"}
+    else:
+        result = state.get("result") or {}
+        head["round"] = _("The battle is over")
+        winner = names.get(result.get("winner"))
+        head["whose"] = _("%(w)s won") % {"w": winner} if winner else _("A draw")
+    return head

@@ -95,6 +95,8 @@ def _context(request, s: Seat) -> dict:
         ctx["odds_form"] = f.ActionForm(units=units)
         ctx["own_units"] = own
     ctx["open"] = ACTS.open_any(state, s.table, s.moderator, s.side_key)
+    if s.moderator:
+        ctx["head"] = sel.frame_head(s.table, state, sides, ctx["open"])
     ctx["conditions"] = _conditions_words(state, sides)
     ctx["turn"] = _turn_words(state, sides)
     if state.get("result"):
@@ -196,7 +198,7 @@ def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse
     return render(request, "tactical/projector.html", {
         "table": s.table, "game": s.table.game, "board": sel.board(s, state), "log": sel.log(s, state)[:6],
         "fingerprint": s.table.dice.fingerprint, "conditions": _conditions_words(state, list(s.table.sides.all())),
-        "phase": state["phase"]})
+        "phase": state["phase"], "head": sel.frame_head(s.table, state, list(s.table.sides.all()), set())})
 
 
 # ------------------------------------------------------------------------------------------------ printing
