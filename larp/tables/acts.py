@@ -11,8 +11,10 @@ and routes `<table_id>/act/<action>` to `ACTS.door`. The door does, for every ac
 the seat (403 for an act that is not the user's to press), the form, the one-time key the page put in the
 form, the check that the act is open for that seat now (`open_when(state, seat)` → True or a refusal), the
 service, all inside the table's row lock, and then the redirect to the table's page. A refusal re-renders the
-table's page with the message in the user's language (status 400); a GET of an act's address goes back to
-the table's page. The same `open_when` decides what the pages offer (`Acts.open_for`).
+table's page with the message in the user's language (status 400, the form as it was filled) and puts the table
+page's address back in the browser's bar (base.html: `request.act_back`), so that the page's next form — a GET
+«show the odds» without an action of its own, a reload — goes to the table's page, not to the act's address; a
+GET of an act's address goes back to the table's page, its query kept. The same `open_when` decides what the pages offer (`Acts.open_for`).
 """
 from __future__ import annotations
 
@@ -167,7 +169,8 @@ class Acts:
         back = reverse(act and act.back or self.table_url, args=[game_id, table_id])
         s = seat_of(request.user, game_id, table_id, system=self.system)
         if request.method != "POST":             # a reload of a refused act's page: back to the table
-            return redirect(back)
+            query = request.META.get("QUERY_STRING")
+            return redirect(f"{back}?{query}" if query else back)
         self.ready(s)
         if act is None and self.unknown_404:
             raise Http404("No such act.")
@@ -176,6 +179,7 @@ class Acts:
                 raise Refused(self.unknown or _("There is no such act."))
             return self._press(request, s, act, back)
         except Refused as refusal:
+            request.act_back = back              # the refused page stands at the table's address (base.html)
             return self.page(request, s, refusal=refusal.message, status=refusal.status)
 
     def _press(self, request, s: Seat, act: Act, back: str) -> HttpResponse:

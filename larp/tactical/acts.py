@@ -43,8 +43,8 @@ def text(errors) -> str:
 
 
 def unit_choices(state: dict) -> list[dict]:
-    return [{"id": u["id"], "side": u["side"], "label": u.get("name") or _("unit"), "fleeing": bool(u.get("fleeing"))}
-            for u in sit.live_units(state)]
+    return [{"id": u["id"], "side": u["side"], "label": u.get("name") or _("unit"), "fleeing": bool(u.get("fleeing")),
+             "mercenary": bool((u.get("general") or {}).get("mercenary"))} for u in sit.live_units(state)]
 
 
 def own_corps(m: dict, side: str) -> list[dict]:

@@ -8,7 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from larp.tactical import situation as sit
-from larp.tactical.labels import COLUMNS, DIRECTIONS, END_REASONS, TEST_KINDS, card_name, cell_name, name
+from larp.tactical.labels import (COLUMNS, DIRECTIONS, DISORDER_CAUSES, END_REASONS, STAGES, TEST_KINDS, card_name,
+                                  cell_name, name)
 
 SPECIALTY = [("4", _("good (4)")), ("3", _("regular (3)")), ("2", _("poor (2)"))]
 STEADINESS = [("4", _("veteran (4)")), ("3", _("regular (3)")), ("2", _("recruit (2)"))]
@@ -216,6 +217,16 @@ class ActionForm(forms.Form):
     cover = forms.BooleanField(label=_("Target in cover"), required=False)
     defensive = forms.BooleanField(label=_("Defensive fire"), required=False)
     test_kind = forms.ChoiceField(label=_("Test"), required=False, choices=[(k, v) for k, v in TEST_KINDS.items()])
+    cause = forms.ChoiceField(label=_("What disorders it"), required=False,
+                              choices=[(k, v) for k, v in DISORDER_CAUSES.items()])
+    stage = forms.ChoiceField(label=_("Which move"), required=False, choices=[(k, v) for k, v in STAGES.items()])
+    target_1 = forms.ChoiceField(label=_("The nearest enemy unit in sight"), required=False)
+    target_2 = forms.ChoiceField(label=_("The second nearest"), required=False)
+    target_3 = forms.ChoiceField(label=_("The third nearest"), required=False)
+    shoots = forms.BooleanField(label=_("It shoots and an enemy is in range"), required=False)
+    advantageous = forms.BooleanField(label=_("Advantageous position (a hill, an obstacle in front, fortifications)"),
+                                      required=False)
+    shot_with_losses = forms.BooleanField(label=_("Has been shot at with losses in this battle"), required=False)
     killed = forms.IntegerField(label=_("Killed this round"), min_value=0, max_value=200, required=False)
     broken = forms.BooleanField(label=_("Broken through"), required=False)
     in_command = forms.BooleanField(label=_("Within the general's command"), required=False)
@@ -232,6 +243,8 @@ class ActionForm(forms.Form):
         self.fields["attacker"].widget = UnitSelect(choices=choices)
         self.fields["attacker"].widget.fleeing = frozenset(u["id"] for u in units if u.get("fleeing"))
         self.fields["defender"].choices = choices
+        for n in ("target_1", "target_2", "target_3"):
+            self.fields[n].choices = choices
         self.fields["melee_units"].choices = choices[1:]
         self.units = {u["id"]: u for u in units}
 
@@ -254,8 +267,15 @@ class ActionForm(forms.Form):
             ids = d.get("melee_units") or []
             if len({self.units[i]["side"] for i in ids}) != 2:
                 raise forms.ValidationError(_("Tick the units of both sides in the melee."))
-        if kind == "test" and d.get("test_kind") in ("unit", "rally", "general_death") and not a:
+        if kind == "test" and d.get("test_kind") not in ("initiative", None, "") and not a:
             raise forms.ValidationError(_("Choose the unit that tests."))
+        if kind == "test" and d.get("test_kind") == "loyalty" and a and not self.units[a].get("mercenary"):
+            raise forms.ValidationError(_("Choose a unit led by a mercenary general."))
+        if kind == "test" and d.get("test_kind") == "disorderly":
+            targets = [d.get(n) for n in ("target_1", "target_2", "target_3") if d.get(n)]
+            if len(set(targets)) != len(targets) or any(self.units[t]["side"] == self.units[a]["side"]
+                                                           for t in targets):
+                raise forms.ValidationError(_("Name different enemy units as the nearest ones, nearest first."))
         if kind == "test" and d.get("test_kind") == "unit" and self.units[a].get("fleeing"):
             raise forms.ValidationError(_("A fleeing unit takes no steadiness test: choose «Rallying fleeing troops»."))
         if d.get("modifier") and not (d.get("modifier_reason") or "").strip():
@@ -288,9 +308,11 @@ class ActionForm(forms.Form):
             if kind == "exchange":
                 volleys.append({**volley, "shooter": b, "target": a, "defensive": False})
             return {"shooting": {"exchange": kind == "exchange", "volleys": volleys}, "modifiers": mods}
-        test = sit.test_case(state, d["test_kind"], a, {"killed": d.get("killed"), "broken": d.get("broken"),
-                                                         "in_command": d.get("in_command"),
-                                                         "attacked_from": d.get("attacked_from")})
+        test = sit.test_case(state, d["test_kind"], a, {
+            "killed": d.get("killed"), "broken": d.get("broken"), "in_command": d.get("in_command"),
+            "attacked_from": d.get("attacked_from"), "cause": d.get("cause"), "stage": d.get("stage"),
+            "candidates": [d.get(n) for n in ("target_1", "target_2", "target_3")], "shoots": d.get("shoots"),
+            "advantageous": d.get("advantageous"), "shot_with_losses": d.get("shot_with_losses")})
         return {"test": test, "unit": a if d["test_kind"] != "initiative" else None}
 
 
@@ -306,6 +328,9 @@ class OverrideForm(forms.Form):
         ("in_melee", _("in melee")), ("destroyed", _("destroyed / off the field")),
         ("back", _("back on the field"))])
     general_lost = forms.BooleanField(label=_("The general is lost"), required=False)
+    specialty = forms.IntegerField(label=_("Specialty"), min_value=0, max_value=6, required=False)
+    melee = forms.IntegerField(label=_("Melee"), min_value=0, max_value=6, required=False)
+    steadiness = forms.IntegerField(label=_("Steadiness"), min_value=0, max_value=6, required=False)
     reason = forms.CharField(label=_("Reason"), max_length=300)
 
     def __init__(self, *args, units=(), **kwargs):
@@ -340,13 +365,16 @@ class OverrideForm(forms.Form):
             ch["destroyed"] = False
         if d.get("general_lost"):
             ch["general_lost"] = True
+        stats = {k: d[k] for k in ("specialty", "melee", "steadiness") if d.get(k) is not None}
+        if stats:
+            ch["stats"] = stats
         if not ch:
             raise forms.ValidationError(_("Nothing to change."))
         return ch
 
 
 class EditUnitForm(OverrideForm):
-    """Before the battle: a unit of the suggested army corrected (figures, formation, its general)."""
+    """Before the battle: a unit of the suggested army corrected (figures, formation, its values, its general)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

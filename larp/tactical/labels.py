@@ -5,6 +5,8 @@ Russian request, a translated English word otherwise).
 """
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -67,10 +69,30 @@ def dice_list_label(kind: str) -> str:
 
 
 RESULTS = {"holds": gettext_lazy("holds"), "flees": gettext_lazy("flees"), "destroyed": gettext_lazy("destroyed"),
-           "stops": gettext_lazy("stops"), "exempt": gettext_lazy("exempt")}
+           "stops": gettext_lazy("stops"), "exempt": gettext_lazy("exempt"),
+           "stays": gettext_lazy("stays in place"), "impetuous": gettext_lazy("becomes impetuous and charges"),
+           "shoots": gettext_lazy("must shoot"), "retreats": gettext_lazy("falls back half a move"),
+           "continues": gettext_lazy("moves on"), "no_test": gettext_lazy("no test needed"),
+           "passed": gettext_lazy("stays loyal"), "treason": gettext_lazy("betrays")}
 
 TEST_KINDS = {"unit": gettext_lazy("Steadiness test"), "rally": gettext_lazy("Rallying fleeing troops"),
+              "disorderly": gettext_lazy("Disorderly movement (a unit not moved)"),
+              "disorder": gettext_lazy("Disorder test"), "recover": gettext_lazy("Recovery from disorder"),
+              "loyalty": gettext_lazy("Loyalty of a mercenary general"),
               "general_death": gettext_lazy("General's death test"), "initiative": gettext_lazy("Initiative")}
+
+DISORDER_CAUSES = {"terrain": gettext_lazy("crossing terrain"), "heavy_mud": gettext_lazy("heavy mud"),
+                   "trot": gettext_lazy("trot"), "gallop": gettext_lazy("gallop"),
+                   "reform": gettext_lazy("reform"), "rank_swap": gettext_lazy("ranks swapped"),
+                   "remount": gettext_lazy("mounting"), "dismount": gettext_lazy("dismounting"),
+                   "skirmishers_pushed": gettext_lazy("skirmishers pushed through"),
+                   "handgun": gettext_lazy("handguns fired"), "retreat": gettext_lazy("after falling back")}
+
+STAGES = {"first": gettext_lazy("first move"), "trot": gettext_lazy("then at the trot"),
+          "gallop": gettext_lazy("then at the gallop")}
+
+LOYALTY = {"loyal": gettext_lazy("loyal"), "withdrawn": gettext_lazy("withdrawn from the battle"),
+           "defected": gettext_lazy("gone over to the enemy")}
 
 ACTIONS = {"clash": gettext_lazy("Clash"), "melee": gettext_lazy("Melee"), "volley": gettext_lazy("Volley"),
            "exchange": gettext_lazy("Exchange of fire"), "test": gettext_lazy("Test"),
@@ -127,14 +149,16 @@ def rule_text(rule: str) -> str:
     return str(RULES_TEXT.get(rule, _("the rules forbid it")))
 
 
-def refusal_text(state: dict, refusal: dict) -> str:
+def refusal_text(state: dict, refusal: dict, codes: bool = True) -> str:
     """One refusal in words: what, where, by which rule."""
     where = refusal.get("where") or refusal.get("corps") or ""
     who = where_label(state, where)
     text = rule_text(refusal.get("rule", ""))
     if refusal.get("rule") == "T20.4" and refusal.get("range_cm") is not None:
         text += " " + _("(range %(cm)s cm)") % {"cm": refusal["range_cm"]}
-    return f"{who}: {text} ({refusal.get('rule', '')})" if who else f"{text} ({refusal.get('rule', '')})"
+    if codes:
+        text = f"{text} ({refusal.get('rule', '')})"
+    return f"{who}: {text}" if who else text
 
 
 def where_label(state: dict, where: str) -> str:
@@ -164,7 +188,30 @@ def unit_label(state: dict, uid: str) -> str:
     return _("a unit")
 
 
-def army_refusal_text(doc: dict, refusal: dict) -> str:
+def unit_t87(reason: str) -> str | None:
+    """The one condition of T8.7 that failed, from the engine's reason, in the players' words (None: unknown)."""
+    m = re.match(r"a skirmisher unit is one round base of (\d+)-(\d+) figures", reason)
+    if m:
+        return _("a unit of skirmishers stands on one round base of %(a)s–%(b)s figures") % {"a": m[1], "b": m[2]}
+    m = re.match(r"(\d+) figures do not fill one rank of (\d+) in (\w+) formation", reason)
+    if m:
+        return _("%(n)s figures do not fill one rank of %(w)s in the formation «%(f)s»: add figures or choose a "
+                 "looser formation") % {"n": m[1], "w": m[2], "f": name("formations", m[3])}
+    m = re.match(r"(\d+) figures need more than (\d+) ranks of (\d+)", reason)
+    if m:
+        return _("%(n)s figures need more than %(r)s ranks of %(w)s (at most three ranks to a base): add a base or "
+                 "take fewer figures") % {"n": m[1], "r": m[2], "w": m[3]}
+    m = re.match(r"before (\d+) handgunners", reason)
+    if m:
+        return _("before %(y)s handgunners make a unit of their own") % {"y": m[1]}
+    if reason.startswith("every figure of a unit is foot"):
+        return _("every figure of a unit is on foot or every one mounted")
+    return None
+
+
+def army_refusal_text(doc: dict, refusal: dict, codes: bool = False) -> str:
+    """One refusal of the builder in words, naming the unit (and which one of units of the same name) and the one
+    condition that failed; the rule's number only on the moderator's screens (`codes`)."""
     where = refusal.get("where") or ""
     who = ""
     if where == "points":
@@ -172,13 +219,20 @@ def army_refusal_text(doc: dict, refusal: dict) -> str:
     elif where.startswith("generals."):
         who = str(_("Generals"))
     else:
-        for u in doc["units"]:
+        for i, u in enumerate(doc["units"]):
             if u["id"] == where:
                 who = f"«{u.get('name')}»"
+                same = [x for x in doc["units"] if x.get("name") == u.get("name")]
+                if len(same) > 1:
+                    who += " " + _("(no. %(n)s of %(all)s of that name, row %(row)s)") % {
+                        "n": same.index(u) + 1, "all": len(same), "row": i + 1}
         for g in doc["generals"]:
             if g["id"] == where:
                 who = f"«{g.get('name')}»"
-    text = f"{rule_text(refusal.get('rule', ''))} ({refusal.get('rule', '')})"
+    text = (unit_t87(refusal.get("reason") or "") if refusal.get("rule") == "T8.7" else None) \
+        or rule_text(refusal.get("rule", ""))
+    if codes:
+        text = f"{text} ({refusal.get('rule', '')})"
     return f"{who}: {text}" if who else text
 
 
@@ -221,9 +275,9 @@ def side_name(table, key: str) -> str:
     return side.name if side else key
 
 
-TURN_STEPS = [gettext_lazy("0. Tests of mercenary generals"), gettext_lazy("1. Shooting"),
-              gettext_lazy("2. Movement and clashes"), gettext_lazy("3. Disorderly movement and fleeing units"),
-              gettext_lazy("4. Melee")]
+TURN_STEPS = [gettext_lazy("Tests of mercenary generals"), gettext_lazy("Shooting"),
+              gettext_lazy("Movement and clashes"), gettext_lazy("Disorderly movement and fleeing units"),
+              gettext_lazy("Melee")]
 
 # The operational cards' effects (T33), in the players' words.
 CARD_EFFECTS = {

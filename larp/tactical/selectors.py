@@ -14,8 +14,8 @@ from larp.dice.models import Roll
 from larp.tables import services as tables
 from larp.tables.access import Seat
 from larp.tactical import situation as sit
-from larp.tactical.labels import (ACTIONS, CARD_EFFECTS, CARD_KINDS, COLUMNS, DIRECTIONS, END_REASONS, ITEMS, RESULTS,
-                                  TEST_KINDS, army_refusal_text, card_name, cell_name, name, path_words, rule_text,
+from larp.tactical.labels import (ACTIONS, CARD_EFFECTS, CARD_KINDS, COLUMNS, DIRECTIONS, DISORDER_CAUSES, END_REASONS,
+                                  ITEMS, LOYALTY, RESULTS, TEST_KINDS, army_refusal_text, card_name, cell_name, name, path_words, rule_text,
                                   stat_string, terrain_label, unit_label, weapon)
 
 SETUP_KINDS = {"roster", "confirm", "setup"}
@@ -96,6 +96,7 @@ def suggested_view(state: dict, side) -> dict | None:
     if not units:
         return None
     bad = set(sit.misfits(state, side.key))
+    wrong = sit.profile_refusals(state, side.key)     # the same checks of the values as a bought army (T5-T8)
     rows, generals = [], []
     for u in units:
         view = unit_view(state, u)
@@ -106,16 +107,22 @@ def suggested_view(state: dict, side) -> dict | None:
                      "equipment": ", ".join(name("protection", p[k]) for k in ("armour", "shield", "horse_armour")
                                             if p.get(k)),
                      "formation": view["formation"], "formation_id": u["formation"], "count": view["figures"],
-                     "bases": u.get("bases", 1), "points": None, "each": None, "ok": u["id"] not in bad,
+                     "bases": u.get("bases", 1), "points": None, "each": None,
+                     "ok": u["id"] not in bad and u["id"] not in wrong,
                      "profile": p})
         gen = u.get("general")
         if gen:
             generals.append({"id": gen.get("id"), "name": gen.get("name") or _("general"),
                              "c_in_c": gen.get("_kind") == "commander_in_chief", "mercenary": False,
                              "talents": gen.get("talents") or {}, "initiative": 0, "unit": view["name"]})
-    return {"side": side, "suggested": True, "units": rows, "generals": generals, "valid": not bad,
-            "refused": [_("%(unit)s: %(text)s (T8.7)") % {"unit": f"«{r['name']}»", "text": rule_text("T8.7")}
-                        for r in rows if not r["ok"]],
+    refused = [_("%(unit)s: %(text)s (T8.7)") % {"unit": f"«{r['name']}»", "text": rule_text("T8.7")}
+               for r in rows if r["id"] in bad]
+    for r in rows:
+        for x in wrong.get(r["id"], []):
+            refused.append(_("%(unit)s (%(stats)s): %(text)s (%(rule)s); correct its values with a ruling") % {
+                "unit": f"«{r['name']}»", "stats": r["stats"], "text": rule_text(x["rule"]), "rule": x["rule"]})
+    return {"side": side, "suggested": True, "units": rows, "generals": generals, "valid": not bad and not wrong,
+            "refused": refused,
             "status": "approved" if side.key in state["approved"] else "suggested"}
 
 
@@ -232,6 +239,39 @@ def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | 
                 lines.append(_("Initiative roll: %(rolls)s") % {"rolls": ", ".join(
                     f"{names.get(k, k)}: {v}" for k, v in r.get("totals", {}).items())})
             return lines
+        if t.get("kind") in ("disorder", "recover"):
+            dice = " ".join(map(str, outcome.get("dice") or [])) or _("none: the outcome is certain")
+            if t["kind"] == "disorder":
+                lines.append(_("%(test)s (%(cause)s): value %(value)s, dice %(dice)s — %(n)s newly disordered, "
+                               "%(left)s still in ranks") % {
+                    "test": label, "cause": DISORDER_CAUSES.get(t.get("cause"), t.get("cause")),
+                    "value": outcome.get("value"), "dice": dice, "n": outcome.get("newly_disordered"),
+                    "left": outcome.get("in_ranks")})
+                if outcome.get("flees"):
+                    lines.append(_("every warrior is disordered: the skirmishers flee"))
+            else:
+                lines.append(_("%(test)s: value %(value)s, dice %(dice)s — %(n)s back in ranks, %(left)s still "
+                               "disordered") % {"test": label, "value": outcome.get("value"), "dice": dice,
+                                                "n": outcome.get("recovered"), "left": outcome.get("disordered")})
+            return lines
+        if t.get("kind") == "loyalty":
+            lines.append(_("%(test)s: units lost %(own)s against the enemy's %(enemy)s, %(die)s — %(result)s; the "
+                           "general is %(status)s") % {
+                "test": label, "own": t.get("own_lost"), "enemy": t.get("enemy_lost"),
+                "die": _die(outcome.get("die")) if outcome.get("die") is not None else _("no die"),
+                "result": RESULTS.get(outcome.get("result"), ""), "status": LOYALTY.get(outcome.get("status"), "")})
+            return lines
+        if t.get("kind") == "disorderly":
+            lines.append(_("%(test)s: steadiness %(s)s minus %(lost)s units lost = %(value)s, %(die)s — %(result)s")
+                         % {"test": label, "s": t.get("steadiness"), "lost": t.get("own_lost"),
+                            "value": outcome.get("value"),
+                            "die": _die(outcome.get("die")) if outcome.get("die") is not None else _("no die"),
+                            "result": RESULTS.get(outcome.get("result"), "")})
+            if outcome.get("target"):
+                lines.append(_("its target: %(unit)s (dice %(dice)s)") % {
+                    "unit": unit_label(state, outcome["target"]),
+                    "dice": " ".join(map(str, outcome.get("target_dice") or [])) or "—"})
+            return lines
         result = RESULTS.get(outcome.get("result"), outcome.get("result") or (
             _("killed") if outcome.get("killed") else _("survives")))
         if "value" in outcome:
@@ -247,6 +287,9 @@ def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | 
             lines.append(_("%(unit)s: the rain wet the strings (die %(die)s), no volley") % {
                 "unit": unit_label(state, v["shooter"]), "die": v.get("rain_die")})
             continue
+        if v.get("rain_die") is not None:
+            lines.append(_("%(unit)s: the rain die %(die)s — the strings stayed dry") % {
+                "unit": unit_label(state, v["shooter"]), "die": v["rain_die"]})
         lines.append(ru.say(_("%(unit)s shoots at %(target)s: %(strikers)s shooters, %(hits)s hits, range %(range)s cm") % {
             "unit": unit_label(state, v["shooter"]), "target": unit_label(state, v["target"]),
             "strikers": v.get("strikers"), "hits": v.get("hits"), "range": v.get("range_cm")}))
@@ -260,9 +303,15 @@ def itemise(state: dict, kind: str, payload: dict, outcome: dict, names: dict | 
             for g in r.get("groups", []):
                 lines.append("  " + _group_line(state, g))
             for rider in r.get("riders", []) or []:
-                lines.append("  " + _("rider: dice %(dice)s, %(hits)s hits%(through)s") % {
-                    "dice": " ".join(map(str, rider.get("dice", []))), "hits": rider.get("hits"),
-                    "through": _(", rides through") if rider.get("through") else ""})
+                if rider.get("dice"):
+                    lines.append("  " + _("rider: dice %(dice)s, %(hits)s hits%(through)s") % {
+                        "dice": " ".join(map(str, rider["dice"])), "hits": rider.get("hits"),
+                        "through": _(", rides through") if rider.get("through") else ""})
+                else:               # a value of 6 or more: every rank is hit without a die
+                    lines.append("  " + _("rider: hits without a die (his value is 6 or more), %(hits)s hits"
+                                          "%(through)s") % {"hits": rider.get("hits"),
+                                                            "through": _(", rides through") if rider.get("through")
+                                                            else ""})
         lines.append(_("%(unit)s: %(taken)s hits taken, %(saved)s saved, %(killed)s killed, %(dis)s newly "
                        "disordered") % {"unit": label, "taken": r.get("hits_taken", 0), "saved": r.get("saved", 0),
                                         "killed": r.get("killed", 0),
@@ -301,7 +350,7 @@ def _group_line(state: dict, g: dict) -> str:
     rank = _("general") if g.get("rank") == 0 else _("rank %(n)s") % {"n": g.get("rank")}
     return _("%(rank)s, %(who)s: %(n)s × value %(value)s, dice %(dice)s → %(hits)s hits") % {
         "rank": rank, "who": p.get("name") or "", "n": g.get("strikers"), "value": g.get("value"),
-        "dice": " ".join(map(str, g.get("dice", []))) or "—", "hits": g.get("hits")}
+        "dice": " ".join(map(str, g.get("dice", []))) or _("none: the outcome is certain"), "hits": g.get("hits")}
 
 
 def odds_view(state: dict, odds: dict | None, sides: dict) -> dict | None:
@@ -454,3 +503,42 @@ def _offer_view(seat: Seat, state: dict, m: dict, names: dict, met: set) -> dict
                                               f"{cell_name([b['rows'][1], b['cols'][1]])}",
                         "corps": block_corps(b)} for i, b in enumerate(offer.get("battlefields", []))]
             if show_blocks else []}
+
+
+def frame_head(table, state: dict, sides: list, open_acts: set) -> dict:
+    """The moderator's table frame (templates/tables/partials/frame.html): the turn and step, whose move, the
+    winner at the end and the next act's form on the page."""
+    from larp.tactical.labels import TURN_STEPS
+    names = {x.key: x.name for x in sides}
+    turn, phase = state.get("turn"), state["phase"]
+    head = {"title": table.title, "system": _("Tactical rules"), "live_id": "tr-frame", "over": phase == "ended",
+            "next": None, "whose": "", "round": ""}
+    if phase == "setup":
+        head["round"] = _("The armies are being built")
+        waiting = [x for x in sides if x.key not in state["approved"]]
+        head["whose"] = (_("Waiting for the approval of: %(sides)s") % {"sides": ", ".join(x.name for x in waiting)}
+                         if waiting else _("Both armies approved"))
+        if waiting and "approve" in open_acts:
+            head["next"] = {"label": _("Approve the army of %(s)s") % {"s": waiting[0].name},
+                            "anchor": f"tr-army-{waiting[0].key}"}
+        elif "start" in open_acts:
+            head["next"] = {"label": _("Start the battle"), "anchor": "tr-start"}
+    elif phase == "battle":
+        if not turn:
+            head.update(round=_("Before the first turn"), whose=_("Roll the Initiative"),
+                        next={"label": _("Begin the first turn"), "anchor": "tr-turn"})
+        else:
+            head["round"] = _("Turn %(n)s · %(step)s") % {"n": turn["number"], "step": TURN_STEPS[turn["step"]]}
+            head["whose"] = _("%(side)s moves") % {"side": names.get(turn["side"], "")}
+            if turn["step"] == 3 and sit.owing_t16(state):
+                head["next"] = {"label": _("Disorderly movement tests"), "anchor": "tr-due-t16"}
+            elif turn["step"] == 0 and sit.mercenaries_due(state):
+                head["next"] = {"label": _("Loyalty tests"), "anchor": "tr-due-loyalty"}
+            else:
+                head["next"] = {"label": _("Action"), "anchor": "tr-action"}
+    else:
+        result = state.get("result") or {}
+        head["round"] = _("The battle is over")
+        winner = names.get(result.get("winner"))
+        head["whose"] = _("%(w)s won") % {"w": winner} if winner else _("A draw")
+    return head

@@ -114,6 +114,11 @@ def approve(table_id: int, user, side: str, yes: bool = True) -> dict:
                 raise ValidationError(_("%(units)s: %(text)s (T8.7). Correct the figures with a ruling first.") % {
                     "units": ", ".join(unit_label(state, u) for u in sit.misfits(state, side)),
                     "text": rule_text("T8.7")})
+            wrong = sit.profile_refusals(state, side)
+            if wrong:
+                raise ValidationError(_("%(units)s: %(text)s. Correct the unit's values with a ruling first.") % {
+                    "units": ", ".join(unit_label(state, u) for u in wrong),
+                    "text": "; ".join(dict.fromkeys(rule_text(r["rule"]) for rs in wrong.values() for r in rs))})
         elif yes:
             raise ValidationError(_("Only a legal army can be approved."))
         name = side_name(table, side)
@@ -194,7 +199,7 @@ def act(table_id: int, user, kind: str, payload: dict, *, hand: list[int], serve
         return _store(table)
 
 
-SETUP_CHANGES = {"formation", "figures", "disordered", "general_lost", "bases"}
+SETUP_CHANGES = {"formation", "figures", "disordered", "general_lost", "bases", "stats"}
 
 
 def override(table_id: int, user, uid: str, changes: dict, reason: str, summary: str) -> dict:
@@ -206,7 +211,7 @@ def override(table_id: int, user, uid: str, changes: dict, reason: str, summary:
         _open(table)
         state = _phase(table, "setup", "battle")
         if state["phase"] == "setup" and set(changes) - SETUP_CHANGES:
-            raise ValidationError(_("Before the battle only a unit's figures, formation and general can be "
+            raise ValidationError(_("Before the battle only a unit's figures, formation, values and general can be "
                                     "changed."))
         try:
             u = sit.unit(state, uid)
@@ -403,7 +408,7 @@ def mark_target(table_id: int, user, side: str, corps: str, plan: dict | None, s
             except CaseError:
                 raise ValidationError(_("This march does not fit the map.")) from None
             if check.get("refused"):
-                raise ValidationError([refusal_text(state, r) for r in check["refused"]])
+                raise ValidationError([refusal_text(state, r, codes=False) for r in check["refused"]])
             payload.update(steps=plan["steps"], road=bool(plan.get("road")), stealth=bool(plan.get("stealth")),
                            cost=check["cost"])
         elif not any(t["corps"] == corps for t in m["targets"]):
@@ -478,7 +483,7 @@ def offer_battle(table_id: int, user, side: str, summary: str, *, seat: Seat | N
         except CaseError:
             raise ValidationError(_("Place the corps of both sides on the map first.")) from None
         if outcome.get("refused"):
-            raise ValidationError([refusal_text(state, r) for r in outcome["refused"]])
+            raise ValidationError([refusal_text(state, r, codes=False) for r in outcome["refused"]])
         tables.record(table, "offer", user, side=side, payload={"side": side}, outcome=outcome, summary=summary)
         return _store(table)
 
@@ -599,7 +604,7 @@ def play_card(table_id: int, user, side: str, card: str, cell: list[int] | None,
         except CaseError:
             raise ValidationError(_("This card does not fit the map.")) from None
         if outcome.get("refused"):
-            raise ValidationError([refusal_text(state, r) for r in outcome["refused"]])
+            raise ValidationError([refusal_text(state, r, codes=False) for r in outcome["refused"]])
         tables.record(table, "play", user, side=side,
                       payload={"side": side, "card": card, "cell": list(cell) if cell else None}, outcome=outcome,
                       summary=summary)

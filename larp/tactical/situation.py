@@ -31,7 +31,10 @@ from larp.tactical.engine.units import parse_profiles, parse_unit, ranks_out
 
 RULES = data.load()
 ACTIONS = ("clash", "melee", "shooting", "test")
-TEST_KINDS = ("unit", "rally", "general_death", "initiative")
+TEST_KINDS = ("unit", "rally", "disorderly", "disorder", "recover", "loyalty", "general_death", "initiative")
+# T15.5-T15.8 and the rest: what disorders a unit's warriors (the engine's `disorder` causes)
+DISORDER_CAUSES = ("terrain", "heavy_mud", "trot", "gallop", "reform", "rank_swap", "remount", "dismount",
+                   "skirmishers_pushed", "handgun", "retreat")
 DIRECTIONS = ("front", "flank", "rear")
 END_REASONS = ("rout", "concession", "time")
 DEFAULT_LIMIT = RULES["army"]["recommended_max_points"]
@@ -133,7 +136,7 @@ def army_units(side: str, doc: dict, verdict: dict) -> tuple[list[dict], list[di
                       "figures": [{"profile": pid, "count": u["count"], "disordered": 0}],
                       "general": None if general is None else {
                           "id": f"{side}.{general['id']}", "name": general.get("name") or "",
-                          "profile": pid, "deputy": False,
+                          "profile": pid, "deputy": False, "mercenary": bool(general.get("mercenary")),
                           "talents": talents.get(general["id"], {"steadiness": 0, "melee": 0, "specialty": 0})},
                       "in_melee": False, "fleeing": False})
     return profiles, units
@@ -194,6 +197,8 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
             state["approved"].remove(side)
     elif kind == "turn":
         state["turn"] = {k: payload[k] for k in ("number", "side", "step", "first")}
+        if payload["step"] == 0:
+            state["acted"] = []                 # a side's new turn: no unit has acted yet (T16.1)
     elif kind in MANOEUVRE_KINDS or (kind == "override" and "corps" in payload):
         apply_strategic(state, kind, payload, outcome)
     elif kind in ("setup", "conditions"):
@@ -216,6 +221,8 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
             state["start"][u["side"]] += figures(u)
         state["phase"] = "battle"
     elif kind in ("clash", "melee", "shooting"):
+        _acted(state, [v["shooter"] for v in payload["shooting"]["volleys"]] if kind == "shooting"
+               else involved(kind, payload))
         for uid, res in outcome.get("units", {}).items():
             _after(state, uid, res)
         if kind == "clash" and not outcome.get("refused"):
@@ -229,6 +236,8 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
             for i in ids:
                 unit(state, i)["in_melee"] = not over and not unit(state, i)["fleeing"] and i not in state["destroyed"]
     elif kind == "test":
+        if payload.get("unit") and payload["test"]["kind"] not in ("general_death", "loyalty"):
+            _acted(state, [payload["unit"]])
         _after_test(state, payload, outcome)
     elif kind == "override":
         rule_on_unit(state, payload["unit"], payload["changes"])
@@ -240,6 +249,8 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
 def rule_on_unit(state: dict, uid: str, ch: dict) -> None:
     """A moderator's ruling on a unit: its formation, state, figures (laid out again by the engine), its general."""
     u = unit(state, uid)
+    if ch.get("stats"):
+        own_profile(state, uid, ch["stats"])
     for key in ("formation", "fleeing", "in_melee", "bases"):
         if key in ch:
             u[key] = ch[key]
@@ -270,6 +281,44 @@ def _after(state: dict, uid: str, res: dict) -> None:
         u["general"] = None
 
 
+def _acted(state: dict, ids) -> None:
+    """The units that acted in the moving side's turn (a ruling of T16.1: such a unit takes no disorderly test)."""
+    if state.get("turn"):
+        acted = state.setdefault("acted", [])
+        acted += [i for i in ids if i not in acted]
+
+
+def owing_t16(state: dict) -> list[dict]:
+    """The moving side's units that owe the disorderly-movement test this turn (T16.1): on the field, not
+    fleeing, not recorded as having acted this turn (the moderator skips those that moved by orders)."""
+    turn = state.get("turn")
+    if not turn or state.get("phase") != "battle":
+        return []
+    acted = set(state.get("acted") or [])
+    return [u for u in state["units"] if u["side"] == turn["side"] and u["id"] not in state["destroyed"]
+            and not u.get("fleeing") and u["id"] not in acted
+            and (u.get("general") or {}).get("loyalty") not in ("withdrawn", "defected")]
+
+
+def lost_units(state: dict, side: str) -> int:
+    """The side's units fleeing or destroyed, skirmishers not counted (T16.3, T28.1)."""
+    return sum(1 for u in state["units"] if u["side"] == side and u["formation"] != "loose"
+               and (u.get("fleeing") or u["id"] in state["destroyed"]))
+
+
+def mercenaries_due(state: dict) -> list[dict]:
+    """The moving side's units led by a mercenary general whose loyalty is tested this turn (T28.1)."""
+    turn = state.get("turn")
+    if not turn or state.get("phase") != "battle":
+        return []
+    side = turn["side"]
+    enemy = next((s for s in state.get("start", {}) if s != side), None)
+    if lost_units(state, side) <= (lost_units(state, enemy) if enemy else 0):
+        return []                                # the enemy lost as many or more: no test (T28.1)
+    return [u for u in state["units"] if u["side"] == side and (u.get("general") or {}).get("mercenary")
+            and u["general"].get("loyalty") != "defected" and u["id"] not in state["destroyed"]]
+
+
 def _after_test(state: dict, payload: dict, outcome: dict) -> None:
     test = payload["test"]
     uid = payload.get("unit")
@@ -286,6 +335,12 @@ def _after_test(state: dict, payload: dict, outcome: dict) -> None:
         u["fleeing"] = False
     elif test["kind"] == "general_death" and outcome.get("killed"):
         u["general"] = None
+    elif test["kind"] in ("disorder", "recover"):
+        rule_on_unit(state, uid, {"figures": figures(u), "disordered": outcome["disordered"]})
+        if outcome.get("flees"):
+            u["fleeing"], u["in_melee"] = True, False
+    elif test["kind"] == "loyalty" and u.get("general"):
+        u["general"]["loyalty"] = outcome["status"]
 
 
 def suggested(state: dict, side: str) -> list[dict]:
@@ -313,6 +368,53 @@ def misfits(state: dict, side: str) -> list[str]:
         except CaseError:
             out.append(u["id"])
     return out
+
+
+def profile_refusals(state: dict, side: str) -> dict[str, list[dict]]:
+    """The engine's refusals (T5-T8, as for an army bought by the builder) of the side's suggested units' profiles,
+    by unit id. A converted army has no army list: each profile is checked against an entry that offers exactly
+    its own equipment, so what is judged is what the builder also judges — the grades (2-4, T8.5), the melee of a
+    category whose melee is 2 (T8.6), weapons and protection the category never carries (T5.3, T6, T7)."""
+    units = suggested(state, side)
+    used = {g["profile"] for u in units for g in (u.get("figures") or [x for r in u.get("ranks", []) for x in r])}
+    profiles = [p for p in state["profiles"] if p["id"] in used]
+    entries = [{"id": f"e{i}", "role": "main", "category": p["category"], "weapons": [p.get("weapon")],
+                "armour": [p.get("armour")], "shields": [p.get("shield")], "horse_armour": [p.get("horse_armour")],
+                "javelin": bool(p.get("javelin")), "melee": None, "price": None} for i, p in enumerate(profiles)]
+    case = {"army_list": {"id": "converted", "year": None, "entries": entries}, "points_limit": 100000,
+            "profiles": [{"id": f"p{i}", "entry": f"e{i}", **{k: p.get(k) for k in (
+                "specialty", "melee", "steadiness", "weapon", "armour", "shield", "horse_armour")},
+                          "javelin": bool(p.get("javelin"))} for i, p in enumerate(profiles)],
+            "units": [], "generals": [], "seed": None}
+    try:
+        verdict = run_army(RULES, case)
+    except CaseError as error:
+        return {u["id"]: [{"rule": "T8.5", "reason": error.problem}] for u in units}
+    by_profile: dict[str, list[dict]] = {}
+    for r in verdict["refused"]:
+        if r.get("where", "").startswith("p") and r["where"][1:].isdigit():
+            by_profile.setdefault(profiles[int(r["where"][1:])]["id"], []).append(r)
+    out = {}
+    for u in units:
+        pid = first_profile(u)
+        if by_profile.get(pid):
+            out[u["id"]] = by_profile[pid]
+    return out
+
+
+def own_profile(state: dict, uid: str, stats: dict) -> None:
+    """A ruling on one unit's values (melee, steadiness, specialty): the unit gets a profile of its own."""
+    u = unit(state, uid)
+    old = first_profile(u)
+    base = next(p for p in state["profiles"] if p["id"] == old)
+    pid = old if old.endswith(f"~{uid}") else f"{old}~{uid}"
+    mine = {**base, "id": pid, **{k: v for k, v in stats.items() if k in ("specialty", "melee", "steadiness")}}
+    state["profiles"] = [p for p in state["profiles"] if p["id"] != pid] + [mine]
+    for g in (u.get("figures") or []) + [x for r in u.get("ranks", []) for x in r]:
+        if g["profile"] == old:
+            g["profile"] = pid
+    if u.get("general") and u["general"].get("profile") == old:
+        u["general"]["profile"] = pid
 
 
 def shown_ranks(u: dict, state: dict) -> list:
@@ -528,6 +630,25 @@ def test_case(state: dict, kind: str, uid: str | None, form: dict) -> dict:
     if kind == "rally":
         return {"kind": "rally", "steadiness": profile["steadiness"], "general": gen,
                 "in_command": bool(form.get("in_command"))}
+    if kind == "recover":
+        return {"kind": "recover", "steadiness": profile["steadiness"], "general": gen,
+                "in_ranks": figures(u) - disordered(u), "disordered": disordered(u)}
+    if kind == "disorder":
+        return {"kind": "disorder", "cause": form.get("cause") or "terrain", "formation": u["formation"],
+                "mounted": _mounted(state, profile["id"]), "in_ranks": figures(u) - disordered(u),
+                "disordered": disordered(u), "steadiness": profile["steadiness"], "general": gen}
+    if kind == "disorderly":
+        return {"kind": "disorderly", "stage": form.get("stage") or "first", "steadiness": profile["steadiness"],
+                "own_lost": lost_units(state, u["side"]),
+                "advantageous_position": bool(form.get("advantageous")),
+                "shot_with_losses": bool(form.get("shot_with_losses")),
+                "candidates": [c for c in form.get("candidates") or [] if c][:3], "shoots": bool(form.get("shoots"))}
+    if kind == "loyalty":
+        enemy = next((s for s in state.get("start", {}) if s != u["side"]), None)
+        status = (u.get("general") or {}).get("loyalty") or "loyal"
+        return {"kind": "loyalty", "own_lost": lost_units(state, u["side"]),
+                "enemy_lost": lost_units(state, enemy) if enemy else 0,
+                "status": "withdrawn" if status == "withdrawn" else "loyal"}
     width = data.front(RULES, u["formation"], _mounted(state, profile["id"]))
     full = sum(1 for rank in u["ranks"] if sum(g["count"] - g.get("disordered", 0) for g in rank) >= width)
     return {"kind": "unit", "steadiness": profile["steadiness"], "circle": u.get("special") == "circle",

@@ -86,11 +86,17 @@ def _context(request, s: Seat) -> dict:
         ctx["conditions_form"] = f.ConditionsForm(sides=sides, initial=_conditions_initial(state))
         ctx["routed"] = [side.name for side in sides if side.key in sit.routed(state)]
         ctx["turn_form"] = f.TurnForm(sides=sides)
+        ctx["owing"] = [{"id": u["id"], "name": u.get("name") or _("unit")} for u in sit.owing_t16(state)]
+        ctx["mercenaries"] = [{"id": u["id"], "name": u.get("name") or _("unit"),
+                               "general": (u.get("general") or {}).get("name") or ""}
+                              for u in sit.mercenaries_due(state)]
     else:
         own = [u for u in units if u["side"] == s.side_key]
         ctx["odds_form"] = f.ActionForm(units=units)
         ctx["own_units"] = own
     ctx["open"] = ACTS.open_any(state, s.table, s.moderator, s.side_key)
+    if s.moderator:
+        ctx["head"] = sel.frame_head(s.table, state, sides, ctx["open"])
     ctx["conditions"] = _conditions_words(state, sides)
     ctx["turn"] = _turn_words(state, sides)
     if state.get("result"):
@@ -166,7 +172,7 @@ def _preview(request, s: Seat, state: dict) -> dict:
     from larp.tactical.labels import refusal_text
     return {"action_form": form,
             "odds": sel.odds_view(state, odds, {x.key: x.name for x in s.table.sides.all()}),
-            "odds_refused": [refusal_text(state, r) for r in refused], "previewed": True}
+            "odds_refused": [refusal_text(state, r) for r in refused], "previewed": kind != "test"}
 
 
 def _player_preview(request, s: Seat, state: dict) -> dict:
@@ -180,7 +186,7 @@ def _player_preview(request, s: Seat, state: dict) -> dict:
     odds = services.preview(state, form.engine_kind(), form.payload(state))
     from larp.tactical.labels import refusal_text
     return {"odds_form": form, "odds": sel.odds_view(state, odds, {x.key: x.name for x in s.table.sides.all()}),
-            "odds_refused": [refusal_text(state, r) for r in (odds or {}).get("refused", [])]}
+            "odds_refused": [refusal_text(state, r, codes=False) for r in (odds or {}).get("refused", [])]}
 
 
 # ------------------------------------------------------------------------------------------------ the battle
@@ -192,7 +198,7 @@ def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse
     return render(request, "tactical/projector.html", {
         "table": s.table, "game": s.table.game, "board": sel.board(s, state), "log": sel.log(s, state)[:6],
         "fingerprint": s.table.dice.fingerprint, "conditions": _conditions_words(state, list(s.table.sides.all())),
-        "phase": state["phase"]})
+        "phase": state["phase"], "head": sel.frame_head(s.table, state, list(s.table.sides.all()), set())})
 
 
 # ------------------------------------------------------------------------------------------------ printing

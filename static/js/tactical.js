@@ -54,26 +54,32 @@
     melee: ["melee_units", "attacked_from"],
     volley: ["attacker", "defender", "distance_cm", "cover", "defensive"],
     exchange: ["attacker", "defender", "distance_cm", "cover"],
-    test: ["test_kind", "attacker", "killed", "broken", "in_command", "attacked_from"]
+    test: ["test_kind", "attacker"]
+  };
+  // each test's own fields, besides the unit tested (none for the Initiative)
+  var TESTS = {
+    unit: ["killed", "broken", "attacked_from"],
+    rally: ["in_command"],
+    disorderly: ["stage", "target_1", "target_2", "target_3", "shoots", "advantageous", "shot_with_losses"],
+    disorder: ["cause"],
+    recover: [],
+    loyalty: [],
+    general_death: []
   };
   var ALWAYS = ["kind", "modifier", "modifier_reason", "hand_dice", "server_rest"];
   function apply(form) {
     var kind = form.querySelector("select[name=kind]");
     if (!kind) return;
     var show = (FIELDS[kind.value] || []).concat(ALWAYS);
+    if (kind.value === "test") {
+      var tk = form.querySelector("select[name=test_kind]");
+      var test = tk ? tk.value : "unit";
+      if (test === "initiative") show = show.filter(function (n) { return n !== "attacker"; });
+      show = show.concat(TESTS[test] || []);
+    }
     form.querySelectorAll("[data-field]").forEach(function (box) {
       box.hidden = show.indexOf(box.getAttribute("data-field")) === -1;
     });
-    if (kind.value === "test") {
-      var tk = form.querySelector("select[name=test_kind]");
-      var initiative = tk && tk.value === "initiative";
-      ["attacker", "killed", "broken", "attacked_from", "in_command"].forEach(function (n) {
-        var box = form.querySelector("[data-field=" + n + "]");
-        if (box) box.hidden = initiative ||
-          (tk.value !== "unit" && ["killed", "broken", "attacked_from"].indexOf(n) !== -1) ||
-          (tk.value !== "rally" && n === "in_command");
-      });
-    }
     // A fleeing unit takes no steadiness test (it rallies instead): not offered for one.
     var steadiness = kind.value === "test" && (form.querySelector("select[name=test_kind]") || {}).value === "unit";
     var unit = form.querySelector("select[name=attacker]");

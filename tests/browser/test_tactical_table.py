@@ -84,6 +84,12 @@ def test_a_whole_tactical_battle_through_the_pages(tactical_hall, new_page, arti
     add_unit(phone, "south", "Рыцари", "knight", "cavalry_lance", "heavy_armour", "shield", "dense", 6)
     add_unit(phone, "south", "Копейщики", "spearman", "infantry_spear", "", "large_shield", "dense", 8)
     add_general(phone, "south", "Бодуэн", "knight", "Рыцари", "points")
+    # the builder at 390 px: weapons and armour, points and «remove» in view
+    row = phone.locator("#tr-army-south .tr-units tbody tr", has_text="Рыцари")
+    for cell in (row.locator("td").nth(2), row.locator("td").nth(5), row.locator("button", has_text="убрать")):
+        box = cell.bounding_box()
+        assert box and box["width"] > 0 and box["x"] + box["width"] <= PHONE["width"] + 1, box
+    phone.screenshot(path=str(shots / "builder-390.png"), full_page=True)
 
     mod.reload()
     mod.locator("button", has_text="Утвердить армию: Север").click()
@@ -95,6 +101,47 @@ def test_a_whole_tactical_battle_through_the_pages(tactical_hall, new_page, arti
     table.refresh_from_db()
     units = {u["name"]: u["id"] for u in table.state["units"]}
     assert table.state["phase"] == "battle"
+    frame = mod.locator("[data-table-frame]")
+    assert "До первого хода" in frame.inner_text() and "Начать первый ход" in frame.inner_text()
+
+    # a refused act (a die is missing and the server may not roll): the page stands at the table's address, and
+    # the next «Show the odds» and the next act work (no HTTP 405)
+    mod.select_option("#id_kind", "test")
+    mod.select_option("#id_test_kind", "unit")
+    mod.select_option("#id_attacker", units["Копейщики"])
+    mod.fill("#id_hand_dice", "")
+    mod.locator("#tr-resolve").click()
+    mod.wait_for_load_state()
+    assert "Нужен ещё один кубик" in mod.locator("#flash").inner_text()
+    assert mod.url.endswith(f"/tr/{table.pk}/"), mod.url
+    mod.select_option("#id_kind", "clash")
+    mod.select_option("#id_attacker", units["Рыцари"])
+    mod.select_option("#id_defender", units["Фаланга"])
+    mod.locator("button[name=preview]").click()
+    mod.wait_for_load_state()
+    assert "405" not in mod.content() and "Точные шансы до броска" in mod.content()
+
+    # every test the engine has is offered
+    offered = mod.locator("#id_test_kind option").all_inner_texts()
+    for kind in ("Беспорядочное движение", "Проверка на расстройство рядов", "Восстановление рядов",
+                 "Верность наёмного генерала"):
+        assert any(kind in o for o in offered), offered
+
+    # the first turn: the frame says whose move and the units owing the disorderly-movement test are named
+    mod.select_option("#id_first", "south")
+    mod.locator("#tr-turn button").click()
+    mod.wait_for_load_state()
+    frame = mod.locator("[data-table-frame]")
+    assert "Ход 1" in frame.inner_text() and "Ходит: Юг" in frame.inner_text()
+    assert "Рыцари" in mod.locator("#tr-due-t16").inner_text()
+    mod.locator("#tr-due-t16 a", has_text="Рыцари").click()
+    mod.wait_for_load_state()
+    mod.select_option("#id_target_1", units["Фаланга"])
+    mod.fill("#id_hand_dice", "6")
+    mod.locator("#tr-resolve").click()
+    mod.wait_for_load_state()
+    assert "Беспорядочное движение" in mod.locator("#tr-log").inner_text()
+    assert "Рыцари" not in mod.locator("#tr-due-t16").inner_text()
 
     # the odds before any die
     mod.select_option("#id_kind", "clash")
@@ -161,6 +208,12 @@ def test_a_whole_tactical_battle_through_the_pages(tactical_hall, new_page, arti
     mod.locator("#tr-end button").click()
     mod.wait_for_load_state()
     assert "Победа: Север" in mod.content()
+    assert "Север" in mod.locator("[data-table-frame]").inner_text()
+    projector.reload()
+    assert "Север" in projector.locator("#tr-projector-turn").inner_text()
+    projector.set_viewport_size({"width": 1920, "height": 1080})
+    projector.screenshot(path=str(shots / "projector-1920.png"))
+    assert projector.evaluate("document.querySelector('.tr-page').getBoundingClientRect().width") > 1700
 
     table.refresh_from_db()
     assert table.status == Table.FINISHED
