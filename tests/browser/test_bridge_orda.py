@@ -107,8 +107,8 @@ def test_a_battle_of_the_demo_game_played_in_the_orda_pages_comes_back_into_the_
     missing = mod.locator(".missing-values").inner_text()
     assert "Без этих печатных значений движок не играет" in missing
     # the set lacks his speed, so none of his values is taken from it (never a token half-filled)
-    assert "Хан Батый (Северная Монголия): атака, защита, скорость, время призыва." in missing
-    assert missing.count("(Северная Монголия)") + missing.count("(Русь)") == 1
+    assert "Хан Батый (Киликия): атака, защита, скорость, время призыва." in missing
+    assert missing.count("(Киликия)") + missing.count("(Рум)") == 1
     assert "правила начала новой партии" in mod.content() and "не её двенадцать жетонов" not in mod.content()
     mod.screenshot(path=str(artifacts / "bridge" / "orda-missing-values.png"), full_page=True)
     mod.click(".missing-values a:has-text('Тестовый набор')")
@@ -128,7 +128,7 @@ def test_a_battle_of_the_demo_game_played_in_the_orda_pages_comes_back_into_the_
     tablet = new_page(viewport=TABLET)
     sign_in(tablet, f"{attacker_code}-orda", f"{attacker_code}-orda-123")
     tablet.goto(url)
-    assert "Северная Монголия" in tablet.locator(".orda-status").inner_text()       # the attacker moves first
+    assert "Киликия" in tablet.locator(".orda-status").inner_text()       # the attacker moves first
     assert tablet.locator("button:has-text('Начало хода')").count() == 1
     assert tablet.locator("form.tool").count() == 0                                 # no moderator's tools
     pages = {"north_mongolia": tablet, "rus": mod}
@@ -187,7 +187,7 @@ def test_a_battle_of_the_demo_game_played_in_the_orda_pages_comes_back_into_the_
     tool.locator("input[name=reason]").fill("время вечера вышло: поле за Русью")
     tool.locator("button").click()
     mod.wait_for_load_state()
-    assert "Победа: Русь и Китай" in mod.locator(".victory").inner_text()
+    assert "Победа: Рум" in mod.locator(".victory").inner_text()                # the war's faction, not «Русь»
     assert "Итог боя" in mod.locator("section.result").inner_text()
     mod.screenshot(path=str(artifacts / "bridge" / "orda-table-end.png"), full_page=True)
     table = Table.objects.get(pk=tb.table_id)
