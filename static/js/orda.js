@@ -50,3 +50,13 @@
   }
   document.addEventListener("table:refreshed", sync);
 })();
+
+// A refused act's page is rendered at the act's address (…/act/<name>/): the address goes back to the table's, so
+// the unit links (?unit=…), a reload and the live refresh work from it as from the table's page.
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-table-url]");
+  if (!root || !window.history || !window.history.replaceState) return;
+  var home = root.getAttribute("data-table-url");
+  if (window.location.pathname !== home) window.history.replaceState(null, "", home);
+})();
