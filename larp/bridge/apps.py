@@ -10,12 +10,13 @@ class BridgeConfig(AppConfig):
 
     def ready(self):
         from larp.battles.hooks import register_hold, register_panel
-        from larp.bridge.services import hold, result_taken, unfinished_work
+        from larp.bridge.services import conversions, hold, result_taken, unfinished_work
         from larp.bridge.views import panel
-        from larp.tables.registry import register_result_taken
+        from larp.tables.registry import register_conversions, register_result_taken
         from larp.turns.services import register_phase_work
 
         register_hold(hold)
         register_panel(panel)
         register_phase_work(unfinished_work)
         register_result_taken(result_taken)
+        register_conversions(conversions)

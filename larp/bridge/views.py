@@ -28,6 +28,11 @@ def panel(request: HttpRequest, game, turn, result) -> str:
     resolution = TurnResolution.objects.filter(turn=turn).first()
     tb = services.active(turn)
     context = {"game": game, "a": awaiting, "tb": tb, "systems": services.systems(game)}
+    if tb is None:
+        # What a system's own data lacks for a battle of the war (Orda's printed values), said before sending.
+        offered = {code for code, _label in context["systems"]}
+        context["readiness"] = [r for r in registry.readiness(game) if r["system"] in offered and not r["ok"]]
+        context["unready"] = {r["system"] for r in context["readiness"]}
     if tb is not None:
         context.update(state=services.state_of(tb, resolution), suggested=services.suggestion(tb),
                        table_url=registry.table_url(tb.table.system, game.pk, tb.table_id),

@@ -157,13 +157,19 @@ ACTS_LIST = [
 def page(request, s, *, refusal: str = "", status: int = 200):
     """The table's page for this seat, the refusal (if any) among its errors."""
     s.table.refresh_from_db()
-    state = services.current(s.table)
-    ctx = selectors.table_context(s.table, state, s, selected=request.GET.get("unit"))
-    ctx.update(game=s.table.game, table=s.table, errors=[refusal] if refusal else [],
-               log=selectors.log(s.table, state["case"]), result=s.table.result, projector=False,
-               losses=[(labels.faction(k), v) for k, v in (s.table.result.get("losses") or {}).items()],
-               open=ACTS.open_for(state, s.table, s.moderator, s.side_key))
-    return render(request, "orda/table.html", ctx, status=status)
+    with labels.speaking_for(s.table):
+        state = services.current(s.table)
+        ctx = selectors.table_context(s.table, state, s, selected=request.GET.get("unit"))
+        ctx.update(game=s.table.game, table=s.table, errors=[refusal] if refusal else [],
+                   log=selectors.log(s.table, state["case"]), result=s.table.result, projector=False,
+                   losses=[(labels.faction(k), v) for k, v in (s.table.result.get("losses") or {}).items()],
+                   open=ACTS.open_for(state, s.table, s.moderator, s.side_key),
+                   side_choices=[(k, labels.side(k)) for k in ("rus_china", "mongolia")])
+        ctx["head"] = selectors.head(s.table, state, ctx, ctx["open"])
+        response = render(request, "orda/table.html", ctx, status=status)
+    if not s.moderator:                                 # rule numbers stay on the moderator's screens and paper
+        response.content = labels.without_rule_codes(response.content.decode()).encode()
+    return response
 
 
 def _explain(error):

@@ -28,7 +28,8 @@ def unit_name(case: dict, uid: str | None) -> str:
 
 
 def hex_text(h) -> str:
-    return f"[{h[0]}, {h[1]}]" if h else "—"
+    """A hex as the board prints it on its cell («0,2»), so the log and the board name it alike."""
+    return f"{h[0]},{h[1]}" if h else "—"
 
 
 def _items(side: dict) -> str:
@@ -125,6 +126,9 @@ def step_summary(case_before: dict, case_after: dict, kind: str, payload: dict, 
     if kind == "turn_start":
         text = _("Start of the turn: %(faction)s, tour %(tour)s.") % {
             "faction": labels.faction(outcome.get("faction", "")), "tour": outcome.get("tour")}
+        if payload.get("skipped"):
+            text = _("%(faction)s has no token left: its turn of tour %(tour)s is played for it.") % {
+                "faction": labels.faction(outcome.get("faction", "")), "tour": outcome.get("tour")}
         if outcome.get("reshuffled"):
             text += " " + _("The event deck ran out and is reshuffled by the server's dice.")
         if outcome.get("event_drawn"):

@@ -5,17 +5,50 @@ shown as they are in every language: they are the tokens' printed names.
 """
 from __future__ import annotations
 
+import re
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.utils.translation import gettext as _
 
 from larp.orda.engine.data import load
 
+# A battle of the war's table: the war's faction names for the table's side keys, while its pages, log, protocol
+# and result are made (`speaking_for`). Empty for a table of a new game: its factions are the board game's own.
+_NAMES: ContextVar[dict | None] = ContextVar("orda_faction_names", default=None)
+
+
+def war_names(table) -> dict:
+    """{side key: the war faction's name} for a battle of the war (its sides are the war's factions), else {}."""
+    if not (table.setup or {}).get("war_battle"):
+        return {}
+    return {s.key: s.name for s in table.sides.all() if s.name and s.name != s.key}
+
+
+@contextmanager
+def speaking_for(table):
+    """Inside it, faction and side names are the war's when the table is a battle of the war."""
+    token = _NAMES.set(war_names(table) if table is not None else {})
+    try:
+        yield
+    finally:
+        _NAMES.reset(token)
+
 
 def faction(f: str) -> str:
+    names = _NAMES.get()
+    if names and f in names:
+        return names[f]
     return {"rus": _("Rus"), "china": _("China"), "south_mongolia": _("South Mongolia"),
             "north_mongolia": _("North Mongolia")}.get(f, f)
 
 
 def side(s: str) -> str:
+    names = _NAMES.get()
+    if names:
+        mine = [n for f, n in names.items() if load().faction_side.get(f) == s]
+        if mine:
+            return _(" and ").join(mine)
     return {"rus_china": _("Rus and China"), "mongolia": _("Mongolia")}.get(s, s)
 
 
@@ -113,5 +146,14 @@ def refusal(code: str) -> str:
         "hex_not_empty": _("The hex is not empty (O21)."),
         "summon_hex_invalid": _("A unit cannot be summoned onto that hex (O11)."),
         "summon_next_invalid": _("That unit cannot go on the summon indicator (O11)."),
-        "game_over": _("The game is over (O22)."),
+        "game_over": _("The battle is over (O22)."),
     }.get(code, _("The rules do not allow this."))
+
+
+_RULE_CODES = re.compile(r"\s*\((?:O\d+(?:\.\d+)*)(?:(?:,\s*|\s*[–-]\s*)O\d+(?:\.\d+)*)*\)")
+
+
+def without_rule_codes(text: str) -> str:
+    """The players' text: «Расстановка верна (O4, O5, O8).» → «Расстановка верна.» (rule numbers stay on the
+    moderator's screens and paper only)."""
+    return _RULE_CODES.sub("", text)

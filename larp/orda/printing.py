@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from larp.campaign.people import person
 from larp.orda import describe, labels
 from larp.orda.engine import outcomes as O
 from larp.orda.engine.data import STATS, load
@@ -45,14 +46,14 @@ def protocol(table: Table, state: dict, log: list) -> dict:
             dice = _("server (the event deck's order stays hidden)")
         elif s["dice"]:
             how = _("server") if s["dice"][0]["server"] else _("rolled by hand")
-            dice = " ".join(str(x["value"]) for x in s["dice"]) + f" ({how}" + (
+            dice = ", ".join(str(x["value"]) for x in s["dice"]) + f" ({how}" + (
                 ": " + ", ".join(f"#{x['counter']}" for x in s["dice"]) if s["dice"][0]["server"] else "") + ")"
         else:
             dice = ""
         text = s["text"] + (f" — {s['reason']}" if s["reason"] else "")
         if s["undone"]:
             text += " " + _("[undone: %(why)s]") % {"why": s["undone_reason"]}
-        who = (str(s["user"]) if s["user"] else "—") + ", " + date_format(timezone.localtime(s["at"]), "H:i")
+        who = person(s["user"]) + ", " + date_format(timezone.localtime(s["at"]), "H:i")
         d["steps"].append({"seq": s["seq"], "text": text, "dice": dice, "who": who})
     return d
 

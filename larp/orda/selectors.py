@@ -368,3 +368,37 @@ def log(table: Table, case: dict) -> list[dict]:
                               "discarded": r.status != "used"} for r in dice] if not _deals(s) else [],
                     "deck": _deals(s)})
     return out
+
+
+def head(table: Table, state: dict, ctx: dict, open_acts: set) -> dict:
+    """The frame of the moderator's table page (templates/tables/partials/frame.html): the title, the tour, whose
+    move in words, the winner once over, and the next act's label with the id of its form on the page."""
+    phase, game = state["phase"], state["case"]["game"]
+    rnd = (_("Tour %(n)s of %(m)s") % {"n": game["tour"], "m": ctx["tours"]}) if ctx.get("tours") else \
+        _("Tour %(n)s") % {"n": game["tour"]}
+    pending, deploy = ctx.get("pending"), ctx.get("deploy")
+    nxt, over = None, False
+    if phase == sit.OVER or not table.is_open:
+        over = True
+        whose = (_("Victory: %(side)s") % {"side": ctx["winner"]}) if ctx.get("winner") else \
+            (_("The table is cancelled.") if table.status == Table.CANCELLED else _("the battle is over"))
+    elif pending:
+        if not pending.get("counter"):
+            whose = _("%(faction)s chooses the counter-measure") % {"faction": pending["target"]["faction_name"]}
+            if "counter" in open_acts:
+                nxt = {"label": _("Counter-measure"), "anchor": "orda-act-counter"}
+        else:
+            whose = _("%(faction)s rolls the attack") % {"faction": pending["attacker"]["faction_name"]}
+            if "attack" in open_acts:
+                nxt = {"label": _("The dice"), "anchor": "orda-act-attack"}
+    else:
+        whose = _("Moving: %(faction)s") % {"faction": ctx["active_name"]}
+        if deploy and deploy.get("missing") and "values" in open_acts:
+            nxt = {"label": _("Take the values from the data set"), "anchor": "orda-act-values"}
+        elif deploy and ctx.get("order_waits") and "rolloff" in open_acts:
+            nxt = {"label": _("Turn order"), "anchor": "rolloff"}
+        elif phase == sit.START and "turn_start" in open_acts:
+            nxt = {"label": _("Start of the turn"), "anchor": "orda-act-turn-start"}
+        elif phase == sit.BATTLE and "turn_end" in open_acts:
+            nxt = {"label": _("Activations or «Results of the turn»"), "anchor": "orda-act-battle"}
+    return {"title": table.title, "system": _("Orda"), "round": rnd, "whose": whose, "over": over, "next": nxt}

@@ -138,7 +138,7 @@ def _check_seat(seat: Seat, kind: str, state: dict, payload: dict) -> str:
 def act(table_id: int, user, seat: Seat, kind: str, payload: dict, *, hand: list[int] | dict | None = None) -> Table:
     """One act at the table; ValidationError (in the user's language) when the rules refuse it, nothing saved.
     `hand`: dice typed in at the table — a list, or for a roll-off {faction: die}."""
-    with tables.locked(table_id) as table:
+    with tables.locked(table_id) as table, labels.speaking_for(table):
         if table.status not in (Table.SETUP, Table.PLAYING):
             raise ValidationError(_("This table is closed."))
         state = current(table)
@@ -161,10 +161,41 @@ def act(table_id: int, user, seat: Seat, kind: str, payload: dict, *, hand: list
                       reason=payload.get("reason", "") if kind.startswith("override") else "", summary=summary)
         tables.set_state(table, new)
         _order_sides(table, new)
+        if new["phase"] != sit.OVER:
+            new = _skip_empty(table, new, user)
         if new["phase"] == sit.OVER and state["phase"] != sit.OVER:
             _finish(table, new, user)
     table.refresh_from_db()
     return table
+
+
+def has_no_tokens(case: dict, faction: str) -> bool:
+    """A faction with no token left on the board, on its summon indicator or in reserve: every one is dead (O5: the
+    reserve is never renewed), so its turn can have no summon and no activation."""
+    return not any(u["faction"] == faction and u["where"] != O.DEAD for u in case["units"])
+
+
+def _skip_empty(table: Table, state: dict, user) -> dict:
+    """The turn of a faction with no token left is played for it, on the record: its «Start of the turn» (the
+    tour's event card if it is the first of the tour, drawn and reshuffled as always) and its «Results of the turn»
+    (sieges, expiring effects, the discard, the victory check) as two steps of the table, so its player is not asked
+    to click through every tour and the replay of the steps gives the same state (docs/orda.md, "Table")."""
+    for _turns in range(2 * len(state["case"]["game"]["order"])):
+        faction = state["case"]["game"]["active"]
+        if state["phase"] != sit.START or not state.get("started", True) or not has_no_tokens(state["case"], faction):
+            break
+        for kind in ("turn_start", "turn_end"):
+            seq = tables.next_seq(table)
+            payload = _with_dice(table, seq, state, kind, {"skipped": True}, None, user)
+            new, outcome = sit.apply(state, kind, payload)
+            summary = describe.step_summary(state["case"], new["case"], kind, payload, outcome)
+            tables.record(table, kind, user, seq=seq, side=faction, payload=payload, outcome=outcome,
+                          summary=summary)
+            tables.set_state(table, new)
+            state = new
+            if state["phase"] == sit.OVER:
+                return state
+    return state
 
 
 def _values(table: Table, state: dict, payload: dict) -> dict:
@@ -280,7 +311,7 @@ def _finish(table: Table, state: dict, user) -> None:
 def undo(table_id: int, user, seat: Seat, reason: str) -> Table:
     if not seat.moderator:
         raise PermissionDenied(_("Only the game's moderators may do this."))
-    with tables.locked(table_id) as table:
+    with tables.locked(table_id) as table, labels.speaking_for(table):
         step = tables.undo_last(table, user, reason, kinds=[k for k in KINDS if k != "setup"])
         if step is None:
             raise ValidationError(_("There is nothing to undo."))

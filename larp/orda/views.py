@@ -66,11 +66,15 @@ def table(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
 @require_GET
 def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     s = seat_of(request.user, game_id, table_id, system=SYSTEM)
-    state = services.current(s.table)
-    ctx = selectors.table_context(s.table, state, s)
-    ctx.update(game=s.table.game, table=s.table, log=selectors.log(s.table, state["case"])[:6],
-               result=s.table.result, projector=True)
-    return render(request, "orda/projector.html", ctx)
+    with labels.speaking_for(s.table):
+        state = services.current(s.table)
+        ctx = selectors.table_context(s.table, state, s)
+        ctx.update(game=s.table.game, table=s.table, log=selectors.log(s.table, state["case"])[:6],
+                   result=s.table.result, projector=True,
+                   losses=[(labels.faction(k), v) for k, v in (s.table.result.get("losses") or {}).items()])
+        response = render(request, "orda/projector.html", ctx)
+    response.content = labels.without_rule_codes(response.content.decode()).encode()   # the hall's screen
+    return response
 
 
 # ---------------------------------------------------------------- printing (O25)
@@ -84,14 +88,16 @@ def print_doc(request: HttpRequest, game_id: int, table_id: int, doc: str) -> Ht
     s = seat_of(request.user, game_id, table_id, system=SYSTEM)
     if doc not in ("protocol", "state", "factions"):
         raise Http404("No such document.")
-    state = services.current(s.table)
-    if doc == "protocol":
-        renderer = orda_sheets.OrdaProtocol(printing.protocol(s.table, state, selectors.log(s.table, state["case"])))
-    elif doc == "state":
-        renderer = orda_sheets.OrdaState(printing.state_sheet(s.table, state))
-    else:
-        renderer = orda_sheets.OrdaFactions(printing.factions(s.table, state))
-    name, mimetype, content = renderer.generate()
+    with labels.speaking_for(s.table):
+        state = services.current(s.table)
+        if doc == "protocol":
+            renderer = orda_sheets.OrdaProtocol(printing.protocol(s.table, state,
+                                                                  selectors.log(s.table, state["case"])))
+        elif doc == "state":
+            renderer = orda_sheets.OrdaState(printing.state_sheet(s.table, state))
+        else:
+            renderer = orda_sheets.OrdaFactions(printing.factions(s.table, state))
+        name, mimetype, content = renderer.generate()
     response = HttpResponse(content, content_type=mimetype)
     response["Content-Disposition"] = f'inline; filename="{name}"'
     return response

@@ -68,3 +68,29 @@ def result_taken(table) -> str | None:
         if refusal:
             return refusal
     return None
+
+
+# system -> fn(game, conversion or None) -> dict: whether the system's own data for this game is ready for the night
+# ({"ok", "text", "lines", "url", "url_label", ...}), said on the «Столы» page and on the bridge's send form
+# («Орда»: the printed values its data set lacks). `conversion` is the scenario's conversion of a battle of the war
+# to the system (docs/bridge.md), as the bridge registers it (`register_conversions`).
+_READINESS: dict[str, Callable] = {}
+_CONVERSIONS: list[Callable] = []
+
+
+def register_readiness(system: str, fn: Callable) -> None:
+    _READINESS[system] = fn
+
+
+def register_conversions(fn: Callable) -> None:
+    """fn(game) -> {system: conversion}: the game's conversions of a battle of the war (the bridge's)."""
+    if fn not in _CONVERSIONS:
+        _CONVERSIONS.append(fn)
+
+
+def readiness(game, system: str | None = None) -> list[dict]:
+    """Each system's (or one system's) readiness for this game, as the systems say it."""
+    conversions = {}
+    for fn in _CONVERSIONS:
+        conversions.update(fn(game) or {})
+    return [fn(game, conversions.get(code)) for code, fn in _READINESS.items() if system in (None, code)]

@@ -22,7 +22,8 @@ def table_list(request: HttpRequest, game_id: int) -> HttpResponse:
     tables = [(t, registry.table_url(t.system, game.pk, t.pk)) for t in visible_tables(request.user, game)]
     systems = [(code, label, registry.new_url(code, game.pk)) for code, label in SYSTEM_CHOICES] if moderator else []
     return render(request, "tables/list.html", {"game": game, "tables": tables, "systems": systems,
-                                                "moderator": moderator})
+                                                "moderator": moderator,
+                                                "readiness": registry.readiness(game) if moderator else []})
 
 
 @login_required

@@ -169,7 +169,9 @@ def test_without_a_data_set_the_table_names_the_missing_values_and_takes_them_on
     # The first turn is refused, naming the values.
     with pytest.raises(ValidationError) as refused:
         orda.act(table.pk, mod, moderator_seat(table), "turn_start", {"choices": {}})
-    assert "Хан Батый (Северная Монголия): атака" in refused.value.messages[0]
+    # A battle of the war speaks of the war's factions (Cilicia attacks Rum), never of the board game's.
+    assert "Хан Батый (Киликия): атака" in refused.value.messages[0]
+    assert "Монголия" not in refused.value.messages[0] and "Русь" not in refused.value.messages[0]
 
     # The page says it in Russian, with the way to enter them; the player sees the list, not the form.
     moderator = Client()
@@ -177,8 +179,8 @@ def test_without_a_data_set_the_table_names_the_missing_values_and_takes_them_on
     url = reverse("orda:table", args=[game.pk, table.pk])
     page = moderator.get(url).content.decode()
     assert "Без этих печатных значений движок не играет" in page
-    assert "Хан Батый (Северная Монголия): атака, защита, скорость, время призыва." in page
-    assert "Иван III (Русь): атака, защита, скорость, время призыва." in page
+    assert "Хан Батый (Киликия): атака, защита, скорость, время призыва." in page
+    assert "Иван III (Рум): атака, защита, скорость, время призыва." in page
     assert reverse("orda:data", args=[game.pk]) in page                  # no data set yet: make one
     assert "правила начала новой партии" in page and "не её двенадцать жетонов" not in page
 

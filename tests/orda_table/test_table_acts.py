@@ -207,7 +207,7 @@ def test_the_shooter_chooses_the_push_hex_and_the_hit_pushes_there(tiny_game, bo
                          {"attacker": "cn-crossbowman-1", "target": "nm-raider-1", "push_to": [2, -1]})
     assert table.state["pending"]["push_to"] == [2, -1]
     step = Step.objects.get(table=t, kind="declare")
-    assert "цель отбрасывается на [2, -1], как выбрал стрелок" in AuditEntry.objects.get(
+    assert "цель отбрасывается на 2,-1, как выбрал стрелок" in AuditEntry.objects.get(
         action="table_step", detail__seq=step.seq).detail["summary"]
     services.act(t.pk, other_player, nm, "counter", {"counter": "defence"})
     table = services.act(t.pk, moderator, mod, "attack", {}, hand=[6, 1])
@@ -215,7 +215,7 @@ def test_the_shooter_chooses_the_push_hex_and_the_hit_pushes_there(tiny_game, bo
     assert attack.outcome["hit"] is True and attack.outcome["pushed_to"] == [2, -1]
     raider = unit(t, "nm-raider-1")
     assert raider["hex"] == [2, -1] and raider["damage"] == 1
-    assert "отброшен на [2, -1]" in AuditEntry.objects.get(action="table_step",
+    assert "отброшен на 2,-1" in AuditEntry.objects.get(action="table_step",
                                                             detail__seq=attack.seq).detail["summary"]
     assert replayed(t) == stored(t)
 

@@ -128,13 +128,13 @@ def test_the_shooters_side_chooses_the_push_hex_on_its_tablet(in_battle, users, 
     page = page_of(player, t, "?unit=cn-crossbowman-1")
     form = page.split('name="target" value="nm-raider-1"')[1].split("</form>")[0]
     assert re.findall(r'<option value="(-?\d+,-?\d+)"', form) == ["1,-2", "2,-2", "2,-1"]
-    assert '<option value="1,-2" selected>[1, -2] (по умолчанию правил)' in form
+    assert '<option value="1,-2" selected>1,-2 (по умолчанию правил)' in form
     assert 'name="second"' not in form                       # an Арбалетчик has one target
     assert player.post(act_url(t, "declare"), data).status_code == 302
     assert Table.objects.get(pk=t.pk).state["pending"]["push_to"] == [2, -1]
     for role in ("other_player", "moderator"):               # everyone sees where the target will go
         page = page_of(client_for(users[role]), t)
-        assert "При попадании цель отбрасывается на [2, -1]" in page
+        assert "При попадании цель отбрасывается на 2,-1" in page
         assert re.search(r'class="hex[^"]*mark-push" data-hex="2,-1"', page)
 
 
