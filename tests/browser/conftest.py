@@ -204,3 +204,24 @@ def finish_the_turn_through_the_pages(mod, game, mod_user, battles_url, turn, ou
     assert result["state"] == expected["state"] and result["recoloured"] == expected["recoloured"]
     assert expected["fought"][outcome["battle"] - 1]["outside"] is True
     return expected
+
+
+def latin_turn_one(title: str, moderator: str, password: str):
+    """The default scenario started with the console tests' draw and seven attacks filed by their factions'
+    players (tests/battles/test_console_flow.py): (game, moderator user), Strategy still open."""
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.orders.services import file_order
+    from larp.scenarios.loader import load_scenario
+    from larp.turns import services as turns
+    from tests.battles.test_console_flow import DRAW, ORDERS
+
+    game = load_scenario("latin-east-1204", title=title, seed=1204)
+    mod, _ = add_moderator(game, moderator, password=password)
+    turns.enter_draw(game, mod, DRAW)
+    turns.start_game(game, mod)
+    players = {}
+    for faction, unit, order in ORDERS:
+        if faction not in players:
+            players[faction], _ = create_player(game.factions.get(code=faction), f"p-{faction}")
+        file_order(players[faction], game, unit, order)
+    return game, mod

@@ -5,13 +5,9 @@ with the page's scroll kept. At 1280×800 the menu is one line; at 768×1024 it 
 """
 import pytest
 
-from larp.campaign.services.members import add_moderator, create_player
-from larp.orders.services import file_order
-from larp.scenarios.loader import load_scenario
 from larp.turns import services as turns
 from larp.turns.models import Phase
-from tests.battles.test_console_flow import DRAW, ORDERS
-from tests.browser.conftest import TABLET, press, sign_in
+from tests.browser.conftest import TABLET, latin_turn_one, press, sign_in
 
 pytestmark = pytest.mark.browser
 LAPTOP = {"width": 1280, "height": 800}
@@ -22,15 +18,7 @@ PAGES = ["Пульт", "Передвижение", "Сражения", "Пере
 @pytest.fixture
 def closed_strategy(transactional_db):
     """The default scenario, its first Strategy phase over with seven attacks filed: the moderator goes on."""
-    game = load_scenario("latin-east-1204", title="Рамка пульта", seed=1204)
-    mod, _ = add_moderator(game, "frame-mod", password="frame-mod-123")
-    turns.enter_draw(game, mod, DRAW)
-    turns.start_game(game, mod)
-    players = {}
-    for faction, unit, order in ORDERS:
-        if faction not in players:
-            players[faction], _ = create_player(game.factions.get(code=faction), f"p-{faction}")
-        file_order(players[faction], game, unit, order)
+    game, mod = latin_turn_one("Рамка пульта", "frame-mod", "frame-mod-123")
     turns.end_now(game, mod, "все готовы")
     assert turns.current_phase(game).state == Phase.CLOSED
     return game

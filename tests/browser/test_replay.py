@@ -6,12 +6,11 @@ import pytest
 from django.urls import reverse
 
 from larp.battles import replay, services as console
-from larp.campaign.services.members import add_moderator, create_player
-from larp.scenarios.loader import load_scenario
+from larp.campaign.services.members import create_player
 from larp.tablet import services as tablet
 from larp.turns import services as turns
-from tests.battles.test_console_flow import DRAW, ORDERS, fight_all
-from tests.browser.conftest import PHONE, TABLET, sign_in
+from tests.battles.test_console_flow import fight_all
+from tests.browser.conftest import PHONE, TABLET, latin_turn_one, sign_in
 
 pytestmark = pytest.mark.browser
 LAPTOP = {"width": 1920, "height": 1080}
@@ -21,17 +20,7 @@ LAPTOP = {"width": 1920, "height": 1080}
 def past_turn(transactional_db):
     """The default scenario with its first turn played to its end (a modifier on the first battle) and the
     second turn begun; a moderator (replay-mod) and Nicaea's player (a join code)."""
-    game = load_scenario("latin-east-1204", title="Повтор хода", seed=1204)
-    mod, _ = add_moderator(game, "replay-mod", password="replay-mod-123")
-    turns.enter_draw(game, mod, DRAW)
-    turns.start_game(game, mod)
-    from larp.orders.services import file_order
-
-    players = {}
-    for faction, unit, order in ORDERS:
-        if faction not in players:
-            players[faction], _ = create_player(game.factions.get(code=faction), f"p-{faction}")
-        file_order(players[faction], game, unit, order)
+    game, mod = latin_turn_one("Повтор хода", "replay-mod", "replay-mod-123")
     nicaea, _ = create_player(game.factions.get(code="nicaea"), "p-nicaea")
     turns.next_phase(game, mod)
     console.apply_movement(game, mod)
