@@ -198,7 +198,8 @@ def _army(op):
             summary = _("General %(name)s appointed") % {"name": gen["name"]}
         else:
             item, key = d["item"], "units" if op == "remove-unit" else "generals"
-            if not any(x["id"] == item for x in services.army_of(p.table, p.state, side)[key]):
+            gone = next((x for x in services.army_of(p.table, p.state, side)[key] if x["id"] == item), None)
+            if gone is None:
                 raise ValidationError(_("No such unit or general."))
 
             def change(doc):
@@ -207,7 +208,8 @@ def _army(op):
                     for g in doc["generals"]:
                         if g.get("unit") == item:
                             g["unit"] = None
-            summary = _("Unit removed from the army") if key == "units" else _("General removed from the army")
+            summary = (_("Unit «%(name)s» removed from the army") if key == "units" else
+                       _("General %(name)s removed from the army")) % {"name": gone.get("name") or ""}
         services.save_army(p.table.pk, p.user, side, change, summary, general_dice=general_dice)
     return service
 

@@ -527,10 +527,15 @@ def frame_head(table, state: dict, sides: list, open_acts: set) -> dict:
         if not turn:
             head.update(round=_("Before the first turn"), whose=_("Roll the Initiative"),
                         next={"label": _("Begin the first turn"), "anchor": "tr-turn"})
-        else:
+        if sit.routed(state) and "end" in open_acts:
+            # T29: one side has no unit left standing: the next act is the end, as the battle page offers it
+            head["next"] = {"label": _("End the battle"), "anchor": "tr-end-box"}
+        if turn:
             head["round"] = _("Turn %(n)s · %(step)s") % {"n": turn["number"], "step": TURN_STEPS[turn["step"]]}
             head["whose"] = _("%(side)s moves") % {"side": names.get(turn["side"], "")}
-            if turn["step"] == 3 and sit.owing_t16(state):
+            if head["next"]:
+                pass
+            elif turn["step"] == 3 and sit.owing_t16(state):
                 head["next"] = {"label": _("Disorderly movement tests"), "anchor": "tr-due-t16"}
             elif turn["step"] == 0 and sit.mercenaries_due(state):
                 head["next"] = {"label": _("Loyalty tests"), "anchor": "tr-due-loyalty"}

@@ -82,9 +82,13 @@ def _context(request, s: Seat) -> dict:
     if s.moderator:
         ctx["action_form"] = f.ActionForm(units=units, initial={"server_rest": False})
         ctx["override_form"] = f.OverrideForm(units=units)
-        ctx["end_form"] = f.EndForm(sides=sides)
+        # T29: when every unit of one side has fled or been destroyed, the end is offered as the engine's state says
+        routed = sit.routed(state)
+        standing = [x.key for x in sides if x.key not in routed]
+        ctx["end_form"] = f.EndForm(sides=sides, initial={"winner": standing[0] if len(standing) == 1 else "",
+                                                          "ended_by": "rout"} if routed else None)
         ctx["conditions_form"] = f.ConditionsForm(sides=sides, initial=_conditions_initial(state))
-        ctx["routed"] = [side.name for side in sides if side.key in sit.routed(state)]
+        ctx["routed"] = [side.name for side in sides if side.key in routed]
         ctx["turn_form"] = f.TurnForm(sides=sides)
         ctx["owing"] = [{"id": u["id"], "name": u.get("name") or _("unit")} for u in sit.owing_t16(state)]
         ctx["mercenaries"] = [{"id": u["id"], "name": u.get("name") or _("unit"),

@@ -124,3 +124,18 @@ def test_show_the_odds_after_a_refused_resolve_stays_on_the_table(battle, modera
     assert r.status_code == 302 and r.url.startswith(url(battle, "table") + "?")
     assert "Точные шансы" in mod.get(r.url).content.decode()
     assert not battle.steps.filter(kind="clash").exists()
+
+
+def test_a_removal_names_the_unit_and_players_see_no_rule_codes(table, player, moderator, client_for):
+    from .conftest import PHALANX, add_unit, url
+    north = client_for(player)
+    add_unit(north, table, "north", PHALANX)
+    add_unit(north, table, "north", {**PHALANX, "name": "Гипасписты", "entry": "hypaspist",
+                                     "weapon": "infantry_spear", "count": "8", "formation": "dense"})
+    page = north.get(url(table, "table")).content.decode()
+    assert "Генералы:" in page and "T12.1" not in page
+    assert "(T12.1)" in client_for(moderator).get(url(table, "table")).content.decode()
+    table.refresh_from_db()
+    uid = next(u["id"] for u in table.state["armies"]["north"]["units"] if u["name"] == "Гипасписты")
+    assert north.post(url(table, "army", "north", "remove-unit"), {"item": uid}).status_code == 302
+    assert "Отряд «Гипасписты» убран из армии" in north.get(url(table, "table")).content.decode()

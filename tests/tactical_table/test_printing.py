@@ -63,3 +63,24 @@ def test_operational_cards_and_battlefield_sheet(table, moderator, player, clien
     assert go("field", {"index": "0"}).status_code == 302
     sheet = text(mod.get(url(table, "print_sheet", "battlefield")))
     assert "Поле сражения" in sheet and "Ручей" in sheet and "ручей: 4 секции" in sheet
+
+
+def test_roster_headers_do_not_break_mid_word():
+    """Each header of the roster's tables fits its longest word in its column (Russian, the widest language)."""
+    from django.utils import translation
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from larp.sheets.renderers.tactical_sheets import RosterRenderer, whole_words
+    with translation.override("ru"):
+        r = RosterRenderer({})
+        st = r.styles["head"]
+        for heads, cols in (([translation.gettext(x) for x in ("Unit", "Type", "Stats", "Weapon and protection",
+                                                               "Formation", "Figures", "Points")],
+                             RosterRenderer.UNIT_COLUMNS),
+                            ([translation.gettext(x) for x in ("General", "Leads", "Talents", "Initiative")],
+                             RosterRenderer.GENERAL_COLUMNS)):
+            widths = whole_words(r, heads, cols)
+            assert abs(sum(widths) - r.frame_width) < 1
+            for h, w in zip(heads, widths):
+                longest = max(stringWidth(x, st.fontName, st.fontSize) for x in h.split())
+                assert longest + 2 * 2.2 * r.scale <= w, (h, longest, w)

@@ -12,9 +12,33 @@ from larp.dice.verify import chosen_note
 from larp.sheets.renderers.base import GRID, SHADE, Renderer, esc
 
 
+def whole_words(r: Renderer, headers: list, widths_mm: tuple) -> list[float]:
+    """Column widths in which no header breaks mid-word: each column at least as wide as its header's longest word
+    (with the cell's padding), the room taken from the columns with room to spare. Points, for `Renderer.table`."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    st = r.styles["head"]
+    pad = 2 * 2.2 * r.scale + 2
+    need = [max(stringWidth(w, st.fontName, st.fontSize) for w in str(h).split()) + pad for h in headers]
+    total = sum(widths_mm)
+    widths = [max(r.frame_width * w / total, n) for w, n in zip(widths_mm, need)]
+    over = sum(widths) - r.frame_width
+    while over > 0.01:
+        spare = [i for i, (w, n) in enumerate(zip(widths, need)) if w - n > 0.01]
+        if not spare:
+            break
+        share = over / len(spare)
+        for i in spare:
+            cut = min(share, widths[i] - need[i])
+            widths[i] -= cut
+            over -= cut
+    return widths
+
+
 class RosterRenderer(Renderer):
     document = gettext_lazy("Army roster")
     filename_stem = "army-roster"
+    UNIT_COLUMNS = (34, 30, 14, 52, 22, 14, 18)
+    GENERAL_COLUMNS = (50, 40, 60, 20)
 
     def story(self) -> list:
         d = self.data
@@ -22,8 +46,9 @@ class RosterRenderer(Renderer):
                  self.p(_("approved by the moderator") if d["approved"] else _("not approved yet"), "right_bold")]
         out = self.heading(d["table"], _("Army of %(side)s") % {"side": d["side"]}, None, right, swatch=False)
         out.append(self.p(d["list"], "h2"))
-        rows = [[self.p(x, "head") for x in (_("Unit"), _("Type"), _("Stats"), _("Weapon and protection"),
-                                              _("Formation"), _("Figures"), _("Points"))]]
+        heads = [_("Unit"), _("Type"), _("Stats"), _("Weapon and protection"), _("Formation"), _("Figures"),
+                 _("Points")]
+        rows = [[self.p(x, "head") for x in heads]]
         for u in d["units"]:
             gear = ", ".join(x for x in (u["weapon"], u["equipment"], _("javelins") if u["javelin"] else "") if x)
             rows.append([self.p(u["name"], "cell_bold"), self.p(f"{u['entry']} ({u['role']})", "cell"),
@@ -32,10 +57,11 @@ class RosterRenderer(Renderer):
                                                                    "cell_right")])
         rows.append([self.p(_("Total"), "cell_bold"), "", "", "", "", "",
                      self.p(f"{d['points'].get('total', 0)} / {d['points'].get('limit', 0)}", "cell_right_bold")])
-        out.append(self.table(rows, (34, 30, 14, 52, 22, 14, 18), total_row=True))
+        out.append(self.table(rows, whole_words(self, heads, self.UNIT_COLUMNS), total_row=True))
         out.append(self.p(_("Generals"), "h2"))
         if d["generals"]:
-            rows = [[self.p(x, "head") for x in (_("General"), _("Leads"), _("Talents"), _("Initiative"))]]
+            heads = [_("General"), _("Leads"), _("Talents"), _("Initiative")]
+            rows = [[self.p(x, "head") for x in heads]]
             for g in d["generals"]:
                 t = g["talents"]
                 talents = _("steadiness %(s)+d, melee %(m)+d, specialty %(p)+d") % {
@@ -43,7 +69,7 @@ class RosterRenderer(Renderer):
                 title = g["name"] + (" — " + _("commander-in-chief") if g["c_in_c"] else "")
                 rows.append([self.p(title, "cell_bold"), self.p(g["unit"] or "—", "cell"), self.p(talents, "cell"),
                              self.p(g["initiative"], "cell_right")])
-            out.append(self.table(rows, (50, 40, 60, 20)))
+            out.append(self.table(rows, whole_words(self, heads, self.GENERAL_COLUMNS)))
         else:
             out.append(self.nothing(_("No generals yet.")))
         if d["refused"]:
@@ -177,8 +203,9 @@ class BlankListRenderer(Renderer):
         out = self.heading(d["table"], _("Army list form"), None, [self.p(_("Side: ____________"), "right")],
                            swatch=False)
         out.append(self.p(_("Points limit: %(n)s") % {"n": d["limit"]}, "body"))
-        rows = [[self.p(x, "head") for x in (_("Unit"), _("Type"), _("Stats"), _("Weapon and protection"),
-                                              _("Formation"), _("Figures"), _("Points"))]]
+        heads = [_("Unit"), _("Type"), _("Stats"), _("Weapon and protection"), _("Formation"), _("Figures"),
+                 _("Points")]
+        rows = [[self.p(x, "head") for x in heads]]
         rows += [[""] * 7 for _i in range(16)]
         out.append(self.table(rows, (34, 30, 14, 52, 22, 14, 18), row_height_mm=9))
         out.append(self.p(_("Generals"), "h2"))
