@@ -23,6 +23,7 @@ from larp.tables.access import seat as seat_of
 from larp.tables.acts import BOTH, KEY_FIELD, MODERATOR, Act, Acts, Chair, Refused
 from larp.tables.models import Press
 from larp.tactical import forms as f
+from larp.tactical import rosters
 from larp.tactical import selectors as sel
 from larp.tactical import services
 from larp.tactical import situation as sit
@@ -196,6 +197,36 @@ def _army(op):
                 doc["generals"].append(gen)
             general_dice = {"general": gen["id"], "hand": d["dice"] or None}
             summary = _("General %(name)s appointed") % {"name": gen["name"]}
+        elif op in ("edit-unit", "duplicate-unit"):
+            item = form.item if op == "edit-unit" else d["item"]
+            old = next((x for x in services.army_of(p.table, p.state, side)["units"] if x["id"] == item), None)
+            if old is None:
+                raise ValidationError(_("No such unit or general."))
+            unit = form.unit(item) if op == "edit-unit" else {**old, "id": f"u{uuid.uuid4().hex[:6]}"}
+
+            def change(doc):
+                at = next(i for i, x in enumerate(doc["units"]) if x["id"] == item)
+                if op == "edit-unit":
+                    doc["units"][at] = unit
+                else:
+                    doc["units"].insert(at + 1, unit)
+            summary = (_("Unit «%(name)s» changed") if op == "edit-unit" else
+                       _("Unit «%(name)s» duplicated")) % {"name": unit["name"]}
+        elif op in ("load", "import"):
+            limit = services.army_of(p.table, p.state, side)["points_limit"]
+            if op == "load":
+                roster = rosters.visible(p.user, p.table.game).get(pk=d["roster"])
+                data, title = roster.army, roster.name
+            else:
+                data = rosters.parse(d["file"].read(rosters.MAX_FILE + 1))
+                title = str(data.get("name") or d["file"].name)[:80]
+            loaded, general_dice = rosters.validate(data, limit)
+
+            def change(doc):
+                doc.clear()
+                doc.update(loaded)
+            summary = (_("Saved army «%(name)s» loaded") if op == "load" else
+                       _("Army «%(name)s» imported from a file")) % {"name": title}
         else:
             item, key = d["item"], "units" if op == "remove-unit" else "generals"
             gone = next((x for x in services.army_of(p.table, p.state, side)[key] if x["id"] == item), None)
@@ -223,9 +254,22 @@ ARMY_FORMS = {
     "unit": lambda p: f.UnitForm(p.data, army_list=_doc(p)["army_list"], prefix=f"u-{p.side}"),
     "general": lambda p: f.GeneralForm(p.data, army_list=_doc(p)["army_list"], units=_doc(p)["units"],
                                        prefix=f"g-{p.side}"),
+    "edit-unit": lambda p: f.UnitEditForm(p.data, army_list=_doc(p)["army_list"],
+                                          item=(p.data.get("item") or "")[:20]),
+    "duplicate-unit": lambda p: f.RemoveForm(p.data),
+    "load": lambda p: f.LoadRosterForm(p.data, rosters=rosters.visible(p.user, p.table.game)),
+    "import": lambda p: f.ImportArmyForm(p.data, p.request.FILES, prefix=f"i-{p.side}"),
     "remove-unit": lambda p: f.RemoveForm(p.data),
     "remove-general": lambda p: f.RemoveForm(p.data),
 }
+
+
+def _save_roster(p, d):
+    rosters.save(p.user, p.table.game, d["name"], services.army_of(p.table, p.state, p.side))
+
+
+def _forget_roster(p, d):
+    rosters.forget(p.user, p.table.game, int(d["roster"]))
 
 
 def _resolve(p, d):
@@ -361,6 +405,11 @@ def _m(p):
 ACTS_LIST = [
     *[Act(f"army-{op}", who=BOTH, open_when=setup_open, form=form, service=_army(op))
       for op, form in ARMY_FORMS.items()],
+    Act("army-save", who=BOTH, open_when=always, form=lambda p: f.SaveRosterForm(p.data, prefix=f"s-{p.side}"),
+        service=_save_roster),
+    Act("army-forget", who=BOTH, open_when=always,
+        form=lambda p: f.LoadRosterForm(p.data, rosters=rosters.visible(p.user, p.table.game)),
+        service=_forget_roster),
     Act("approve", who=MODERATOR, open_when=setup_open, form=lambda p: f.ApproveForm(p.data),
         service=lambda p, d: services.approve(p.table.pk, p.user, p.side, d["approve"])),
     Act("start", who=MODERATOR, sided=False, open_when=setup_open,
@@ -468,6 +517,7 @@ def page(request, s, *, refusal: str = "", status: int = 200):
         return HttpResponseBadRequest(refusal, content_type="text/plain; charset=utf-8")
     if refusal:
         messages.error(request, refusal)
+        request.tr_refusal = refusal
     name = getattr(request.resolver_match, "url_name", "") or ""
     if name.startswith("manoeuvre"):
         return views.render_map(request, s, status=status)

@@ -153,6 +153,42 @@ class RemoveForm(forms.Form):
     item = forms.CharField(max_length=20)
 
 
+ITEM_RE = re.compile(r"^[A-Za-z0-9_-]{1,20}$")
+
+
+class UnitEditForm(UnitForm):
+    """A unit of the army changed in the builder: the builder's own unit form, one per unit (its prefix names the
+    unit, so a refused edit comes back filled on the right unit)."""
+
+    def __init__(self, data=None, *, army_list: str, item: str, **kwargs):
+        self.item = item if ITEM_RE.match(item or "") else ""
+        super().__init__(data, army_list=army_list, prefix=f"e-{self.item}", **kwargs)
+
+    def clean(self):
+        d = super().clean()
+        if not self.item:
+            raise forms.ValidationError(_("No such unit or general."))
+        return d
+
+
+class SaveRosterForm(forms.Form):
+    name = forms.CharField(label=_("Save the army as"), max_length=80)
+
+
+class LoadRosterForm(forms.Form):
+    roster = forms.ChoiceField(label=_("Saved army"), error_messages={
+        "invalid_choice": _("No such saved army: choose one from the list.")})
+
+    def __init__(self, *args, rosters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["roster"].choices = [(str(r.pk), r.name) for r in rosters]
+
+
+class ImportArmyForm(forms.Form):
+    file = forms.FileField(label=_("Army file (JSON)"), error_messages={
+        "required": _("Choose the army's file."), "empty": _("The file is empty.")})
+
+
 class ConditionsForm(forms.Form):
     sun_in_face = forms.ChoiceField(label=_("Sun in the face of"), required=False)
     wind = forms.ChoiceField(label=_("Wind"), required=False,

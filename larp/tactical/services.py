@@ -66,11 +66,13 @@ def army_of(table: Table, state: dict, side: str) -> dict:
                           int(table.setup.get("points_limit") or sit.DEFAULT_LIMIT))
 
 
-def save_army(table_id: int, user, side: str, change, summary: str, *, general_dice: dict | None = None) -> dict:
+def save_army(table_id: int, user, side: str, change, summary: str, *,
+              general_dice: dict | list | None = None) -> dict:
     """Change a side's army (`change(doc)` edits it in place) and record the whole army as a `roster` step.
 
-    `general_dice`: {"general": id, "hand": [..] or None} — the talent dice of a general rolled now,
-    typed in at the table or (hand None) rolled by the server, on the record with this step.
+    `general_dice`: {"general": id, "hand": [..] or None} (or a list of them: an army loaded or imported) — the
+    talent dice of a general rolled now, typed in at the table or (hand None) rolled by the server, on the record
+    with this step.
     """
     with tables.locked(table_id) as table:
         _open(table)
@@ -82,10 +84,10 @@ def save_army(table_id: int, user, side: str, change, summary: str, *, general_d
         if len(doc["units"]) > sit.MAX_UNITS or len(doc["generals"]) > sit.MAX_GENERALS:
             raise ValidationError(_("Too many units or generals in one army."))
         seq = tables.next_seq(table)
-        if general_dice:
-            gen = next(g for g in doc["generals"] if g["id"] == general_dice["general"])
+        for rolled in ([general_dice] if isinstance(general_dice, dict) else general_dice or []):
+            gen = next(g for g in doc["generals"] if g["id"] == rolled["general"])
             count = sit.general_dice_count(gen["c_in_c"]) if gen["method"] == "roll" else (1 if gen["c_in_c"] else 0)
-            hand = general_dice.get("hand")
+            hand = rolled.get("hand")
             if hand is not None and len(hand) != count:
                 raise ValidationError(_("This general needs %(n)s dice.") % {"n": count})
             gen["dice"] = tables.take_dice(table, seq, count=count, hand=hand, user=user,

@@ -16,6 +16,7 @@ from larp.campaign.access import is_moderator
 from larp.campaign.models import Game
 from larp.tables.access import Seat, require_moderator_seat, seat
 from larp.tactical import forms as f
+from larp.tactical import rosters
 from larp.tactical import selectors as sel
 from larp.tactical import services
 from larp.tactical import situation as sit
@@ -62,7 +63,22 @@ def _context(request, s: Seat) -> dict:
         armies = []
         for side in sel.sides_for(s):
             view = sel.army_view(s.table, state, side)
-            view["unit_form"] = f.UnitForm(army_list=view["doc"]["army_list"], prefix=f"u-{side.key}")
+            lst = view["doc"]["army_list"]
+            pressed = _pressed(request, side.key)
+            view["unit_form"] = f.UnitForm(request.POST if pressed == "unit" else None, army_list=lst,
+                                           prefix=f"u-{side.key}")
+            by_id = {u["id"]: u for u in view["doc"]["units"]}
+            for u in view["units"]:
+                again = pressed == "edit-unit" and request.POST.get("item") == u["id"]
+                u["edit_form"] = f.UnitEditForm(request.POST if again else None, army_list=lst, item=u["id"],
+                                                initial=None if again else rosters.unit_data(by_id[u["id"]]))
+                u["editing"] = again
+            view["pressed"], view["refusal"] = pressed, getattr(request, "tr_refusal", "") if pressed else ""
+            mine = list(rosters.visible(request.user, s.table.game))
+            view["rosters"] = mine
+            view["save_form"] = f.SaveRosterForm(request.POST if pressed == "save" else None, prefix=f"s-{side.key}")
+            view["load_form"] = f.LoadRosterForm(rosters=mine)
+            view["import_form"] = f.ImportArmyForm(prefix=f"i-{side.key}")
             view["general_form"] = f.GeneralForm(army_list=view["doc"]["army_list"], units=view["doc"]["units"],
                                                  prefix=f"g-{side.key}")
             view["list_form"] = f.ArmyListForm(initial={"army_list": view["doc"]["army_list"]})
@@ -108,6 +124,43 @@ def _context(request, s: Seat) -> dict:
                          "ended_by": END_REASONS.get(state["result"].get("ended_by"), ""),
                          "losses": [(x.name, state["result"]["losses"].get(x.key, {})) for x in sides]}
     return ctx
+
+
+def _pressed(request, side: str) -> str:
+    """The builder's act refused on this side just now (the page re-rendered at the door): its form comes back
+    filled with what was typed in."""
+    match = getattr(request, "resolver_match", None)
+    if request.method != "POST" or match is None or match.kwargs.get("side") != side:
+        return ""
+    return match.kwargs.get("op") or ""
+
+
+@login_required
+@require_GET
+def export_army(request: HttpRequest, game_id: int, table_id: int, side: str) -> HttpResponse:
+    """The side's army at this table as a file (JSON, docs/tactical-rules.md)."""
+    s = _seat(request, game_id, table_id)
+    if not s.may_act_for(side) or not s.table.sides.filter(key=side).exists():
+        raise PermissionDenied("Not your side.")
+    state = sel.state_of(s.table)
+    doc = services.army_of(s.table, state, side)
+    name = s.table.sides.get(key=side).name
+    return _army_file(rosters.document(doc, f"{s.table.title} — {name}"), f"army-{s.table.pk}-{side}")
+
+
+@login_required
+@require_GET
+def export_roster(request: HttpRequest, game_id: int, table_id: int, roster_id: int) -> HttpResponse:
+    """A saved army of the user's as a file."""
+    s = _seat(request, game_id, table_id)
+    roster = get_object_or_404(rosters.visible(request.user, s.table.game), pk=roster_id)
+    return _army_file(roster.army, f"army-{roster.pk}")
+
+
+def _army_file(doc: dict, stem: str) -> HttpResponse:
+    response = HttpResponse(json.dumps(doc, ensure_ascii=False, indent=2), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{stem}.json"'
+    return response
 
 
 def _turn_words(state: dict, sides) -> dict | None:
