@@ -27,7 +27,9 @@ def panel(request: HttpRequest, game, turn, result) -> str:
         return ""
     resolution = TurnResolution.objects.filter(turn=turn).first()
     tb = services.active(turn)
-    context = {"game": game, "a": awaiting, "tb": tb, "systems": services.systems(game)}
+    refused = services.refusals(game, awaiting) if tb is None else {}
+    context = {"game": game, "a": awaiting, "tb": tb, "refused": refused,
+               "systems": [(code, label, refused.get(code)) for code, label in services.systems(game)]}
     if tb is not None:
         context.update(state=services.state_of(tb, resolution), suggested=services.suggestion(tb),
                        table_url=registry.table_url(tb.table.system, game.pk, tb.table_id),
