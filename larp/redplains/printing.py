@@ -85,6 +85,12 @@ def protocol(table, seat) -> dict:
     for o in state["overrides"]:
         last.append({"p": _("Turn %(turn)s: the moderator changed %(unit)s (%(reason)s).") % {
             "turn": o["turn"], "unit": labels.unit_name(state, o["unit"]), "reason": o["reason"]}})
+    undone = list(table.steps.filter(undone=True).order_by("seq"))
+    if undone:                                              # every undone step with its reason, as Orda's protocol
+        last.append({"h": _("Undone steps")})
+        rows = [[_("Step"), _("What"), _("Why undone")]]
+        rows += [[str(x.seq), _step_text(table, x), x.undone_reason or "—"] for x in undone]
+        last.append({"table": rows, "widths": [14, 80, 70]})
     end = selectors.end_view(table, state)
     if end:
         last.append({"h": end["sentence"]})
@@ -96,8 +102,20 @@ def protocol(table, seat) -> dict:
             "phase": labels.PHASES[state["phase"]], "turn": state["turn"]}})
     if last:
         pages.append(last)
-    return {"document": _("Battle protocol"), "kicker": _("Battle of Red Plains · protocol"), "title": table.title,
+    return {"document": _("Warlords: Battle of Red Plains · battle protocol"), "kicker": _("Battle of Red Plains · protocol"), "title": table.title,
             "pages": pages}
+
+
+def _step_text(table, step) -> str:
+    """An undone step on paper: its kind, the side that acted and, for dice, the values."""
+    names = _names(table)
+    text = str(labels.STEP_KINDS.get(step.kind, step.kind))
+    if step.side:
+        text += f" ({names.get(step.side, step.side)})"
+    values = (step.payload or {}).get("values")
+    if step.kind == "dice" and values:
+        text += ": " + " ".join(map(str, values))
+    return text
 
 
 def reference(table, seat) -> dict:
@@ -131,7 +149,7 @@ def reference(table, seat) -> dict:
     blocks.append({"h": _("End of the battle (checked after every turn)")})
     for code, text in labels.CONDITIONS.items():
         blocks.append({"small": str(text)})
-    return {"document": _("Quick reference"), "kicker": _("Battle of Red Plains"), "title": _("Quick reference"),
+    return {"document": _("Warlords: Battle of Red Plains · quick reference"), "kicker": _("Battle of Red Plains"), "title": _("Quick reference"),
             "pages": [blocks]}
 
 
@@ -155,7 +173,7 @@ def unit_cards(table, seat) -> dict:
                          (int(u["figures"]) * tt.ammo_per_figure if tt.shooter else "—"))]]
             blocks.append({"table": rows, "widths": [42, 18, 20, 16, 22, 18, 26]})
         pages.append(blocks)
-    return {"document": _("Unit cards"), "kicker": _("Battle of Red Plains · unit cards"), "title": table.title,
+    return {"document": _("Warlords: Battle of Red Plains · unit cards"), "kicker": _("Battle of Red Plains · unit cards"), "title": table.title,
             "pages": pages}
 
 
@@ -177,7 +195,7 @@ def order_sheets(table, seat) -> dict:
         blocks.append({"table": rows, "widths": [50, 18, 50, 50], "height": 11})
         blocks.append({"grid": field_grid(table.setup, state)})
         pages.append(blocks)
-    return {"document": _("Order sheet"), "kicker": _("Battle of Red Plains · order sheet"), "title": table.title,
+    return {"document": _("Warlords: Battle of Red Plains · order sheet"), "kicker": _("Battle of Red Plains · order sheet"), "title": table.title,
             "pages": pages}
 
 

@@ -262,6 +262,23 @@ def execution_dice(table_id: int, user, hand: list[int] | None = None) -> dict:
     return _act(table_id, user, "dice", "", {}, summary, before=before)
 
 
+MAX_GROUPS = 200          # a turn's dice groups are far fewer; the bound only ends a loop the engine never ends
+
+
+def all_execution_dice(table_id: int, user) -> int:
+    """«Бросить все оставшиеся кубики»: every dice group the execution still awaits rolled by the server, one
+    step per group as if pressed one by one (each on the log, each undone alone). Returns how many groups."""
+    groups = 0
+    while groups < MAX_GROUPS:
+        with tables.locked(table_id) as table:
+            state = current(table)
+            if state["phase"] != sit.EXECUTION or sit.preview(table.setup, state)["awaiting"] is None:
+                break
+        execution_dice(table_id, user)
+        groups += 1
+    return groups
+
+
 def execute(table_id: int, user) -> dict:
     return _act(table_id, user, "execute", "", {},
                 lambda t, p: _("Turn %(turn)s executed.") % {"turn": current(t)["turn"]})

@@ -143,7 +143,8 @@ def extend_field(setup: dict, state: dict, payload: dict) -> None:
 
 
 def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messengers: dict[str, int] | None = None,
-               hills: Iterable[str] = (), forests: Iterable[str] = (), shinobi: dict[str, int] | None = None,
+               hills: Iterable[str] = (), forests: Iterable[str] = (), river: bool = False,
+               bridge: tuple[str, str] | list[str] | None = None, shinobi: dict[str, int] | None = None,
                generals: dict[str, list[tuple[str, int]]] | None = None,
                banners: dict[str, dict[str, int]] | None = None,
                commanders: dict[str, tuple[str, int]] | None = None) -> dict:
@@ -163,7 +164,8 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
                 node["minor_clan"] = u["minor_clan"]
             units.append(node)
     messengers, shinobi = messengers or {}, shinobi or {}
-    return {"field": {"extra_cells": [], "river": False, "bridge": None, "hills": list(hills),
+    return {"field": {"extra_cells": [], "river": bool(river), "bridge": list(bridge) if river and bridge else None,
+                      "hills": list(hills),
                       "forests": list(forests)},
             "defender": defender,
             "sides": {s: {"general_retreat": None, "messengers": int(messengers.get(s, 0)),
@@ -174,6 +176,27 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
                         for side, gens in (generals or {}).items() for name, number, *rest in gens] +
                        [leader(name, "commander", f"{side[0]}{number}", *rest)
                         for side, (name, number, *rest) in (commanders or {}).items()]}
+
+
+def bridge_places() -> list[tuple[str, str]]:
+    """W36.3: where a bridge may stand — one north cell of the first line and the south cell across the river in
+    the same column (north first), west to east."""
+    by_pos = {(c["col"], c["row"]): c["id"] for c in cells()}
+    north_line, south_line = max(load().deployment_rows["north"]), min(load().deployment_rows["south"])
+    return [(by_pos[(col, north_line)], by_pos[(col, south_line)]) for col in range(1, load().columns + 1)]
+
+
+def terrain_refusals(field: dict, defender: str) -> list[str]:
+    """W6.2, W37.1, W38.1: the engine's own checks of the terrain the defender places (codes of labels.REASONS),
+    so the «new battle» page refuses what the deployment would."""
+    from larp.redplains.engine.board import Terrain
+    from larp.redplains.engine.validate import terrain_checks
+    try:
+        board = Board(load(), field)
+        terrain = Terrain(board, field)
+    except CaseError:
+        return ["malformed"]
+    return [r["reason"] for r in terrain_checks(load(), board, terrain, defender)]
 
 
 def leader(name: str, kind: str, unit: str, traits: dict | None = None) -> dict:
