@@ -99,7 +99,8 @@ def protocol(table, seat) -> dict:
         last.append({"table": rows, "widths": [60, 40, 40]})
     else:
         last.append({"p": _("The battle goes on: %(phase)s, turn %(turn)s.") % {
-            "phase": labels.PHASES[state["phase"]], "turn": state["turn"]}})
+            "phase": labels.PHASES[state["phase"]], "turn": state["turn"]} if state["turn"] else
+            _("The battle goes on: %(phase)s.") % {"phase": labels.PHASES[state["phase"]]}})   # turns count from 1
     if last:
         pages.append(last)
     return {"document": _("Warlords: Battle of Red Plains · battle protocol"), "kicker": _("Battle of Red Plains · protocol"), "title": table.title,

@@ -256,8 +256,12 @@ def order_pickers(table, state: dict, side: str) -> list[dict]:
             if not g["legal"]:
                 g["refused"] = g["details"][0]["refused"]
             g["single"] = len(g["details"]) == 1
+        # The orders legal now come first, by kind; those the rules forbid now wait in one group at the end with
+        # the reason (a phone's list of up to 22 entries reads from the top).
         sections = [{"key": key, "label": labels.PICKER_SECTIONS[key],
                      "groups": [g for g in groups.values() if g["section"] == key]} for key in SECTIONS]
+        for x in sections:
+            x["legal"] = any(g["legal"] for g in x["groups"])
         slots = []
         for slot in (1, 2):
             g = given.get((uid, slot))
@@ -266,6 +270,7 @@ def order_pickers(table, state: dict, side: str) -> list[dict]:
         raised = {x["unit"]: x["banner"] for x in state["banners"][side]}
         left = [b for b in sit.BANNERS if state["banners_left"][side].get(b, 0) > 0]
         out.append({"unit": uid, "name": labels.unit_name(state, uid), "sections": [x for x in sections if x["groups"]],
+                    "forbidden": [g for g in groups.values() if not g["legal"]],
                     "groups": list(groups.values()), "lookup": lookup, "slots": slots,
                     "banners": left, "banner_choices": [(b, labels.BANNERS[b]) for b in left],
                     "banner": raised.get(uid, "") if raised.get(uid) != "dragon" else "",
