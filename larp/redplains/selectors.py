@@ -73,10 +73,10 @@ def board(state: dict, setup: dict, viewer: str | None) -> dict:
                          "name": labels.unit_name(state, u["id"]),
                          "arrow": arrow(x, y, u.get("facing", "N")), "orders": orders.get(u["id"], 0)})
     return {"cells": grid, "counters": counters, "size": CELL, "ghosts": ghosts, **frame(grid + ghosts),
-            **water(field)}
+            **water(field, grid)}
 
 
-def water(field: dict) -> dict:
+def water(field: dict, grid: list[dict]) -> dict:
     """W36: the river along the line of contact (between rows 3 and 4) and the bridge over it, as SVG shapes: the
     bridge a plank across the river in its column, named for its two cells."""
     if not field.get("river"):
@@ -87,9 +87,10 @@ def water(field: dict) -> dict:
                                                                           field["bridge"].get("south"))
         col = {c["id"]: c["col"] for c in sit.cells()}.get(a)
         if col is not None:
-            bridge = {"x": (col - 1) * CELL + CELL // 5, "y": 3 * CELL - 14, "width": CELL - 2 * (CELL // 5),
-                      "height": 28, "cells": f"{a} — {b}"}
-    return {"river": {"y": 3 * CELL - 5, "height": 10}, "bridge": bridge}
+            bridge = {"x": (col - 1) * CELL + CELL // 5, "y": 3 * CELL - 10, "width": CELL - 2 * (CELL // 5),
+                      "height": 20, "cells": f"{a} — {b}"}
+    left, right = min(c["x"] for c in grid), max(c["x"] for c in grid) + CELL     # the field's cells, not the ghosts
+    return {"river": {"x": left, "width": right - left, "y": 3 * CELL - 5, "height": 10}, "bridge": bridge}
 
 
 def frame(shapes: list[dict]) -> dict:

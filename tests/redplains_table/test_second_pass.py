@@ -151,7 +151,7 @@ def test_rulings_show_on_the_tablets_and_the_protocol_lists_undone_steps(table, 
     services.undo(table.pk, moderator, "кубик скатился со стола")
     for client in (client_for(player), client_for(other_player)):
         text = page(client, table)
-        assert "Решения мастера" in text
+        assert "Принятые решения мастера" in text
         assert "Решение мастера об отряде «Асигару с копьями 1»: фигурок: 5 — подошло подкрепление" in text
         assert "Мастер отменил шаг — кубик скатился со стола" in text
     assert "Мастер отменил шаг (кубики исполнения) — кубик скатился со стола" in page(client_for(moderator), table)
