@@ -83,8 +83,9 @@ def protocol(table, seat) -> dict:
         pages.append(blocks)
     last = []
     for o in state["overrides"]:
-        last.append({"p": _("Turn %(turn)s: the moderator changed %(unit)s (%(reason)s).") % {
-            "turn": o["turn"], "unit": labels.unit_name(state, o["unit"]), "reason": o["reason"]}})
+        when = _("Turn %(n)s") % {"n": o["turn"]} if o["turn"] else str(labels.PHASES[sit.DEPLOYMENT])  # no «turn 0»
+        last.append({"p": _("%(when)s: the moderator changed %(unit)s (%(reason)s).") % {
+            "when": when, "unit": labels.unit_name(state, o["unit"]), "reason": o["reason"]}})
     undone = list(table.steps.filter(undone=True).order_by("seq"))
     if undone:                                              # every undone step with its reason, as Orda's protocol
         last.append({"h": _("Undone steps")})

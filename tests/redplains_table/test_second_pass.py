@@ -144,6 +144,7 @@ def test_the_moderator_page_has_the_frame_with_the_turn_whose_move_and_the_next_
 
 def test_rulings_show_on_the_tablets_and_the_protocol_lists_undone_steps(table, moderator, player, other_player,
                                                                          client_for):
+    services.override(table.pk, moderator, "s2", {"figures": 6}, "пришли из резерва")      # in the deployment turn
     deploy_both(table, moderator)
     services.override(table.pk, moderator, "s1", {"figures": 5}, "подошло подкрепление")
     give_turn_one(table, moderator, player, other_player)
@@ -160,6 +161,8 @@ def test_rulings_show_on_the_tablets_and_the_protocol_lists_undone_steps(table, 
     protocol = pdf_text(client_for(moderator), table, "protocol")
     assert "Отменённые шаги" in protocol and "кубик скатился со стола" in protocol
     assert "кубики исполнения" in protocol
+    assert "Ход расстановки: мастер изменил отряд «Асигару с копьями 2» (пришли из резерва)" in protocol
+    assert "Ход 0" not in protocol                                                # turns count from 1
     assert "Warlords: Битва на Красной равнине · протокол битвы" in protocol and "автобоя" not in protocol
 
 
