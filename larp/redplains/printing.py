@@ -104,7 +104,8 @@ def protocol(table, seat) -> dict:
             _("The battle goes on: %(phase)s.") % {"phase": labels.PHASES[state["phase"]]}})   # turns count from 1
     if last:
         pages.append(last)
-    return {"document": _("Warlords: Battle of Red Plains · battle protocol"), "kicker": _("Battle of Red Plains · protocol"), "title": table.title,
+    return {"document": _("Warlords: Battle of Red Plains · battle protocol"), "kicker": _("Battle of Red Plains · protocol"),
+            "title": table.title,
             "pages": pages}
 
 
@@ -151,7 +152,8 @@ def reference(table, seat) -> dict:
     blocks.append({"h": _("End of the battle (checked after every turn)")})
     for code, text in labels.CONDITIONS.items():
         blocks.append({"small": str(text)})
-    return {"document": _("Warlords: Battle of Red Plains · quick reference"), "kicker": _("Battle of Red Plains"), "title": _("Quick reference"),
+    return {"document": _("Warlords: Battle of Red Plains · quick reference"), "kicker": _("Battle of Red Plains"),
+            "title": _("Quick reference"),
             "pages": [blocks]}
 
 
@@ -175,7 +177,8 @@ def unit_cards(table, seat) -> dict:
                          (int(u["figures"]) * tt.ammo_per_figure if tt.shooter else "—"))]]
             blocks.append({"table": rows, "widths": [42, 18, 20, 16, 22, 18, 26]})
         pages.append(blocks)
-    return {"document": _("Warlords: Battle of Red Plains · unit cards"), "kicker": _("Battle of Red Plains · unit cards"), "title": table.title,
+    return {"document": _("Warlords: Battle of Red Plains · unit cards"), "kicker": _("Battle of Red Plains · unit cards"),
+            "title": table.title,
             "pages": pages}
 
 
@@ -197,7 +200,8 @@ def order_sheets(table, seat) -> dict:
         blocks.append({"table": rows, "widths": [50, 18, 50, 50], "height": 11})
         blocks.append({"grid": field_grid(table.setup, state)})
         pages.append(blocks)
-    return {"document": _("Warlords: Battle of Red Plains · order sheet"), "kicker": _("Battle of Red Plains · order sheet"), "title": table.title,
+    return {"document": _("Warlords: Battle of Red Plains · order sheet"), "kicker": _("Battle of Red Plains · order sheet"),
+            "title": table.title,
             "pages": pages}
 
 

@@ -498,7 +498,8 @@ def page(table, seat: Seat) -> dict:
 
 
 SIDE_ACTS = {sit.DEPLOYMENT: gettext_lazy("deployment"), sit.PLAN_CHANGE: gettext_lazy("the plan after scouting"),
-             sit.SIGNALS: gettext_lazy("the plan after the signals"), sit.COMMAND: gettext_lazy("stake, roll and orders")}
+             sit.SIGNALS: gettext_lazy("the plan after the signals"),
+             sit.COMMAND: gettext_lazy("stake, roll and orders")}
 
 
 def head(table, state: dict, ctx: dict) -> dict:
