@@ -128,6 +128,11 @@ def before_play(state, seat):
     return need(sit.before_play(state), "roster_after_start")
 
 
+def terrain_open(state, seat):
+    """W6.2: the terrain is placed first, and the opponent is told: before either side confirms its deployment."""
+    return need(state["phase"] == sit.DEPLOYMENT and not any(state["confirmed"].values()), "terrain_now")
+
+
 def extend_open(state, seat):
     return need(sit.may_extend(state), "extend_now")
 
@@ -203,6 +208,8 @@ ACTS_LIST = [
     Act("undo", who=MODERATOR, sided=False, closed_too=True, form=lambda p: f.ReasonForm(p.data),
         service=lambda p, d: services.undo(p.table.pk, p.user, d["reason"])),
     Act("roster", who=MODERATOR, sided=False, open_when=before_play, form=lambda p: f.RosterForm(p.data),
+        service=lambda p, d: services.edit_roster(p.table.pk, p.user, p.form.payload())),
+    Act("terrain", who=MODERATOR, sided=False, open_when=terrain_open, form=lambda p: f.TerrainForm(p.data),
         service=lambda p, d: services.edit_roster(p.table.pk, p.user, p.form.payload())),
     Act("traits", who=MODERATOR, sided=False, open_when=before_play,
         form=lambda p: f.LeaderTraitsForm(p.data, leaders=selectors.all_leaders(p.table, p.state)),

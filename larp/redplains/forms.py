@@ -441,6 +441,42 @@ class OverrideForm(ReasonForm):
         return out
 
 
+class TerrainForm(forms.Form):
+    """W6.2, W36–W38 before play (a table the bridge made has none): the river, the bridge, hills and forests."""
+    river = forms.BooleanField(required=False)
+    bridge = forms.ChoiceField(required=False, error_messages=PICK)
+    hills = forms.CharField(max_length=40, required=False)
+    forests = forms.CharField(max_length=40, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["bridge"].choices = [("", "—")] + [(f"{a} {b}", f"{a} — {b}") for a, b in sit.bridge_places()]
+
+    def _cells(self, name):
+        raw = (self.cleaned_data.get(name) or "").upper().replace(",", " ").split()
+        known = {c["id"] for c in sit.cells()}
+        if any(c not in known for c in raw):
+            raise forms.ValidationError(no_such_cells([c for c in raw if c not in known], EXAMPLE_CELLS["south"]))
+        return raw
+
+    def clean_hills(self):
+        return self._cells("hills")
+
+    def clean_forests(self):
+        return self._cells("forests")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("bridge") and not data.get("river"):
+            self.add_error("bridge", _("A bridge stands over the river: tick the river too, or choose no bridge."))
+        return data
+
+    def payload(self) -> dict:
+        d = self.cleaned_data
+        return {"terrain": {"river": bool(d.get("river")), "bridge": (d.get("bridge") or "").split() or None,
+                            "hills": d.get("hills") or [], "forests": d.get("forests") or []}}
+
+
 class RosterForm(forms.Form):
     """One unit of an army before play: a unit to change or remove, or a new one for a side."""
     unit = forms.CharField(max_length=20, required=False)

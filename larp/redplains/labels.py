@@ -147,6 +147,9 @@ REFUSALS = {
                               "set it up again from the list of tables."),
     "bad_shinobi": gettext_lazy("No more shinobi can go in than the side has."),
     "no_scouting": gettext_lazy("No shinobi of this side can scout now."),
+    "terrain_now": gettext_lazy("The terrain is set before either side confirms its deployment."),
+    "bad_terrain": gettext_lazy("This terrain cannot be set: the defender's hills and forests in its zone, none "
+                                "touching another of its kind, no forest on the bridge, a bridge only over the river."),
     "bad_scouting": gettext_lazy("Name distinct cells of the field, at most two for each shinobi that got through."),
     "roster_after_start": gettext_lazy("The armies are edited only before play."),
     "general_rides_there": gettext_lazy("A general rides in that unit."),

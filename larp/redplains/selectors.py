@@ -35,7 +35,7 @@ def viewer_sees(state: dict, setup: dict, viewer: str | None, u: dict, hidden: s
 
 def board(state: dict, setup: dict, viewer: str | None) -> dict:
     """The grid as SVG-ready shapes: cells with their labels and terrain, and the counters this viewer may see."""
-    field = setup.get("field") or {}
+    field = sit.field_of(setup, state)
     hills, forests = set(field.get("hills") or []), set(field.get("forests") or [])
     grid = []
     known = {c["id"] for c in sit.cells()}
@@ -485,6 +485,11 @@ def page(table, seat: Seat) -> dict:
         ctx["addable"] = sit.addable(table.setup, state) if sit.may_extend(state) else []
         ctx["before_play"] = sit.before_play(state)
         ctx["all_leaders"] = all_leaders(table, state) if ctx["before_play"] else []
+        field = sit.field_of(table.setup, state)
+        ctx["terrain_now"] = {"river": bool(field.get("river")), "bridge": " ".join(field.get("bridge") or []),
+                              "hills": " ".join(field.get("hills") or []),
+                              "forests": " ".join(field.get("forests") or []),
+                              "places": [(f"{a} {b}", f"{a} — {b}") for a, b in sit.bridge_places()]}
         ctx["trait_choices"] = [(k, labels.TRAITS[k]) for k in sit.TRAITS]
         ctx["plan_kinds"] = [(k, labels.KINDS[k]) for k in sit.KINDS]
         ctx["stat_choices"] = [(k, labels.STATS[k]) for k in sit.TRAIT_STATS]

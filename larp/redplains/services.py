@@ -312,6 +312,12 @@ def edit_roster(table_id: int, user, payload: dict) -> dict:
             return _("The moderator set the traits of %(kind)s %(name)s: %(traits)s.") % {
                 "kind": labels.LEADER_KINDS.get(g.get("kind"), ""), "name": g.get("name", ""),
                 "traits": labels.traits_text(sit.clean_traits(p.get("traits"))) or _("none")}
+        if "terrain" in p:                                                        # W6.2, W36–W38
+            x = p["terrain"]
+            return _("The moderator set the terrain: river %(river)s, bridge %(bridge)s, hills %(hills)s, forests "
+                     "%(forests)s.") % {"river": _("yes") if x["river"] else _("no"),
+                                        "bridge": " — ".join(x["bridge"]) if x.get("bridge") else "—",
+                                        "hills": " ".join(x["hills"]) or "—", "forests": " ".join(x["forests"]) or "—"}
         if p.get("remove"):
             return _("The moderator removed %(unit)s.") % {"unit": labels.unit_name(current(t), p.get("unit"))}
         return _("The moderator set a unit: %(type)s, %(n)s figures.") % {"type": labels.TYPES.get(p.get("type"), ""),

@@ -91,6 +91,7 @@ def extra_label(col: int, row: int) -> str:
 def field_of(setup: dict, state: dict) -> dict:
     """The case's `field`: the setup's, with the cells the moderator added during the battle (`extend` steps)."""
     field = dict(setup.get("field") or {})
+    field.update(state.get("terrain") or {})              # the terrain the moderator set before play (roster)
     field["extra_cells"] = list(field.get("extra_cells") or []) + list(state.get("extra_cells") or [])
     return field
 
@@ -681,7 +682,7 @@ def unseen(setup: dict, state: dict) -> list[str]:
 
     The engine keeps `revealed` (a melee fought, the forest left); the ruling's "while an enemy is adjacent" is the
     table's: a unit with an enemy in a cell next to its own, diagonals included, is in that enemy's sight now."""
-    forests = set((setup.get("field") or {}).get("forests") or [])
+    forests = set(field_of(setup, state).get("forests") or [])
     hiding = [u for u in state["units"] if u.get("cell") in forests and not u.get("revealed")
               and u.get("status", "ready") in IN_BATTLE]
     if not hiding:
@@ -716,6 +717,21 @@ def before_play(state: dict) -> bool:
 
 def roster(setup: dict, state: dict, payload: dict) -> None:
     """Add, change or remove one unit (W3.2 sizes, the data's troop types; a new unit's cell when already placed)."""
+    if "terrain" in payload:                                              # W6.2, W36–W38: before play
+        need(state["phase"] == DEPLOYMENT and not any(state["confirmed"].values()), "terrain_now")
+        raw = payload["terrain"]
+        need(isinstance(raw, dict), "bad_terrain")
+        river, bridge = raw.get("river"), raw.get("bridge")
+        need(isinstance(river, bool), "bad_terrain")
+        need(bridge is None or (river and tuple(bridge) in bridge_places()), "bad_terrain")
+        hills, forests = raw.get("hills") or [], raw.get("forests") or []
+        known = {c["id"] for c in cells()}
+        need(all(isinstance(c, str) and c in known for c in list(hills) + list(forests)), "bad_terrain")
+        terrain = {"river": river, "bridge": list(bridge) if bridge else None, "hills": list(hills),
+                   "forests": list(forests)}
+        need(not terrain_refusals({**(setup.get("field") or {}), **terrain}, setup.get("defender")), "bad_terrain")
+        state["terrain"] = terrain
+        return
     if "leader" in payload:                                               # W11.3: a leader's traits
         index, start = payload["leader"], state.setdefault("leaders", copy.deepcopy(setup.get("leaders") or []))
         need(type(index) is int and 0 <= index < len(start), "bad_traits")

@@ -192,3 +192,26 @@ def test_the_projector_shows_the_winner_and_the_losses(table, moderator, player,
     table.refresh_from_db()
     south = table.result["losses"]["south"]
     assert f"Клан Скорпиона {south['lost']} {south['start']}" in losses and south["start"] == 8
+
+
+def test_the_moderator_sets_the_terrain_before_play_and_the_engine_gets_it(table, moderator, player, client_for):
+    """A table the bridge made has no terrain: the moderator sets the river, the bridge, hills and forests before
+    play (a step on the log, checked as the deployment would check it); the board and the engine's case get them."""
+    c = client_for(moderator)
+    assert 'id="rp-terrain"' in page(c, table)
+    assert act(client_for(player), table, "terrain", {"river": "on"}).status_code == 403
+    r = act(c, table, "terrain", {"river": "on", "bridge": "B12 D12", "forests": "D12"})     # a forest on the bridge
+    assert r.status_code == 400 and "леса нет на мосту" in r.content.decode()
+    r = act(c, table, "terrain", {"river": "on", "bridge": "B12 D12", "hills": "C23", "forests": "D25"})
+    assert r.status_code == 302
+    table.refresh_from_db()
+    assert sit.field_of(table.setup, table.state)["bridge"] == ["B12", "D12"]
+    assert table.setup["field"]["river"] is False                                  # the setup stays as it was made
+    html = page(c, table)
+    assert 'data-bridge="B12 — D12"' in html and "data-river" in html
+    state = sit.replay(table.setup, services.step_dicts(table))
+    assert state == table.state and sit.turn_case(table.setup, state)["field"]["river"] is True
+    deploy_both(table, moderator)
+    r = act(c, table, "terrain", {"river": ""})                                    # not after the deployment
+    assert r.status_code == 400 and "до того, как одна из сторон подтвердит" in r.content.decode()
+    assert 'id="rp-terrain"' not in page(c, table)
