@@ -130,7 +130,7 @@ def before_play(state, seat):
 
 def terrain_open(state, seat):
     """W6.2: the terrain is placed first, and the opponent is told: before either side confirms its deployment."""
-    return need(state["phase"] == sit.DEPLOYMENT and not any(state["confirmed"].values()), "terrain_now")
+    return need(sit.terrain_open(state), "terrain_now")
 
 
 def extend_open(state, seat):

@@ -147,7 +147,8 @@ REFUSALS = {
                               "set it up again from the list of tables."),
     "bad_shinobi": gettext_lazy("No more shinobi can go in than the side has."),
     "no_scouting": gettext_lazy("No shinobi of this side can scout now."),
-    "terrain_now": gettext_lazy("The terrain is set before either side confirms its deployment."),
+    "terrain_now": gettext_lazy("The terrain is set before either side confirms its deployment (on a table set up "
+                                "placed, before the first stake)."),
     "bad_terrain": gettext_lazy("This terrain cannot be set: the defender's hills and forests in its zone, none "
                                 "touching another of its kind, no forest on the bridge, a bridge only over the river."),
     "bad_scouting": gettext_lazy("Name distinct cells of the field, at most two for each shinobi that got through."),

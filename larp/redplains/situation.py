@@ -707,6 +707,13 @@ def retreat_turn(state: dict, side: str) -> int | None:
     return state["turn"] if state.get("retreat_signal", {}).get(side) else None
 
 
+def terrain_open(state: dict) -> bool:
+    """W6.2: the terrain is placed first and the opponent told — before either side confirms its deployment, or, on
+    a table set up placed (the bridge's), before any stake or roll of turn 1."""
+    return (state["phase"] == DEPLOYMENT and not any(state["confirmed"].values())) or \
+        (before_play(state) and not any(state["deploy"].values()))
+
+
 def before_play(state: dict) -> bool:
     """Nothing played yet: the deployment, or turn 1's command phase before any roll (a table set up placed)."""
     if state["phase"] == DEPLOYMENT:
@@ -718,7 +725,7 @@ def before_play(state: dict) -> bool:
 def roster(setup: dict, state: dict, payload: dict) -> None:
     """Add, change or remove one unit (W3.2 sizes, the data's troop types; a new unit's cell when already placed)."""
     if "terrain" in payload:                                              # W6.2, W36–W38: before play
-        need(state["phase"] == DEPLOYMENT and not any(state["confirmed"].values()), "terrain_now")
+        need(terrain_open(state), "terrain_now")
         raw = payload["terrain"]
         need(isinstance(raw, dict), "bad_terrain")
         river, bridge = raw.get("river"), raw.get("bridge")

@@ -73,3 +73,22 @@ def test_a_field_battle_goes_to_red_plains(field_battle):
     assert not awaiting["storm"] and bridge.refusals(game, awaiting) == {}
     tb = bridge.send_to_table(game, mod, awaiting["n"], "red-plains", "бой в поле")
     assert tb.table.system == "red-plains"
+
+
+def test_a_war_battles_table_gets_its_river_before_the_first_stake(field_battle):
+    """The bridge's table starts placed, at turn 1's command phase, with no terrain: the moderator sets the river
+    and the bridge before the first stake; after it the terrain stays as it is."""
+    from larp.redplains import services as rp
+    from larp.redplains import situation as sit
+
+    game, mod = field_battle
+    awaiting = _to_tactics(game, mod)
+    tb = bridge.send_to_table(game, mod, awaiting["n"], "red-plains", "бой в поле")
+    table = tb.table
+    assert rp.current(table)["phase"] == sit.COMMAND and sit.terrain_open(rp.current(table))
+    rp.edit_roster(table.pk, mod, {"terrain": {"river": True, "bridge": ["A11", "C11"], "hills": [], "forests": []}})
+    table.refresh_from_db()
+    assert sit.turn_case(table.setup, table.state)["field"]["bridge"] == ["A11", "C11"]
+    rp.stake(table.pk, mod, "north", "low")
+    with pytest.raises(sit.StepRefused):
+        rp.edit_roster(table.pk, mod, {"terrain": {"river": False, "bridge": None, "hills": [], "forests": []}})
