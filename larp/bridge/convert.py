@@ -84,6 +84,23 @@ def _walls(battle: dict) -> str | None:
     return "capital" if province.get("capital") else "fortress" if province.get("fortress") else None
 
 
+def refusal(battle: dict, conversion: dict) -> str | None:
+    """Why this battle cannot go to the system of `conversion`, or None: a storm (the defender holds walls) goes
+    only to a system whose conversion gives the walls a form (`walls` not null).
+
+    Red Plains is the case (its `walls: null`). Its rules are a field battle — hills, forests, a river and a
+    bridge (W2, W36–W38) — with no walls, siege or fortification anywhere, and no measure the war's wall bonuses
+    could be turned into: «оборона +8, Константинополь +15» are power points added to a battle total (R9, R10),
+    while W's units fight with figures, impetus, steadiness and armour, and the only modifiers it takes from
+    outside are a leader's traits (W11.3, W40). Carrying the walls as some impetus or armour would invent numbers
+    the source does not have, and dropping them silently hands the storm to the attacker; so the storm is refused
+    for Red Plains, with this reason on the send form, and is fought by the autobattle or at the tactical rules'
+    table (the «Укрепления» card) or Orda's (the city's durability)."""
+    if _walls(battle) and not conversion.get("walls"):
+        return "storm_without_walls"
+    return None
+
+
 def starting_case(system: str, battle: dict, conversion: dict, powers: dict[str, int]) -> dict:
     """The system's engine case for the start of this battle, as its contract documents it."""
     if system not in SYSTEMS:

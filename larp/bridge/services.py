@@ -55,6 +55,36 @@ def systems(game: Game) -> list[tuple[str, str]]:
     return [(code, SYSTEM_NAMES[code]) for code in convert.SYSTEMS if code in have]
 
 
+def wall_items(game: Game, awaiting: dict) -> list[str]:
+    """The defender's walls in this storm as the battles page itemises them («оборона +8», «Константинополь
+    +15»): its defence and its city's special."""
+    sources = names_of(game).get("sources") or {}
+    province = Province.objects.filter(game=game, code=awaiting["province"]).first()
+    walls = {"defence", province.special if province and province.special else "defence"}
+    items = (((awaiting.get("odds") or {}).get("defender") or {}).get("items")) or []
+    return [f"{sources.get(i['source'], i['source'])} {i['value']:+d}" for i in items
+            if i.get("source") in walls and i.get("value")]
+
+
+def refusals(game: Game, awaiting: dict) -> dict[str, str]:
+    """Per system of this game that cannot take the battle awaiting its dice, why (convert.refusal)."""
+    if not awaiting.get("storm"):
+        return {}
+    battle = None
+    out = {}
+    for code, conv in conversions(game).items():
+        if code not in convert.SYSTEMS:
+            continue
+        battle = battle or battle_of(game, awaiting)
+        if convert.refusal(battle, conv) == "storm_without_walls":
+            out[code] = _("«%(system)s» knows no walls or siege, and its rules give the walls no measure: the "
+                          "defender's walls here (%(walls)s) would be lost. Fight this storm by the autobattle or "
+                          "at a table of a system with walls.") % {
+                "system": SYSTEM_NAMES.get(code, code),
+                "walls": ", ".join(wall_items(game, awaiting)) or _("a fortress")}
+    return out
+
+
 def powers(game: Game) -> dict[str, int]:
     return dict(TroopType.objects.filter(game=game).values_list("code", "power"))
 
@@ -178,6 +208,9 @@ def send_to_table(game: Game, user, battle_no: int, system: str, reason: str, *,
         if awaiting.get("domain") == "sea":
             raise BridgeError(_("A naval battle cannot be fought at a table of these systems."))
         battle = battle_of(game, awaiting)
+        refused = refusals(game, awaiting).get(system)
+        if refused:
+            raise BridgeError(refused)
         kinds = powers(game)
         setup = convert.starting_case(system, battle, conv, kinds)
         keys = convert.sides_of(conv)

@@ -27,10 +27,12 @@ def panel(request: HttpRequest, game, turn, result) -> str:
         return ""
     resolution = TurnResolution.objects.filter(turn=turn).first()
     tb = services.active(turn)
-    context = {"game": game, "a": awaiting, "tb": tb, "systems": services.systems(game)}
+    refused = services.refusals(game, awaiting) if tb is None else {}
+    context = {"game": game, "a": awaiting, "tb": tb, "refused": refused,
+               "systems": [(code, label, refused.get(code)) for code, label in services.systems(game)]}
     if tb is None:
         # What a system's own data lacks for a battle of the war (Orda's printed values), said before sending.
-        offered = {code for code, _label in context["systems"]}
+        offered = {code for code, _label, why in context["systems"] if not why}
         context["readiness"] = [r for r in registry.readiness(game) if r["system"] in offered and not r["ok"]]
         context["unready"] = {r["system"] for r in context["readiness"]}
     if tb is not None:

@@ -128,6 +128,11 @@ def before_play(state, seat):
     return need(sit.before_play(state), "roster_after_start")
 
 
+def terrain_open(state, seat):
+    """W6.2: the terrain is placed first, and the opponent is told: before either side confirms its deployment."""
+    return need(sit.terrain_open(state), "terrain_now")
+
+
 def extend_open(state, seat):
     return need(sit.may_extend(state), "extend_now")
 
@@ -196,11 +201,15 @@ ACTS_LIST = [
                                                    d.get("count") or 0, d["reason"], unit=d.get("unit") or None,
                                                    note=d.get("next") or "")),
     Act("dice", who=MODERATOR, sided=False, open_when=dice_open, form=lambda p: f.DiceForm(p.data), service=_dice),
+    Act("dice_all", who=MODERATOR, sided=False, open_when=dice_open,
+        service=lambda p, d: services.all_execution_dice(p.table.pk, p.user)),
     Act("execute", who=MODERATOR, sided=False, open_when=execute_open,
         service=lambda p, d: services.execute(p.table.pk, p.user)),
     Act("undo", who=MODERATOR, sided=False, closed_too=True, form=lambda p: f.ReasonForm(p.data),
         service=lambda p, d: services.undo(p.table.pk, p.user, d["reason"])),
     Act("roster", who=MODERATOR, sided=False, open_when=before_play, form=lambda p: f.RosterForm(p.data),
+        service=lambda p, d: services.edit_roster(p.table.pk, p.user, p.form.payload())),
+    Act("terrain", who=MODERATOR, sided=False, open_when=terrain_open, form=lambda p: f.TerrainForm(p.data),
         service=lambda p, d: services.edit_roster(p.table.pk, p.user, p.form.payload())),
     Act("traits", who=MODERATOR, sided=False, open_when=before_play,
         form=lambda p: f.LeaderTraitsForm(p.data, leaders=selectors.all_leaders(p.table, p.state)),
@@ -233,8 +242,15 @@ def page(request, s, *, refusal: str = "", status: int = 200):
                 "open": ACTS.open_for(state, t, s.moderator, None)})
     for entry in ctx["my_sides"]:
         entry["open"] = ACTS.open_for(state, t, s.moderator, entry["key"])
-    return render(request, "redplains/moderator.html" if s.moderator else "redplains/tablet.html", ctx,
-                  status=status)
+    response = render(request, "redplains/moderator.html" if s.moderator else "redplains/tablet.html", ctx,
+                      status=status)
+    return response if s.moderator else for_players(response)
+
+
+def for_players(response):
+    """A player's or the hall's page without the rules' numbers (they stay on the moderator's screen and paper)."""
+    response.content = labels.without_rule_codes(response.content.decode()).encode()
+    return response
 
 
 def _explain(error):

@@ -16,6 +16,7 @@ from larp.redplains import situation as sit
 
 PICK = {"invalid_choice": _("No such choice: choose from the list."), "required": _("Choose from the list.")}
 ARMY_ROWS = 6
+EXAMPLE_CELLS = {"north": ["A11", "B12"], "south": ["C11", "D12"]}     # labels as the board writes them (W2.3)
 # What the «new battle» page suggests (the moderator changes it): a small army on each side.
 DEFAULT_ARMIES = {"north_type_1": "samurai_spears", "north_figures_1": 8, "north_type_2": "cavalry",
                   "north_figures_2": 6, "north_type_3": "samurai_bows", "north_figures_3": 8,
@@ -55,9 +56,13 @@ class NewTableForm(forms.Form):
                                        required=False)
     hills = forms.CharField(label=_("Hills (cells, e.g. C23 D25)"), max_length=40, required=False)
     forests = forms.CharField(label=_("Forests (cells)"), max_length=40, required=False)
+    river = forms.BooleanField(label=_("A river along the line of contact (W36.1)"), required=False)
+    bridge = forms.ChoiceField(label=_("The bridge over the river (W36.3)"), required=False, error_messages=PICK)
 
     def __init__(self, *args, game=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["bridge"].choices = [("", _("no bridge"))] + [
+            (f"{a} {b}", f"{a} — {b}") for a, b in sit.bridge_places()]
         factions = Faction.objects.filter(game=game) if game else Faction.objects.none()
         self.fields["north_faction"].queryset = factions
         self.fields["south_faction"].queryset = factions
@@ -96,7 +101,7 @@ class NewTableForm(forms.Form):
         raw = (self.cleaned_data.get(name) or "").upper().replace(",", " ").split()
         known = {c["id"] for c in sit.cells()}
         if any(c not in known for c in raw):
-            raise forms.ValidationError(_("No such cell: cells are named A11…D36."))
+            raise forms.ValidationError(no_such_cells([c for c in raw if c not in known], EXAMPLE_CELLS["south"]))
         return raw
 
     def clean_hills(self):
@@ -135,6 +140,14 @@ class NewTableForm(forms.Form):
             if len(army) < 2:
                 self.add_error(None, _("Each army needs at least two units (the two central cells must be held)."))
             armies[side] = army
+        if data.get("bridge") and not data.get("river"):
+            self.add_error("bridge", _("A bridge stands over the river: tick the river too, or choose no bridge."))
+        elif data.get("defender") in sit.SIDES:
+            field = {"extra_cells": [], "river": bool(data.get("river")),
+                     "bridge": (data.get("bridge") or "").split() or None,
+                     "hills": data.get("hills") or [], "forests": data.get("forests") or []}
+            for code in sit.terrain_refusals(field, data["defender"]):
+                self.add_error(None, labels.TERRAIN_REFUSALS.get(code, labels.reason(code)))
         if data.get("north_faction") and data.get("north_faction") == data.get("south_faction"):
             self.add_error("south_faction", _("The two sides need different factions."))
         data["armies"] = armies
@@ -144,7 +157,8 @@ class NewTableForm(forms.Form):
         d = self.cleaned_data
         return sit.make_setup(d["armies"], defender=d["defender"],
                               messengers={"north": d["north_messengers"], "south": d["south_messengers"]},
-                              hills=d["hills"], forests=d["forests"],
+                              hills=d["hills"], forests=d["forests"], river=d.get("river", False),
+                              bridge=(d.get("bridge") or "").split() or None,
                               shinobi={"north": d["north_shinobi"] or 0, "south": d["south_shinobi"] or 0},
                               generals=d.get("generals"),
                               banners={side: {b: 1 for b in sit.ARMY_BANNERS if d.get(f"{side}_banner_{b}")}
@@ -225,13 +239,27 @@ class ScoutForm(SideForm):
     def clean_cells(self):
         raw = self.cleaned_data["cells"].upper().replace(",", " ").split()
         known = self.known
-        if not raw or any(c not in known for c in raw):
-            raise forms.ValidationError(_("No such cell: cells are named A11…D36."))
+        if not raw:
+            raise forms.ValidationError(_("Type the cells to scout as they are written on the board, e.g. %(cells)s.")
+                                        % {"cells": " ".join(self.example())})
+        if any(c not in known for c in raw):
+            raise forms.ValidationError(no_such_cells([c for c in raw if c not in known], self.example()))
         return raw
+
+    def example(self) -> list[str]:
+        """Two cells of the enemy's first line, as the board labels them (a side scouts the enemy, W6.5)."""
+        side = self.data.get("side") if self.data.get("side") in sit.SIDES else "north"
+        return EXAMPLE_CELLS[sit.other(side)]
 
 
 class StakeForm(SideForm):
     stake = forms.ChoiceField(choices=[(k, v) for k, v in labels.STAKES.items()], error_messages=PICK)
+
+
+def no_such_cells(bad: list[str], example: list[str]) -> str:
+    """A refusal naming the typed cells the field does not have, and real labels as the board writes them."""
+    return _("The field has no cell %(bad)s: type the labels written in the board's cells, e.g. %(cells)s.") % {
+        "bad": ", ".join(f"«{c[:12]}»" for c in bad[:4]), "cells": " ".join(example)}
 
 
 def parse_dice(text: str, exactly: int | None = None) -> list[int]:
@@ -411,6 +439,42 @@ class OverrideForm(ReasonForm):
         if d.get("figures") is not None:
             out["figures"] = d["figures"]
         return out
+
+
+class TerrainForm(forms.Form):
+    """W6.2, W36–W38 before play (a table the bridge made has none): the river, the bridge, hills and forests."""
+    river = forms.BooleanField(required=False)
+    bridge = forms.ChoiceField(required=False, error_messages=PICK)
+    hills = forms.CharField(max_length=40, required=False)
+    forests = forms.CharField(max_length=40, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["bridge"].choices = [("", "—")] + [(f"{a} {b}", f"{a} — {b}") for a, b in sit.bridge_places()]
+
+    def _cells(self, name):
+        raw = (self.cleaned_data.get(name) or "").upper().replace(",", " ").split()
+        known = {c["id"] for c in sit.cells()}
+        if any(c not in known for c in raw):
+            raise forms.ValidationError(no_such_cells([c for c in raw if c not in known], EXAMPLE_CELLS["south"]))
+        return raw
+
+    def clean_hills(self):
+        return self._cells("hills")
+
+    def clean_forests(self):
+        return self._cells("forests")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("bridge") and not data.get("river"):
+            self.add_error("bridge", _("A bridge stands over the river: tick the river too, or choose no bridge."))
+        return data
+
+    def payload(self) -> dict:
+        d = self.cleaned_data
+        return {"terrain": {"river": bool(d.get("river")), "bridge": (d.get("bridge") or "").split() or None,
+                            "hills": d.get("hills") or [], "forests": d.get("forests") or []}}
 
 
 class RosterForm(forms.Form):

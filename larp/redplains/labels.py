@@ -1,6 +1,8 @@
 """The words a Red Plains page or sheet shows for the engine's names (engine ids are never shown)."""
 from __future__ import annotations
 
+import re
+
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -102,6 +104,25 @@ REASONS = {
     "dragon_too_far": gettext_lazy("the Dragon move goes no farther than its troop type allows"),
     "dragon_without_banner": gettext_lazy("the Dragon move needs the Dragon banner raised in the unit"),
 }
+# The table's steps as the log, the rulings and the protocol name them.
+STEP_KINDS = {"deploy": gettext_lazy("deployment"), "confirm": gettext_lazy("confirmation"),
+              "stake": gettext_lazy("stake"), "roll": gettext_lazy("command roll"),
+              "scout": gettext_lazy("scouting"), "shinobi": gettext_lazy("shinobi task"),
+              "orders": gettext_lazy("orders"), "leader": gettext_lazy("leader's move"),
+              "stop": gettext_lazy("stopping the battle"), "plan": gettext_lazy("Cunning plan"),
+              "dice": gettext_lazy("dice of the execution"), "execute": gettext_lazy("the turn applied"),
+              "override": gettext_lazy("ruling on a unit"), "extend": gettext_lazy("cells added"),
+              "roster": gettext_lazy("armies edited")}
+
+# W6.2, W37.1, W38.1: the terrain the «new battle» page refuses, as the engine's deployment check would.
+TERRAIN_REFUSALS = {
+    "terrain_count": gettext_lazy("The defender places at most 2 hills and 2 forests (W6.2)."),
+    "terrain_outside_zone": gettext_lazy("Hills and forests stand in the defending army's deployment zone (W6.2)."),
+    "terrain_touching": gettext_lazy("Two hills, or two forests, may not touch, not even at a corner (W37.1, "
+                                     "W38.1)."),
+    "forest_on_bridge": gettext_lazy("A forest may not stand on either cell the bridge joins (W38.1)."),
+    "malformed": gettext_lazy("The field has no such cell: type the labels written in the board's cells."),
+}
 REFUSALS = {
     "not_deployment": gettext_lazy("The deployment turn is over."),
     "already_confirmed": gettext_lazy("Already confirmed: wait for the other side."),
@@ -128,6 +149,10 @@ REFUSALS = {
                               "set it up again from the list of tables."),
     "bad_shinobi": gettext_lazy("No more shinobi can go in than the side has."),
     "no_scouting": gettext_lazy("No shinobi of this side can scout now."),
+    "terrain_now": gettext_lazy("The terrain is set before either side confirms its deployment (on a table set up "
+                                "placed, before the first stake)."),
+    "bad_terrain": gettext_lazy("This terrain cannot be set: the defender's hills and forests in its zone, none "
+                                "touching another of its kind, no forest on the bridge, a bridge only over the river."),
     "bad_scouting": gettext_lazy("Name distinct cells of the field, at most two for each shinobi that got through."),
     "roster_after_start": gettext_lazy("The armies are edited only before play."),
     "general_rides_there": gettext_lazy("A general rides in that unit."),
@@ -370,3 +395,16 @@ def end_sentence(table, result: dict) -> str:
     if winner:
         return _("The battle is over: %(side)s wins (%(cond)s).") % {"side": names.get(winner, winner), "cond": cond}
     return _("The battle is over: a draw (%(cond)s).") % {"cond": cond}
+
+
+# Rule numbers stay on the moderator's screens and on paper; a player's tablet and the hall's projector read
+# without them: «(W11.1)» goes, «(от мастера, W9.3)» keeps its words, «(W11.3: …)» keeps what follows.
+_CODE = r"W\d+(?:\.\d+)*"
+_ONLY_CODES = re.compile(rf"\s*\((?:{_CODE})(?:\s*(?:[,;]|–|-|—)\s*{_CODE})*\)")
+_TRAILING_CODE = re.compile(rf"\s*[,;]\s*{_CODE}(?:\s*(?:[,;]|–|-)\s*{_CODE})*(?=\))")
+_LEADING_CODE = re.compile(rf"\((?:{_CODE})(?:\s*[,;]\s*{_CODE})*\s*[:;,]\s*")
+
+
+def without_rule_codes(text: str) -> str:
+    """The text without the rules' numbers (W1–W42), for the players' and the hall's screens."""
+    return _LEADING_CODE.sub("(", _TRAILING_CODE.sub("", _ONLY_CODES.sub("", text)))

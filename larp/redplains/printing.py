@@ -83,8 +83,15 @@ def protocol(table, seat) -> dict:
         pages.append(blocks)
     last = []
     for o in state["overrides"]:
-        last.append({"p": _("Turn %(turn)s: the moderator changed %(unit)s (%(reason)s).") % {
-            "turn": o["turn"], "unit": labels.unit_name(state, o["unit"]), "reason": o["reason"]}})
+        when = _("Turn %(n)s") % {"n": o["turn"]} if o["turn"] else str(labels.PHASES[sit.DEPLOYMENT])  # no «turn 0»
+        last.append({"p": _("%(when)s: the moderator changed %(unit)s (%(reason)s).") % {
+            "when": when, "unit": labels.unit_name(state, o["unit"]), "reason": o["reason"]}})
+    undone = list(table.steps.filter(undone=True).order_by("seq"))
+    if undone:                                              # every undone step with its reason, as Orda's protocol
+        last.append({"h": _("Undone steps")})
+        rows = [[_("Step"), _("What"), _("Why undone")]]
+        rows += [[str(x.seq), _step_text(table, x), x.undone_reason or "—"] for x in undone]
+        last.append({"table": rows, "widths": [14, 80, 70]})
     end = selectors.end_view(table, state)
     if end:
         last.append({"h": end["sentence"]})
@@ -93,11 +100,25 @@ def protocol(table, seat) -> dict:
         last.append({"table": rows, "widths": [60, 40, 40]})
     else:
         last.append({"p": _("The battle goes on: %(phase)s, turn %(turn)s.") % {
-            "phase": labels.PHASES[state["phase"]], "turn": state["turn"]}})
+            "phase": labels.PHASES[state["phase"]], "turn": state["turn"]} if state["turn"] else
+            _("The battle goes on: %(phase)s.") % {"phase": labels.PHASES[state["phase"]]}})   # turns count from 1
     if last:
         pages.append(last)
-    return {"document": _("Battle protocol"), "kicker": _("Battle of Red Plains · protocol"), "title": table.title,
+    return {"document": _("Warlords: Battle of Red Plains · battle protocol"), "kicker": _("Battle of Red Plains · protocol"),
+            "title": table.title,
             "pages": pages}
+
+
+def _step_text(table, step) -> str:
+    """An undone step on paper: its kind, the side that acted and, for dice, the values."""
+    names = _names(table)
+    text = str(labels.STEP_KINDS.get(step.kind, step.kind))
+    if step.side:
+        text += f" ({names.get(step.side, step.side)})"
+    values = (step.payload or {}).get("values")
+    if step.kind == "dice" and values:
+        text += ": " + " ".join(map(str, values))
+    return text
 
 
 def reference(table, seat) -> dict:
@@ -131,7 +152,8 @@ def reference(table, seat) -> dict:
     blocks.append({"h": _("End of the battle (checked after every turn)")})
     for code, text in labels.CONDITIONS.items():
         blocks.append({"small": str(text)})
-    return {"document": _("Quick reference"), "kicker": _("Battle of Red Plains"), "title": _("Quick reference"),
+    return {"document": _("Warlords: Battle of Red Plains · quick reference"), "kicker": _("Battle of Red Plains"),
+            "title": _("Quick reference"),
             "pages": [blocks]}
 
 
@@ -155,7 +177,8 @@ def unit_cards(table, seat) -> dict:
                          (int(u["figures"]) * tt.ammo_per_figure if tt.shooter else "—"))]]
             blocks.append({"table": rows, "widths": [42, 18, 20, 16, 22, 18, 26]})
         pages.append(blocks)
-    return {"document": _("Unit cards"), "kicker": _("Battle of Red Plains · unit cards"), "title": table.title,
+    return {"document": _("Warlords: Battle of Red Plains · unit cards"), "kicker": _("Battle of Red Plains · unit cards"),
+            "title": table.title,
             "pages": pages}
 
 
@@ -177,7 +200,8 @@ def order_sheets(table, seat) -> dict:
         blocks.append({"table": rows, "widths": [50, 18, 50, 50], "height": 11})
         blocks.append({"grid": field_grid(table.setup, state)})
         pages.append(blocks)
-    return {"document": _("Order sheet"), "kicker": _("Battle of Red Plains · order sheet"), "title": table.title,
+    return {"document": _("Warlords: Battle of Red Plains · order sheet"), "kicker": _("Battle of Red Plains · order sheet"),
+            "title": table.title,
             "pages": pages}
 
 

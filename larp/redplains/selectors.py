@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from larp.redplains import labels
 from larp.redplains import services
@@ -34,7 +35,7 @@ def viewer_sees(state: dict, setup: dict, viewer: str | None, u: dict, hidden: s
 
 def board(state: dict, setup: dict, viewer: str | None) -> dict:
     """The grid as SVG-ready shapes: cells with their labels and terrain, and the counters this viewer may see."""
-    field = setup.get("field") or {}
+    field = sit.field_of(setup, state)
     hills, forests = set(field.get("hills") or []), set(field.get("forests") or [])
     grid = []
     known = {c["id"] for c in sit.cells()}
@@ -71,7 +72,25 @@ def board(state: dict, setup: dict, viewer: str | None) -> dict:
                          "figures": u["figures"], "fleeing": u.get("status") == "fleeing",
                          "name": labels.unit_name(state, u["id"]),
                          "arrow": arrow(x, y, u.get("facing", "N")), "orders": orders.get(u["id"], 0)})
-    return {"cells": grid, "counters": counters, "size": CELL, "ghosts": ghosts, **frame(grid + ghosts)}
+    return {"cells": grid, "counters": counters, "size": CELL, "ghosts": ghosts, **frame(grid + ghosts),
+            **water(field, grid)}
+
+
+def water(field: dict, grid: list[dict]) -> dict:
+    """W36: the river along the line of contact (between rows 3 and 4) and the bridge over it, as SVG shapes: the
+    bridge a plank across the river in its column, named for its two cells."""
+    if not field.get("river"):
+        return {"river": None, "bridge": None}
+    bridge = None
+    if field.get("bridge"):
+        a, b = field["bridge"] if isinstance(field["bridge"], list) else (field["bridge"].get("north"),
+                                                                          field["bridge"].get("south"))
+        col = {c["id"]: c["col"] for c in sit.cells()}.get(a)
+        if col is not None:
+            bridge = {"x": (col - 1) * CELL + CELL // 5, "y": 3 * CELL - 10, "width": CELL - 2 * (CELL // 5),
+                      "height": 20, "cells": f"{a} — {b}"}
+    left, right = min(c["x"] for c in grid), max(c["x"] for c in grid) + CELL     # the field's cells, not the ghosts
+    return {"river": {"x": left, "width": right - left, "y": 3 * CELL - 5, "height": 10}, "bridge": bridge}
 
 
 def frame(shapes: list[dict]) -> dict:
@@ -79,7 +98,7 @@ def frame(shapes: list[dict]) -> dict:
     left, top = min(c["x"] for c in shapes), min(c["y"] for c in shapes)
     right, bottom = max(c["x"] for c in shapes) + CELL, max(c["y"] for c in shapes) + CELL
     return {"view_box": f"{left - 4} {top - 4} {right - left + 8} {bottom - top + 8}",
-            "centre": {"x1": left, "x2": right, "y": 3 * CELL}}
+            "centre": {"x1": left, "x2": right, "y": 3 * CELL, "width": right - left}}
 
 
 def arrow(x: int, y: int, facing: str) -> str:
@@ -238,8 +257,12 @@ def order_pickers(table, state: dict, side: str) -> list[dict]:
             if not g["legal"]:
                 g["refused"] = g["details"][0]["refused"]
             g["single"] = len(g["details"]) == 1
+        # The orders legal now come first, by kind; those the rules forbid now wait in one group at the end with
+        # the reason (a phone's list of up to 22 entries reads from the top).
         sections = [{"key": key, "label": labels.PICKER_SECTIONS[key],
                      "groups": [g for g in groups.values() if g["section"] == key]} for key in SECTIONS]
+        for x in sections:
+            x["legal"] = any(g["legal"] for g in x["groups"])
         slots = []
         for slot in (1, 2):
             g = given.get((uid, slot))
@@ -248,6 +271,7 @@ def order_pickers(table, state: dict, side: str) -> list[dict]:
         raised = {x["unit"]: x["banner"] for x in state["banners"][side]}
         left = [b for b in sit.BANNERS if state["banners_left"][side].get(b, 0) > 0]
         out.append({"unit": uid, "name": labels.unit_name(state, uid), "sections": [x for x in sections if x["groups"]],
+                    "forbidden": [g for g in groups.values() if not g["legal"]],
                     "groups": list(groups.values()), "lookup": lookup, "slots": slots,
                     "banners": left, "banner_choices": [(b, labels.BANNERS[b]) for b in left],
                     "banner": raised.get(uid, "") if raised.get(uid) != "dragon" else "",
@@ -404,7 +428,7 @@ def page(table, seat: Seat) -> dict:
            "sides": [{"key": k, "name": sides[k].name if k in sides else k,
                       "confirmed": state["confirmed"][k], "colour": COLOURS[k]} for k in sit.SIDES],
            "log": turn_log(state, table.setup, viewer, {k: v.name for k, v in sides.items()}),
-           "end": end_view(table, state)}
+           "end": end_view(table, state), "rulings": rulings(table, state, viewer)}
     mine = list(sit.SIDES) if seat.moderator else [seat.side_key]
     ctx["my_sides"] = []
     for key in mine:
@@ -461,15 +485,112 @@ def page(table, seat: Seat) -> dict:
         ctx["addable"] = sit.addable(table.setup, state) if sit.may_extend(state) else []
         ctx["before_play"] = sit.before_play(state)
         ctx["all_leaders"] = all_leaders(table, state) if ctx["before_play"] else []
+        field = sit.field_of(table.setup, state)
+        ctx["terrain_now"] = {"river": bool(field.get("river")), "bridge": " ".join(field.get("bridge") or []),
+                              "hills": " ".join(field.get("hills") or []),
+                              "forests": " ".join(field.get("forests") or []),
+                              "places": [(f"{a} {b}", f"{a} — {b}") for a, b in sit.bridge_places()]}
         ctx["trait_choices"] = [(k, labels.TRAITS[k]) for k in sit.TRAITS]
         ctx["plan_kinds"] = [(k, labels.KINDS[k]) for k in sit.KINDS]
         ctx["stat_choices"] = [(k, labels.STATS[k]) for k in sit.TRAIT_STATS]
         ctx["placed"] = state["phase"] == sit.COMMAND
         ctx["type_choices"] = list(labels.TYPES.items())
+        ctx["head"] = head(table, state, ctx)
     else:
         ctx["enemy_units"] = unit_rows(state, table.setup, viewer, sit.other(seat.side_key)) \
             if state["phase"] not in (sit.DEPLOYMENT, sit.PLAN_CHANGE) else []
     return ctx
+
+
+SIDE_ACTS = {sit.DEPLOYMENT: gettext_lazy("deployment"), sit.PLAN_CHANGE: gettext_lazy("the plan after scouting"),
+             sit.SIGNALS: gettext_lazy("the plan after the signals"),
+             sit.COMMAND: gettext_lazy("stake, roll and orders")}
+
+
+def head(table, state: dict, ctx: dict) -> dict:
+    """The table frame of the moderator's page (templates/tables/partials/frame.html): the turn, whose move in
+    words, and the next act as a button to its form on the page. Both sides move at once in Red Plains: in the
+    deployment, plan-change and command phases «whose move» names the sides not yet confirmed; in the execution
+    it is the moderator's (the dice, then applying the turn)."""
+    names = {s["key"]: s["name"] for s in ctx["sides"]}
+    phase = state["phase"]
+    if phase == sit.DEPLOYMENT or not state["turn"]:
+        round_text = str(labels.PHASES[phase])
+    elif phase == sit.ENDED:
+        round_text = _("Turn %(n)s of 12 · the battle is over") % {"n": state["turn"]}
+    else:
+        round_text = _("Turn %(n)s of 12 · %(phase)s") % {"n": state["turn"], "phase": labels.PHASES[phase]}
+    out = {"title": table.title, "system": _("Warlords: Battle of Red Plains"), "round": round_text,
+           "whose": "", "over": False, "next": None}
+    if phase == sit.ENDED or table.status == table.FINISHED:
+        end = ctx.get("end") or {}
+        out.update(over=True, whose=end.get("sentence") or str(labels.PHASES[sit.ENDED]))
+        return out
+    if phase == sit.EXECUTION:
+        execution = ctx.get("execution") or {}
+        if execution.get("awaiting"):
+            out["whose"] = _("The moderator: the dice of the execution")
+            out["next"] = {"label": _("Roll the dice"), "anchor": "rp-dice"}
+        elif execution.get("complete"):
+            out["whose"] = _("The moderator: apply the turn")
+            out["next"] = {"label": _("Apply the turn to the board"), "anchor": "rp-execute"}
+        else:
+            out["whose"] = _("The moderator: undo the last step")
+            out["next"] = {"label": _("Undo"), "anchor": "rp-undo"}
+        return out
+    waiting = [k for k in sit.SIDES if not state["confirmed"][k]
+               and (phase != sit.SIGNALS or sit.signalled(state, k))]
+    if not waiting:
+        return out
+    out["whose"] = _("Waiting for: %(sides)s — %(what)s") % {
+        "sides": ", ".join(names.get(k, k) for k in waiting), "what": SIDE_ACTS.get(phase, "")}
+    out["next"] = {"label": _("%(side)s: %(what)s") % {"side": names.get(waiting[0], waiting[0]),
+                                                      "what": SIDE_ACTS.get(phase, "")},
+                   "anchor": f"side-{waiting[0]}"}
+    return out
+
+
+def rulings(table, state: dict, viewer: str | None, limit: int = 12) -> list[str]:
+    """The moderator's rulings as the table sees them, the newest first: a unit changed (with what and why), cells
+    added, a step undone (why). A player sees a ruling on an enemy unit only if he sees that unit now (the fog,
+    W38.2); an undone step is named only on the moderator's screen (it may be a side's secret orders)."""
+    hidden = set(sit.unseen(table.setup, state))
+    units = sit.unit_map(state)
+    out = []
+    for step in table.steps.filter(kind__in=("override", "extend")).order_by("-seq")[:limit * 2]:
+        if step.undone:
+            continue
+        p = step.payload or {}
+        if step.kind == "extend":
+            out.append((step.seq, _("The moderator added cells to the field: %(cells)s — %(reason)s") % {
+                "cells": ", ".join(sit.extra_label(c["col"], c["row"]) for c in p.get("cells", [])),
+                "reason": step.reason}))
+            continue
+        unit = units.get(p.get("unit")) or {}
+        if viewer != "moderator" and unit.get("side") != viewer and (
+                state["phase"] in (sit.DEPLOYMENT, sit.PLAN_CHANGE) or p.get("unit") in hidden):
+            continue
+        changes = p.get("changes") or {}
+        parts = []
+        if "figures" in changes:
+            parts.append(_("%(n)s figures") % {"n": changes["figures"]})
+        if changes.get("status"):
+            parts.append(str(labels.STATUSES.get(changes["status"], changes["status"])))
+        if changes.get("cell"):
+            parts.append(_("to %(cell)s") % {"cell": changes["cell"]})
+        if changes.get("facing"):
+            parts.append(_("facing %(dir)s") % {"dir": labels.FACINGS.get(changes["facing"], "")})
+        out.append((step.seq, _("Ruling on %(unit)s: %(changes)s — %(reason)s") % {
+            "unit": labels.unit_name(state, p.get("unit")), "changes": ", ".join(parts) or "—",
+            "reason": step.reason}))
+    for step in table.steps.filter(undone=True).exclude(undone_reason="").order_by("-seq")[:limit]:
+        if viewer == "moderator":
+            text = _("The moderator undid a step (%(what)s) — %(reason)s") % {
+                "what": labels.STEP_KINDS.get(step.kind, step.kind), "reason": step.undone_reason}
+        else:
+            text = _("The moderator undid a step — %(reason)s") % {"reason": step.undone_reason}
+        out.append((step.seq, text))
+    return [text for _seq, text in sorted(out, key=lambda x: -x[0])[:limit]]
 
 
 def all_leaders(table, state: dict) -> list[dict]:
@@ -504,4 +625,17 @@ def projector(table) -> dict:
             "sides": [{"key": k, "name": sides[k].name if k in sides else k, "confirmed": state["confirmed"][k],
                        "colour": COLOURS[k]} for k in sit.SIDES],
             "last": turn_log(state, table.setup, "hall", {k: v.name for k, v in sides.items()})[-1:],
-            "end": end_view(table, state)}
+            "end": end_view(table, state), "whose": hall_whose(state, {k: v.name for k, v in sides.items()})}
+
+
+def hall_whose(state: dict, names: dict[str, str]) -> str:
+    """Whose move, for the hall: the sides the table waits for, or the moderator's execution."""
+    phase = state["phase"]
+    if phase == sit.ENDED:
+        return ""
+    if phase == sit.EXECUTION:
+        return _("The moderator executes the turn")
+    waiting = [names.get(k, k) for k in sit.SIDES if not state["confirmed"][k]
+               and (phase != sit.SIGNALS or sit.signalled(state, k))]
+    return _("Waiting for: %(sides)s — %(what)s") % {"sides": ", ".join(waiting),
+                                                    "what": SIDE_ACTS.get(phase, "")} if waiting else ""

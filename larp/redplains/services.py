@@ -262,6 +262,23 @@ def execution_dice(table_id: int, user, hand: list[int] | None = None) -> dict:
     return _act(table_id, user, "dice", "", {}, summary, before=before)
 
 
+MAX_GROUPS = 200          # a turn's dice groups are far fewer; the bound only ends a loop the engine never ends
+
+
+def all_execution_dice(table_id: int, user) -> int:
+    """«Бросить все оставшиеся кубики»: every dice group the execution still awaits rolled by the server, one
+    step per group as if pressed one by one (each on the log, each undone alone). Returns how many groups."""
+    groups = 0
+    while groups < MAX_GROUPS:
+        with tables.locked(table_id) as table:
+            state = current(table)
+            if state["phase"] != sit.EXECUTION or sit.preview(table.setup, state)["awaiting"] is None:
+                break
+        execution_dice(table_id, user)
+        groups += 1
+    return groups
+
+
 def execute(table_id: int, user) -> dict:
     return _act(table_id, user, "execute", "", {},
                 lambda t, p: _("Turn %(turn)s executed.") % {"turn": current(t)["turn"]})
@@ -295,6 +312,12 @@ def edit_roster(table_id: int, user, payload: dict) -> dict:
             return _("The moderator set the traits of %(kind)s %(name)s: %(traits)s.") % {
                 "kind": labels.LEADER_KINDS.get(g.get("kind"), ""), "name": g.get("name", ""),
                 "traits": labels.traits_text(sit.clean_traits(p.get("traits"))) or _("none")}
+        if "terrain" in p:                                                        # W6.2, W36–W38
+            x = p["terrain"]
+            return _("The moderator set the terrain: river %(river)s, bridge %(bridge)s, hills %(hills)s, forests "
+                     "%(forests)s.") % {"river": _("yes") if x["river"] else _("no"),
+                                        "bridge": " — ".join(x["bridge"]) if x.get("bridge") else "—",
+                                        "hills": " ".join(x["hills"]) or "—", "forests": " ".join(x["forests"]) or "—"}
         if p.get("remove"):
             return _("The moderator removed %(unit)s.") % {"unit": labels.unit_name(current(t), p.get("unit"))}
         return _("The moderator set a unit: %(type)s, %(n)s figures.") % {"type": labels.TYPES.get(p.get("type"), ""),

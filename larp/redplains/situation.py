@@ -91,6 +91,7 @@ def extra_label(col: int, row: int) -> str:
 def field_of(setup: dict, state: dict) -> dict:
     """The case's `field`: the setup's, with the cells the moderator added during the battle (`extend` steps)."""
     field = dict(setup.get("field") or {})
+    field.update(state.get("terrain") or {})              # the terrain the moderator set before play (roster)
     field["extra_cells"] = list(field.get("extra_cells") or []) + list(state.get("extra_cells") or [])
     return field
 
@@ -143,7 +144,8 @@ def extend_field(setup: dict, state: dict, payload: dict) -> None:
 
 
 def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messengers: dict[str, int] | None = None,
-               hills: Iterable[str] = (), forests: Iterable[str] = (), shinobi: dict[str, int] | None = None,
+               hills: Iterable[str] = (), forests: Iterable[str] = (), river: bool = False,
+               bridge: tuple[str, str] | list[str] | None = None, shinobi: dict[str, int] | None = None,
                generals: dict[str, list[tuple[str, int]]] | None = None,
                banners: dict[str, dict[str, int]] | None = None,
                commanders: dict[str, tuple[str, int]] | None = None) -> dict:
@@ -163,7 +165,8 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
                 node["minor_clan"] = u["minor_clan"]
             units.append(node)
     messengers, shinobi = messengers or {}, shinobi or {}
-    return {"field": {"extra_cells": [], "river": False, "bridge": None, "hills": list(hills),
+    return {"field": {"extra_cells": [], "river": bool(river), "bridge": list(bridge) if river and bridge else None,
+                      "hills": list(hills),
                       "forests": list(forests)},
             "defender": defender,
             "sides": {s: {"general_retreat": None, "messengers": int(messengers.get(s, 0)),
@@ -174,6 +177,27 @@ def make_setup(armies: dict[str, list[dict]], *, defender: str = "south", messen
                         for side, gens in (generals or {}).items() for name, number, *rest in gens] +
                        [leader(name, "commander", f"{side[0]}{number}", *rest)
                         for side, (name, number, *rest) in (commanders or {}).items()]}
+
+
+def bridge_places() -> list[tuple[str, str]]:
+    """W36.3: where a bridge may stand — one north cell of the first line and the south cell across the river in
+    the same column (north first), west to east."""
+    by_pos = {(c["col"], c["row"]): c["id"] for c in cells()}
+    north_line, south_line = max(load().deployment_rows["north"]), min(load().deployment_rows["south"])
+    return [(by_pos[(col, north_line)], by_pos[(col, south_line)]) for col in range(1, load().columns + 1)]
+
+
+def terrain_refusals(field: dict, defender: str) -> list[str]:
+    """W6.2, W37.1, W38.1: the engine's own checks of the terrain the defender places (codes of labels.REASONS),
+    so the «new battle» page refuses what the deployment would."""
+    from larp.redplains.engine.board import Terrain
+    from larp.redplains.engine.validate import terrain_checks
+    try:
+        board = Board(load(), field)
+        terrain = Terrain(board, field)
+    except CaseError:
+        return ["malformed"]
+    return [r["reason"] for r in terrain_checks(load(), board, terrain, defender)]
 
 
 def leader(name: str, kind: str, unit: str, traits: dict | None = None) -> dict:
@@ -658,7 +682,7 @@ def unseen(setup: dict, state: dict) -> list[str]:
 
     The engine keeps `revealed` (a melee fought, the forest left); the ruling's "while an enemy is adjacent" is the
     table's: a unit with an enemy in a cell next to its own, diagonals included, is in that enemy's sight now."""
-    forests = set((setup.get("field") or {}).get("forests") or [])
+    forests = set(field_of(setup, state).get("forests") or [])
     hiding = [u for u in state["units"] if u.get("cell") in forests and not u.get("revealed")
               and u.get("status", "ready") in IN_BATTLE]
     if not hiding:
@@ -683,6 +707,13 @@ def retreat_turn(state: dict, side: str) -> int | None:
     return state["turn"] if state.get("retreat_signal", {}).get(side) else None
 
 
+def terrain_open(state: dict) -> bool:
+    """W6.2: the terrain is placed first and the opponent told — before either side confirms its deployment, or, on
+    a table set up placed (the bridge's), before any stake or roll of turn 1."""
+    return (state["phase"] == DEPLOYMENT and not any(state["confirmed"].values())) or \
+        (before_play(state) and not any(state["deploy"].values()))
+
+
 def before_play(state: dict) -> bool:
     """Nothing played yet: the deployment, or turn 1's command phase before any roll (a table set up placed)."""
     if state["phase"] == DEPLOYMENT:
@@ -693,6 +724,21 @@ def before_play(state: dict) -> bool:
 
 def roster(setup: dict, state: dict, payload: dict) -> None:
     """Add, change or remove one unit (W3.2 sizes, the data's troop types; a new unit's cell when already placed)."""
+    if "terrain" in payload:                                              # W6.2, W36–W38: before play
+        need(terrain_open(state), "terrain_now")
+        raw = payload["terrain"]
+        need(isinstance(raw, dict), "bad_terrain")
+        river, bridge = raw.get("river"), raw.get("bridge")
+        need(isinstance(river, bool), "bad_terrain")
+        need(bridge is None or (river and tuple(bridge) in bridge_places()), "bad_terrain")
+        hills, forests = raw.get("hills") or [], raw.get("forests") or []
+        known = {c["id"] for c in cells()}
+        need(all(isinstance(c, str) and c in known for c in list(hills) + list(forests)), "bad_terrain")
+        terrain = {"river": river, "bridge": list(bridge) if bridge else None, "hills": list(hills),
+                   "forests": list(forests)}
+        need(not terrain_refusals({**(setup.get("field") or {}), **terrain}, setup.get("defender")), "bad_terrain")
+        state["terrain"] = terrain
+        return
     if "leader" in payload:                                               # W11.3: a leader's traits
         index, start = payload["leader"], state.setdefault("leaders", copy.deepcopy(setup.get("leaders") or []))
         need(type(index) is int and 0 <= index < len(start), "bad_traits")

@@ -109,7 +109,7 @@ def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse
         raise NotReady()
     ctx = selectors.projector(s.table)
     ctx.update({"table": s.table, "game": s.table.game})
-    return render(request, "redplains/projector.html", ctx)
+    return acts.for_players(render(request, "redplains/projector.html", ctx))
 
 
 @login_required

@@ -6,20 +6,20 @@ pages belong to the Red Plains app).
 """
 import pytest
 
+from tests.browser.test_bridge_red_plains import field_ready  # noqa: F401  (the fixture)
 from tests.browser.conftest import press
-
-from tests.browser.test_console import sign_in, storm_ready  # noqa: F401  (the fixture)
+from tests.browser.test_console import sign_in
 
 
 @pytest.mark.browser
-def test_a_storm_fought_at_a_red_plains_table_from_the_console(storm_ready, new_page, artifacts):  # noqa: F811
+def test_a_battle_fought_at_a_red_plains_table_from_the_console(field_ready, new_page, artifacts):  # noqa: F811
     from larp.battles import services as console
     from larp.bridge.models import TableBattle
     from larp.campaign.models import Province
     from larp.tables import services as tables
     from larp.turns import services as turns
 
-    game = storm_ready
+    game = field_ready
     mod = game.memberships.get(user__username="console-browser-mod").user
     console.apply_movement(game, mod)
     turns.next_phase(game, mod)                                   # Tactics
@@ -34,8 +34,7 @@ def test_a_storm_fought_at_a_red_plains_table_from_the_console(storm_ready, new_
     panel.locator("select[name=system]").select_option("red-plains")
     panel.locator("input[name=reason]").fill("штурм решают командующие")
     page.screenshot(path=str(artifacts / "bridge-send-to-table.png"), full_page=True)
-    panel.locator("button.primary").click()
-    page.wait_for_load_state()
+    press(page, panel.locator("button.primary"))
     state = page.locator(".at-table-state").inner_text()
     assert "Идёт за столом" in state and "Ход 1, сражение 1: Серединград" in state
     assert page.locator("input[name=attacker]").count() == 0      # no dice while the table plays
@@ -60,8 +59,7 @@ def test_a_storm_fought_at_a_red_plains_table_from_the_console(storm_ready, new_
     form.locator("input[name=attacker_losses]").fill("3")          # the moderator edits the suggestion
     form.locator("input[name=reason]").fill("раненых не считаем")
     page.screenshot(path=str(artifacts / "bridge-result-to-confirm.png"), full_page=True)
-    form.locator("button.primary").click()
-    page.wait_for_load_state()
+    press(page, form.locator("button.primary"))
     row = page.locator("table.fought tbody tr").first.inner_text()
     assert "Серединград" in row and "сыграно за столом" in row and "3 : " + suggested_defender in row
     assert "Все сражения проведены" in page.content()
@@ -69,7 +67,7 @@ def test_a_storm_fought_at_a_red_plains_table_from_the_console(storm_ready, new_
 
     turns.next_phase(game, mod)                                   # Regroup
     page.goto(f"/g/{game.pk}/console/regroup/")
-    press(page, "form[action$='regroup/apply'] button.primary")
+    press(page, "main button:has-text(\"Применить перегруппировку\")")
     assert "Перегруппировка применена" in page.content()
     assert Province.objects.get(game=game, code="midtown").owner.code == "north"
     page.goto(f"/g/{game.pk}/map/")

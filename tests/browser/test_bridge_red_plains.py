@@ -1,7 +1,8 @@
 """One battle of the turn fought as a Red Plains battle from the console to the end, through the pages only
 (docs/bridge.md, docs/red-plains.md "Table").
 
-The moderator sends the storm of Midtown to a Red Plains table from the Tactics phase's battles page, opens
+The moderator sends the battle of Midtown (unwalled for this test: Red Plains takes no storm, docs/bridge.md
+«Walls») to a Red Plains table from the Tactics phase's battles page, opens
 the table from its link there and plays it to its end condition in the table's pages: his ruling with a reason
 breaks the garrison's units, both sides roll their command dice and confirm, the turn is executed and the
 engine's end check (W39.2, total defeat) ends the battle. Back in the console he confirms the suggested losses,
@@ -10,13 +11,31 @@ applies the regroup, and the map is recoloured exactly as `adjudicate turn` give
 import pytest
 
 from tests.browser.conftest import press
+from tests.browser.test_console import sign_in
 
-from tests.browser.test_console import sign_in, storm_ready  # noqa: F401  (the fixture)
+
+@pytest.fixture
+def field_ready(transactional_db):
+    """The tiny scenario with Midtown unwalled: North I attacks its neutral garrison in the field (no storm, so
+    Red Plains may take it); the Strategy phase closed, Movement running."""
+    from larp.campaign.models import Province
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.orders.services import file_order
+    from larp.scenarios.loader import load_scenario
+    from larp.turns import services as turns
+
+    game = load_scenario("tiny", title="Console browser game", seed=3)
+    Province.objects.filter(game=game, code="midtown").update(fortress=False)
+    mod, _ = add_moderator(game, "console-browser-mod", password="console-pass-123")
+    turns.start_game(game, mod)
+    player, _ = create_player(game.factions.get(code="north"), "north-browser")
+    file_order(player, game, "north-1", {"type": "attack", "path": ["midtown"]})
+    turns.next_phase(game, mod)
+    return game
 
 
 @pytest.mark.browser
-def test_a_storm_played_through_the_red_plains_pages_comes_back_into_the_turn(storm_ready, new_page,  # noqa: F811
-                                                                            artifacts):
+def test_a_battle_played_through_the_red_plains_pages_comes_back_into_the_turn(field_ready, new_page, artifacts):
     from larp.battles import services as console
     from larp.bridge.models import TableBattle
     from larp.campaign.models import Province
@@ -27,7 +46,7 @@ def test_a_storm_played_through_the_red_plains_pages_comes_back_into_the_turn(st
     from larp.turns import services as turns
     from larp.turns.situation import case_from_game
 
-    game = storm_ready
+    game = field_ready
     mod = game.memberships.get(user__username="console-browser-mod").user
     turn = turns.current_phase(game).turn
     console.apply_movement(game, mod)
@@ -44,9 +63,8 @@ def test_a_storm_played_through_the_red_plains_pages_comes_back_into_the_turn(st
     page.click("text=Сыграть за столом")
     panel = page.locator("#at-table")
     panel.locator("select[name=system]").select_option("red-plains")
-    panel.locator("input[name=reason]").fill("штурм решают командующие")
-    panel.locator("button.primary").click()
-    page.wait_for_load_state()
+    panel.locator("input[name=reason]").fill("бой решают командующие")
+    press(page, panel.locator("button.primary"))
     assert "идёт за столом" in page.locator(".battle-queue").inner_text()
     assert "Идёт за столом" in page.locator(".at-table-state").inner_text()
 
@@ -64,16 +82,21 @@ def test_a_storm_played_through_the_red_plains_pages_comes_back_into_the_turn(st
         page.fill("input[data-override-figures]", "0")
         page.select_option("form.rp-override select[name=status]", "destroyed")
         page.fill("input[data-override-reason]", "гарнизон сдался без боя")
-        press(page, "button[data-override]")
+        page.click("button[data-override]")
+        page.wait_for_load_state()
         assert page.locator(".error").count() == 0, page.content()
     for side in ("north", "south"):                               # the command rolls, no orders, confirmed
-        press(page, f"#side-{side} [data-roll-server]")
-        press(page, f"#side-{side} [data-confirm]")
+        page.click(f"#side-{side} [data-roll-server]")
+        page.wait_for_load_state()
+        page.click(f"#side-{side} [data-confirm]")
+        page.wait_for_load_state()
     for _ in range(20):                                           # any roll the execution awaits, by the server
         if page.locator("[data-execute]").count():
             break
-        press(page, "[data-exec-server]")
-    press(page, "[data-execute]")
+        page.click("[data-exec-server]")
+        page.wait_for_load_state()
+    page.click("[data-execute]")
+    page.wait_for_load_state()
     assert "Битва окончена" in page.inner_text("[data-end]")
     page.screenshot(path=str(artifacts / "bridge" / "rp-table.png"), full_page=True)
 
@@ -93,8 +116,7 @@ def test_a_storm_played_through_the_red_plains_pages_comes_back_into_the_turn(st
     defender_losses = int(form.locator("input[name=defender_losses]").input_value())
     assert (attacker_losses, defender_losses) == (0, tb.power["defender"])   # no figure lost; the whole garrison
     assert form.locator("select[name=winner]").input_value() == "attacker"
-    form.locator("button.primary").click()
-    page.wait_for_load_state()
+    press(page, form.locator("button.primary"))
     row = page.locator("table.fought tbody tr").first.inner_text()
     assert "Серединград" in row and "сыграно за столом" in row and f"0 : {defender_losses}" in row
     assert "Все сражения проведены" in page.content()
@@ -105,7 +127,7 @@ def test_a_storm_played_through_the_red_plains_pages_comes_back_into_the_turn(st
     # The turn finished: the regroup applied, the map recoloured as `adjudicate turn` gives it.
     turns.next_phase(game, mod)                                   # Regroup
     page.goto(f"/g/{game.pk}/console/regroup/")
-    press(page, "form[action$='regroup/apply'] button.primary")
+    press(page, "main button:has-text(\"Применить перегруппировку\")")
     assert "Перегруппировка применена" in page.content()
 
     case = dict(turn.start_state)

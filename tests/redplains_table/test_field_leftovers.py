@@ -34,7 +34,8 @@ def test_a_shinobi_scouts_an_added_cell(shinobi_table, moderator, player, client
     assert table.state["phase"] == sit.PLAN_CHANGE
     url = reverse("redplains:act", args=[table.game_id, table.pk, "scout"])
     r = client_for(player).post(url, {"cells": "B17 C11"})
-    assert r.status_code == 400 and "Нет такой клетки" in r.content.decode()   # not yet a cell
+    assert r.status_code == 400 and "На поле нет клетки «B17»" in r.content.decode()   # not yet a cell
+    assert "A11…D36" not in r.content.decode()             # cells named as the board labels them
     services.extend_field(table.pk, moderator, [(13, 3)], "поле шире")
     assert client_for(player).post(url, {"cells": "B17 C11"}).status_code == 302
     table.refresh_from_db()

@@ -47,4 +47,5 @@ def test_reference_unit_cards_and_order_sheets(table, moderator, client_for):
     cards = pdf_text(c, table, "units")
     assert "Конные самураи 1" in cards and "Асигару с копьями 2" in cards and "Шеренги" in cards
     sheet = pdf_text(c, table, "orders")
-    assert "Бланк приказов" in sheet and "Ставка (обвести ДО броска)" in sheet and "A11" in sheet and "D36" in sheet
+    assert "Warlords: Битва на Красной равнине · бланк приказов" in sheet          # the footer names the system
+    assert "Ставка (обвести ДО броска)" in sheet and "A11" in sheet and "D36" in sheet

@@ -198,7 +198,7 @@ def test_the_new_page_sets_up_a_battle(tiny_game, moderator, client_for):
     assert r["Location"] == reverse("redplains:table", args=[tiny_game.pk, table.pk])
     bad = {**data, "north_figures_1": 20, "hills": "Z99"}
     r = client_for(moderator).post(url("new", table), bad)
-    assert r.status_code == 400 and "Нет такой клетки" in r.content.decode()
+    assert r.status_code == 400 and "На поле нет клетки «Z99»" in r.content.decode()
     assert tiny_game.tables.count() == 1
 
 
