@@ -138,3 +138,14 @@ def test_a_finished_table_speaks_of_a_battle_or_a_contest_not_a_game():
     assert _("Table «%(title)s» finished. %(summary)s") % {"title": "Т", "summary": ""} == "Стол «Т»: бой окончен. "
     assert _("The game is over (O22).") == "Бой окончен (O22)."
     assert _("The game is over.") == "Партия окончена."  # Ordonnance: a contest
+
+
+def test_counted_phrases_of_the_builders_and_the_deck():
+    from larp.tactical.labels import unit_t87
+    assert unit_t87("a skirmisher unit is one round base of 2-21 figures").endswith("от 2 до 21 фигурки")
+    assert unit_t87("a skirmisher unit is one round base of 2-4 figures").endswith("от 2 до 4 фигурок")
+    from django.core.exceptions import ValidationError
+    from larp.ordonnance import services
+    with pytest.raises(ValidationError) as error:
+        services._clean_cards([{"symbols": ["swords"], "count": 200}] * 6)
+    assert error.value.messages == ["Колода больше чем из 1000 карт не принимается."]
