@@ -2,6 +2,7 @@
 from django.db import models
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 
 class BilingualName(models.Model):
@@ -19,3 +20,10 @@ class BilingualName(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# Django's own texts the pages show whose Russian Django's catalogue lacks: marked here so makemessages puts
+# them in the project's catalogue (locale/ru/translations/django_words.json), which Django reads before its own.
+# "- Select an option -" is the empty choice of every select made from a model field or a ModelChoiceField
+# (django.db.models.fields.BLANK_CHOICE_LABEL, lazy: translated where the select is drawn).
+DJANGO_TEXTS = (gettext_noop("- Select an option -"),)

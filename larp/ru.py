@@ -14,7 +14,8 @@ they must be declined («Болгария против Латинской имп
 - `versus(names)`            «Болгария против Латинской империи»; «Анна, Борис и Вера» with more than two;
 - `say(text)`                a translated sentence, filled, with the marks its Russian carries resolved:
                              `{%(target)s|datv}` declines the name, `{стреляет~%(unit)s}` agrees the word with
-                             the name, `{фигурка#%(n)s}` gives the noun the form the number wants. So a
+                             the name, `{фигурка#%(n)s}` gives the noun the form the number wants
+                             (`{фигурка#%(n)s|gent}` after «из», «до»: «из 21 фигурки»). So a
                              sentence agrees by its translation alone: «%(unit)s {стреляет~%(unit)s} по
                              {%(target)s|datv}». English has no marks: `say` leaves it as it is.
 
@@ -191,20 +192,23 @@ def agree(word, name) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _counted(n: int, word: str) -> str:
+def _counted(n: int, word: str, case: str = "nomn") -> str:
     parse = _nominative(word, ("NOUN",))
     if parse is None:
         return word
+    if case != "nomn":
+        parse = parse.inflect({case}) or parse
     form = parse.make_agree_with_number(abs(n))
     return form.word if form is not None else word
 
 
-def counted(n, word) -> str:
-    """«32 фигурки», «60 фигурок», «1 фигурка»: the number and its noun (given in the nominative singular)."""
+def counted(n, word, case: str = "nomn") -> str:
+    """«32 фигурки», «60 фигурок», «1 фигурка»: the number and its noun (given in the nominative singular);
+    after a preposition wanting the genitive, case="gent": «из 21 фигурки», «из 32 фигурок»."""
     word = str(word)
     if not russian():
         return f"{n} {word}" if n == 1 or word.endswith("s") else f"{n} {word}s"
-    return f"{n} {_counted(int(n), word)}"
+    return f"{n} {_counted(int(n), word, case)}"
 
 
 def versus(names) -> str:
@@ -219,7 +223,7 @@ def versus(names) -> str:
 
 _CASE_MARK = re.compile(r"\{([^{}|~#]+)\|(nomn|gent|datv|accs|ablt|loct)\}")
 _AGREE_MARK = re.compile(r"\{([^{}|~#]+)~([^{}]+)\}")
-_COUNT_MARK = re.compile(r"\{([^{}|~#]+)#(-?\d+)\}")
+_COUNT_MARK = re.compile(r"\{([^{}|~#]+)#(-?\d+)(?:\|(nomn|gent|datv|accs|ablt|loct))?\}")
 
 
 def say(text) -> str:
@@ -228,7 +232,8 @@ def say(text) -> str:
     if "{" not in text:
         return text
     text = _AGREE_MARK.sub(lambda m: agree(m.group(1), m.group(2)), text)
-    text = _COUNT_MARK.sub(lambda m: _counted(int(m.group(2)), m.group(1)) if russian() else m.group(1), text)
+    text = _COUNT_MARK.sub(lambda m: _counted(int(m.group(2)), m.group(1), m.group(3) or "nomn") if russian()
+                           else m.group(1), text)
     return _CASE_MARK.sub(lambda m: decline(m.group(1), m.group(2)), text)
 
 

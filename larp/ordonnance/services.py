@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from larp import ru
 from larp.campaign.audit import audit
 from larp.campaign.models import Game
 from larp.tables import services as tables
@@ -57,7 +58,7 @@ def _clean_cards(cards) -> list[dict]:
         merged[key] = merged.get(key, 0) + count
     out = [{"symbols": list(k), "count": n} for k, n in merged.items() if n > 0]
     if sum(c["count"] for c in out) > MAX_DECK:
-        raise ValidationError(_("A deck of more than %(max)s cards is not accepted.") % {"max": MAX_DECK},
+        raise ValidationError(ru.say(_("A deck of more than %(max)s cards is not accepted.") % {"max": MAX_DECK}),
                               code="invalid")
     return out
 

@@ -103,6 +103,27 @@ REASONS = {
     "dragon_not_first": gettext_lazy("the Dragon move is only the first of the unit's orders"),
     "dragon_too_far": gettext_lazy("the Dragon move goes no farther than its troop type allows"),
     "dragon_without_banner": gettext_lazy("the Dragon move needs the Dragon banner raised in the unit"),
+    # why an order is lost during the execution (the engine's order_lost events): what happened, in words
+    "swap_partner_gone": gettext_lazy("the unit it was to change places with has no such order any more"),
+    "out_of_zone": gettext_lazy("the target is out of the unit's zone of fire"),
+    "not_an_enemy": gettext_lazy("the target is not an enemy on the field"),
+    "driven_back_by_shooting": gettext_lazy("driven back by shooting"),
+    "attacked_twice": gettext_lazy("the unit has attacked twice this turn already"),
+    "shoots_instead": gettext_lazy("the unit shoots at its attacker instead"),
+    "attacked_first": gettext_lazy("the unit was attacked before it could attack"),
+    "thrown_back": gettext_lazy("the attack was thrown back"),
+    "pushed_back": gettext_lazy("the unit was pushed back"),
+    "no_superiority": gettext_lazy("neither side won the meeting attack"),
+    "lost_meeting": gettext_lazy("the unit lost the meeting attack"),
+    "destroyed": gettext_lazy("the unit is destroyed"),
+    "fleeing": gettext_lazy("the unit flees"),
+    "swap_failed": gettext_lazy("the two units could not change places"),
+    "sabotage": gettext_lazy("a shinobi's sabotage cancelled it"),
+    "terrain_count": gettext_lazy("more hills or forests than the rules allow"),
+    "terrain_outside_zone": gettext_lazy("a hill or forest outside the deployment zone"),
+    "terrain_touching": gettext_lazy("two hills or two forests touch"),
+    "forest_on_bridge": gettext_lazy("a forest on a bridge"),
+    "leader_in_minor_clan_unit": gettext_lazy("a leader in a minor clan's unit"),
 }
 # The table's steps as the log, the rulings and the protocol name them.
 STEP_KINDS = {"deploy": gettext_lazy("deployment"), "confirm": gettext_lazy("confirmation"),
@@ -255,8 +276,12 @@ def refusal(error) -> str:
     return text % error.params if error.params else text
 
 
-def reason(code: str | None) -> str:
-    return str(REASONS.get(code, _("against the rules")))
+def reason(code: str | None, rule: str | None = None) -> str:
+    """What was wrong, in words; a code with no words yet names its rule (the moderator's log), never a bare
+    «against the rules»."""
+    if code in REASONS:
+        return str(REASONS[code])
+    return _("against rule %(rule)s") % {"rule": rule} if rule else _("against the rules")
 
 
 def unit_name(state: dict, uid: str | None) -> str:
@@ -343,7 +368,7 @@ def event_text(state: dict, e: dict, hidden: frozenset | set = frozenset()) -> s
                                                               "path": " → ".join(e.get("path") or []) or "—",
                                                               "n": e.get("losses", 0)}
     if t == "order_lost":
-        return _("%(unit)s loses its order: %(why)s.") % {"unit": name(e["unit"]), "why": reason(e.get("reason"))}
+        return _("%(unit)s loses its order: %(why)s.") % {"unit": name(e["unit"]), "why": reason(e.get("reason"), e.get("rule"))}
     if t == "dispersed":
         return _("%(unit)s is dispersed.") % {"unit": name(e["unit"])}
     if t == "rally":

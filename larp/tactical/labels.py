@@ -11,6 +11,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from larp import ru
 from larp.tactical.situation import RULES
 
 SECTIONS = ("categories", "weapons", "protection", "formations", "special_formations", "terrain_elements",
@@ -192,7 +193,8 @@ def unit_t87(reason: str) -> str | None:
     """The one condition of T8.7 that failed, from the engine's reason, in the players' words (None: unknown)."""
     m = re.match(r"a skirmisher unit is one round base of (\d+)-(\d+) figures", reason)
     if m:
-        return _("a unit of skirmishers stands on one round base of %(a)s–%(b)s figures") % {"a": m[1], "b": m[2]}
+        return ru.say(_("a unit of skirmishers stands on one round base of %(a)s–%(b)s figures") % {"a": m[1],
+                                                                                                      "b": m[2]})
     m = re.match(r"(\d+) figures do not fill one rank of (\d+) in (\w+) formation", reason)
     if m:
         return _("%(n)s figures do not fill one rank of %(w)s in the formation «%(f)s»: add figures or choose a "

@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from larp import ru
 from larp.tactical import selectors as sel
 from larp.tactical import situation as sit
 from larp.tactical.labels import name, stat_string, weapon
@@ -140,7 +141,7 @@ def operational_cards() -> dict:
     from larp.tactical.labels import CARD_EFFECTS, CARD_KINDS
     cards = []
     for c in sit.RULES["cards"]:
-        cost = (_("%(n)s MP") % {"n": c["cost"]}) if c.get("cost") else ""
+        cost = ru.say(_("%(n)s MP") % {"n": c["cost"]}) if c.get("cost") else ""
         cards.append({"name": card_name(c["id"]), "kind": str(CARD_KINDS.get(c["kind"], "")), "cost": cost,
                       "effect": str(CARD_EFFECTS.get(c["id"], ""))})
     return {"game": "", "cards": cards}

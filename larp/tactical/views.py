@@ -119,6 +119,9 @@ def _context(request, s: Seat) -> dict:
         ctx["head"] = sel.frame_head(s.table, state, sides, ctx["open"])
     ctx["conditions"] = _conditions_words(state, sides)
     ctx["turn"] = _turn_words(state, sides)
+    if not s.moderator and s.table.is_open and state.get("phase") == "battle" \
+            and (state.get("turn") or {}).get("side") == s.side_key:
+        ctx["your_move"] = True   # the battle's turn is run by the moderator: the side that moves is told so
     if state.get("result"):
         ctx["result"] = {"winner": next((x.name for x in sides if x.key == state["result"].get("winner")), None),
                          "ended_by": END_REASONS.get(state["result"].get("ended_by"), ""),

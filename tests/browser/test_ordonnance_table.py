@@ -128,7 +128,7 @@ def test_a_whole_contest_through_the_pages_equals_the_engine(hall, new_page, art
     assert table.status == Table.FINISHED
 
     mod.goto(table_url)
-    assert "Игра окончена." in mod.inner_text("#ord-head")
+    assert "Партия окончена." in mod.inner_text("#ord-head")
     assert re.search(r"Победитель по территориям: (Анна|Борис)", mod.inner_text("#ord-result"))
     mod.screenshot(path=str(artifacts / "ordonnance" / "moderator.png"), full_page=True)
     proj = new_page({"width": 1920, "height": 1080})

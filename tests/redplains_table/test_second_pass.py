@@ -107,7 +107,7 @@ def test_one_press_rolls_all_the_remaining_dice_each_group_on_the_log(table, mod
 
 
 def _frame(html):
-    m = re.search(r'<div class="console-frame table-frame" data-table-frame>(.*?)</div>\s*</div>\s*</div>', html, re.S)
+    m = re.search(r'<div class="console-frame table-frame" data-table-frame[^>]*>(.*?)</div>\s*</div>\s*</div>', html, re.S)
     assert m, "no table frame"
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", m.group(1)))
 

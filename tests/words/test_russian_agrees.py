@@ -96,3 +96,56 @@ def test_the_tables_list_vs_line(client_for, tiny_game, moderator):
                         moderator, setup={"players": ["p1", "p2"]})
     page = client_for(moderator).get(reverse("tables:list", args=[tiny_game.pk])).content.decode()
     assert "Болгария против Латинской империи" in page
+
+
+def test_numerals_after_from_and_the_tactical_cards_cost():
+    assert ru.say("потеряно 3 из 21 {фигурка#21|gent}") == "потеряно 3 из 21 фигурки"
+    assert ru.say("из 32 {фигурка#32|gent}, из 2 {фигурка#2|gent}") == "из 32 фигурок, из 2 фигурок"
+    from django.utils.translation import gettext as _
+    assert [ru.say(_("%(n)s MP") % {"n": n}) for n in (1, 2, 5)] == [
+        "1 очко движения", "2 очка движения", "5 очков движения"]
+    allowance = _("Generals' allowance (T12.1): %(used)s figures' worth of generals for %(n)s figures of troops "
+                  "(a regular general needs 30 figures, an irregular 20).")
+    assert "— 60 фигурок на 32 фигурки войска" in ru.say(allowance % {"used": 60, "n": 32})
+    assert "— 21 фигурка на 44 фигурки войска" in ru.say(allowance % {"used": 21, "n": 44})
+
+
+def test_a_lost_order_says_what_was_wrong_and_never_a_bare_against_the_rules():
+    """Every reason the Red Plains engine gives for a lost or refused order has words (the players read the log);
+    a reason with none yet names its rule (the moderator's log)."""
+    import pathlib
+    import re
+
+    from larp.redplains import labels
+    source = "\n".join(p.read_text() for p in pathlib.Path("larp/redplains/engine").glob("*.py"))
+    codes = set(re.findall(r'lose_(?:order|all)\([^)]*?"W[\d.]+",\s*(?:"([a-z_]+)"|[^)]*?"([a-z_]+)"\s+if)', source))
+    codes = {c for pair in codes for c in pair if c}
+    codes |= set(re.findall(r'_refuse\([^,]+,\s*"W[\d.]+",\s*"([a-z_]+)"', source))
+    codes |= set(re.findall(r'\("W[\d.]+",\s*"([a-z_]+)"\)', source))
+    codes |= set(re.findall(r'"rule":\s*"W[\d.]+",\s*"reason":\s*"([a-z_]+)"', source))
+    assert {"attacked_twice", "lost_meeting", "out_of_zone", "not_an_enemy", "sabotage"} <= codes
+    assert sorted(c for c in codes if c not in labels.REASONS and c != "no_reroll_left") == []
+    state = {"units": [{"id": "a1", "type": "cavalry"}]}
+    said = labels.event_text(state, {"type": "order_lost", "unit": "a1", "slot": 1, "rule": "W21.3",
+                                     "reason": "attacked_twice"})
+    assert said == "Конные самураи 1: приказ потерян — отряд уже дважды атаковал в этот ход."
+    unknown = labels.event_text(state, {"type": "order_lost", "unit": "a1", "rule": "W99.1", "reason": "new_code"})
+    assert unknown.endswith("против правила W99.1.")
+
+
+def test_a_finished_table_speaks_of_a_battle_or_a_contest_not_a_game():
+    from django.utils.translation import gettext as _
+    assert _("Table «%(title)s» finished. %(summary)s") % {"title": "Т", "summary": ""} == "Стол «Т»: бой окончен. "
+    assert _("The game is over (O22).") == "Бой окончен (O22)."
+    assert _("The game is over.") == "Партия окончена."  # Ordonnance: a contest
+
+
+def test_counted_phrases_of_the_builders_and_the_deck():
+    from larp.tactical.labels import unit_t87
+    assert unit_t87("a skirmisher unit is one round base of 2-21 figures").endswith("от 2 до 21 фигурки")
+    assert unit_t87("a skirmisher unit is one round base of 2-4 figures").endswith("от 2 до 4 фигурок")
+    from django.core.exceptions import ValidationError
+    from larp.ordonnance import services
+    with pytest.raises(ValidationError) as error:
+        services._clean_cards([{"symbols": ["swords"], "count": 200}] * 6)
+    assert error.value.messages == ["Колода больше чем из 1000 карт не принимается."]

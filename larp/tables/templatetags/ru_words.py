@@ -20,3 +20,15 @@ def case(name, which: str) -> str:
 @register.filter
 def say(text) -> str:
     return ru.say(text)
+
+
+@register.filter
+def agree(word, name) -> str:
+    """A flag or verb beside a unit's name agreeing with it: «Гипасписты — уничтожены», «Фаланга — бежит»."""
+    return ru.agree(word, name)
+
+
+@register.filter
+def counted(n, word) -> str:
+    """«32 фигурки»: the number and its noun (the nominative singular in Russian, the singular in English)."""
+    return ru.counted(n, word)
