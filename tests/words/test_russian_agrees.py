@@ -104,7 +104,7 @@ def test_numerals_after_from_and_the_tactical_cards_cost():
     from django.utils.translation import gettext as _
     assert [ru.say(_("%(n)s MP") % {"n": n}) for n in (1, 2, 5)] == [
         "1 очко движения", "2 очка движения", "5 очков движения"]
-    allowance = _("Generals' allowance (T12.1): %(used)s figures' worth of generals for %(n)s figures of troops "
+    allowance = _("%(used)s figures' worth of generals for %(n)s figures of troops "
                   "(a regular general needs 30 figures, an irregular 20).")
     assert "— 60 фигурок на 32 фигурки войска" in ru.say(allowance % {"used": 60, "n": 32})
     assert "— 21 фигурка на 44 фигурки войска" in ru.say(allowance % {"used": 21, "n": 44})
@@ -136,7 +136,7 @@ def test_a_lost_order_says_what_was_wrong_and_never_a_bare_against_the_rules():
 def test_a_finished_table_speaks_of_a_battle_or_a_contest_not_a_game():
     from django.utils.translation import gettext as _
     assert _("Table «%(title)s» finished. %(summary)s") % {"title": "Т", "summary": ""} == "Стол «Т»: бой окончен. "
-    assert _("The game is over (O22).") == "Бой окончен (O22)."
+    assert _("The battle is over (O22).") == "Бой окончен (O22)."
     assert _("The game is over.") == "Партия окончена."  # Ordonnance: a contest
 
 
