@@ -37,14 +37,19 @@ def hall(transactional_db):
 def shots_of(page, folder, seat):
     """The seat's page at 390, 768 and 1920x1080 px, each screenshot saved to be looked at: nothing wider than the
     screen, and no rule number (C7, C13...) on a player's or the hall's screen."""
+    seat_size = page.viewport_size
     for label, size in SIZES.items():
         page.set_viewport_size(size)
         page.reload()
         page.wait_for_load_state()
-        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"] + 2, (seat, label)
+        wide = page.evaluate("""w => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > w + 2)
+            .slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))""",
+                             size["width"])
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"] + 2, (seat, label, wide)
         if "moderator" not in seat:
             assert not re.search(r"\(C\d", page.inner_text("body")), (seat, label)
         page.screenshot(path=str(folder / f"{seat}-{label}.png"), full_page=label != "1920")
+    page.set_viewport_size(seat_size)
 
 
 def test_a_whole_contest_through_the_pages_equals_the_engine(hall, new_page, artifacts):
@@ -109,10 +114,23 @@ def test_a_whole_contest_through_the_pages_equals_the_engine(hall, new_page, art
     mod.goto("about:blank")
     for _ in range(6):
         play_one()
-    (artifacts / "ordonnance").mkdir(exist_ok=True)
-    anna.goto(table_url)
-    anna.screenshot(path=str(artifacts / "ordonnance" / "tablet.png"), full_page=True)
-    anna.goto("about:blank")
+    folder = artifacts / "ordonnance"
+    folder.mkdir(exist_ok=True)
+    # each seat in the middle of the contest (hands in play), at 390, 768 and 1920 px
+    table.refresh_from_db()
+    to_move = {"p1": "Анна", "p2": "Борис"}[table.state["to_move"]]
+    for page, seat in ((anna, "tablet"), (boris, "phone")):
+        page.goto(table_url)
+        assert page.locator("#ord-hand .card-pick").count() >= 5
+        shots_of(page, folder, seat)
+        page.goto("about:blank")
+    mod.goto(table_url)
+    frame = mod.locator("[data-table-frame]")
+    assert frame.locator("[data-frame-round]").inner_text() == "Карта № 7"
+    assert frame.locator("[data-frame-whose]").inner_text() == f"Ходит {to_move}"
+    assert frame.locator("[data-frame-next]").inner_text() == "Руки игроков ↓"
+    shots_of(mod, folder, "moderator")
+    mod.goto("about:blank")
 
     # One undo, with its reason, from the moderator's page.
     mod.goto(table_url)
@@ -143,18 +161,22 @@ def test_a_whole_contest_through_the_pages_equals_the_engine(hall, new_page, art
 
     mod.goto(table_url)
     assert "Игра окончена." in mod.inner_text("#ord-head")
+    winner = {"p1": "Анна", "p2": "Борис"}[table.result["winner"]]
+    laid = len([s for s in tables.live_steps(table) if s.kind == "play"])
+    assert frame.locator("[data-frame-round]").inner_text() == f"Окончена, выложено карт: {laid}"
+    assert frame.locator("[data-frame-whose]").inner_text() == f"Победитель: {winner}"
     assert re.search(r"Победитель по территориям: (Анна|Борис)", mod.inner_text("#ord-result"))
-    mod.screenshot(path=str(artifacts / "ordonnance" / "moderator.png"), full_page=True)
+    mod.screenshot(path=str(folder / "moderator-end.png"), full_page=True)
     proj = new_page({"width": 1920, "height": 1080})
     sign_in(proj, "ord-mod", "ord-mod-password")
     proj.goto(f"{table_url}projector/")
     assert re.search(r"Победитель по территориям: (Анна|Борис)", proj.inner_text(".proj-whose"))
     result = proj.locator("#ord-result .ord-standings").bounding_box()   # the final result is in view, no scrolling
     assert result["y"] + result["height"] <= 1080 and result["x"] + result["width"] <= 1920
-    proj.screenshot(path=str(artifacts / "ordonnance" / "projector.png"))
+    shots_of(proj, folder, "projector")
     boris.goto(table_url)
     assert boris.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]   # nothing wider than the phone
-    boris.screenshot(path=str(artifacts / "ordonnance" / "phone.png"), full_page=True)
+    boris.screenshot(path=str(folder / "phone-end.png"), full_page=True)
 
     # The stored result is the engine's replay of the stored log from the recorded dice.
     setup = situation.setup_of(table.setup, ["p1", "p2"])
@@ -287,7 +309,6 @@ def test_a_physical_contest_refuses_a_card_out_of_turn_then_takes_the_right_one(
     shots_of(mod, folder, "physical-moderator")
 
     # the end: a dead end ruled with its reason (C13); the bar names the winner
-    mod.set_viewport_size(TABLET)
     mod.fill("form#end input[name=reason]", "время вечера вышло, игроки согласились")
     with mod.expect_navigation():
         mod.click("form#end button")
