@@ -8,6 +8,7 @@ Nothing here returns an engine id to a template: every name is translated (words
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from larp.campaign.people import person
 from larp.tables import services as tables
@@ -117,8 +118,10 @@ def standings(setup: dict, state: dict, names: dict) -> dict:
                     "cells": [(terr["points"] or {}).get(pl, "") if terr["points"] else "" for pl in setup["players"]]}
                    for terr in res["territories"]],
         "totals": [res["points"][pl] for pl in setup["players"]],
-        "winner": names.get(res["winner"]) if res["winner"] else None,
-        "points_winner": names.get(res["points_winner"]) if res["points_winner"] else None,
+        # a contest can end (C13) with no complete army anywhere: then nobody wins, said in words, not «None»
+        "winner": names.get(res["winner"]) if res["winner"] else (pgettext("winner", "nobody") if res["game_over"] else None),
+        "points_winner": (names.get(res["points_winner"]) if res["points_winner"]
+                          else (pgettext("winner", "nobody") if res["game_over"] else None)),
         "announce_points": setup.get("announce") == "points",
         "tie_rule": tie_rule, "game_over": res["game_over"],
     }

@@ -11,6 +11,7 @@ import yaml
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from larp import ru
 from larp.campaign.audit import audit
@@ -177,7 +178,7 @@ def _act(table: Table, user, kind: str, payload: dict, summary: str, *, side: st
         result = situation.table_result(setup, state)
         names = names_of(table)
         tables.finish(table, result, user, summary=_("Winner: %(name)s.") % {
-            "name": names.get(result["winner"], "—")})
+            "name": names.get(result["winner"]) or pgettext("winner", "nobody")})
     return state
 
 
