@@ -149,6 +149,12 @@ def test_a_whole_battle_across_the_river_to_the_engines_end(red_plains_hall, new
             projector.goto(projector_url)
             assert "Мастер исполняет ход" in projector.inner_text("[data-proj-whose]")
             projector.screenshot(path=str(shots / "projector-execution-1920.png"))
+            # during play the board takes the screen's height, whose move under it, nothing below the fold
+            during = projector.locator("svg.rp-board").bounding_box()
+            assert during["height"] >= 0.75 * 1080 and during["width"] >= 1600, during
+            assert projector.evaluate("document.documentElement.scrollHeight") <= 1080
+            whose = projector.locator("[data-proj-whose]").bounding_box()
+            assert whose["y"] + whose["height"] <= 1080, whose
         mod.click("[data-execute]")
         if mod.locator("[data-end]").count():
             break
