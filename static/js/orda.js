@@ -18,39 +18,6 @@
     if (button) button.click();
   });
 })();
-
-// The moderator's frame (templates/tables/partials/frame.html) follows the table: after the live refresh swaps the
-// page's parts, the tour, whose move and the next act are copied from the fresh hidden #orda-frame-live.
-(function () {
-  "use strict";
-  function sync() {
-    var data = document.getElementById("orda-frame-live");
-    var frame = document.querySelector("[data-table-frame]");
-    if (!data || !frame) return;
-    var round = frame.querySelector("[data-frame-round]");
-    var whose = frame.querySelector("[data-frame-whose]");
-    if (round) round.textContent = data.dataset.round || "";
-    if (whose) {
-      whose.textContent = data.dataset.whose || "";
-      whose.classList.toggle("over", data.dataset.over === "1");
-    }
-    var slot = frame.querySelector(".frame-next");
-    if (!slot) return;
-    var label = data.dataset.nextLabel || "", anchor = data.dataset.nextAnchor || "";
-    var link = slot.querySelector("[data-frame-next]");
-    if (!label) { if (link) link.remove(); return; }
-    if (!link) {
-      link = document.createElement("a");
-      link.className = "button primary";
-      link.setAttribute("data-frame-next", "");
-      slot.appendChild(link);
-    }
-    link.setAttribute("href", "#" + anchor);
-    link.textContent = label + " ↓";
-  }
-  document.addEventListener("table:refreshed", sync);
-})();
-
 // A refused act's page is rendered at the act's address (…/act/<name>/): the address goes back to the table's, so
 // the unit links (?unit=…), a reload and the live refresh work from it as from the table's page.
 (function () {
