@@ -37,7 +37,25 @@ def type_choices():
     return [("", "—")] + [(k, v) for k, v in labels.TYPES.items()]
 
 
-class NewTableForm(forms.Form):
+class TerrainCells:
+    """The hills and forests a form names, as the field's cells, each refused by name when the field has no such
+    cell (the new battle's form and the terrain set before play)."""
+
+    def _cells(self, name):
+        raw = (self.cleaned_data.get(name) or "").upper().replace(",", " ").split()
+        known = {c["id"] for c in sit.cells()}
+        if any(c not in known for c in raw):
+            raise forms.ValidationError(no_such_cells([c for c in raw if c not in known], EXAMPLE_CELLS["south"]))
+        return raw
+
+    def clean_hills(self):
+        return self._cells("hills")
+
+    def clean_forests(self):
+        return self._cells("forests")
+
+
+class NewTableForm(TerrainCells, forms.Form):
     title = forms.CharField(label=_("Title"), max_length=200)
     north_name = forms.CharField(label=_("North side"), max_length=120)
     north_faction = forms.ModelChoiceField(label=_("Faction playing north"), queryset=Faction.objects.none(),
@@ -96,19 +114,6 @@ class NewTableForm(forms.Form):
     def army_rows(self, side):
         return [(self[f"{side}_type_{i}"], self[f"{side}_figures_{i}"], self[f"{side}_shields_{i}"],
                  self[f"{side}_clan_{i}"]) for i in range(1, ARMY_ROWS + 1)]
-
-    def _cells(self, name):
-        raw = (self.cleaned_data.get(name) or "").upper().replace(",", " ").split()
-        known = {c["id"] for c in sit.cells()}
-        if any(c not in known for c in raw):
-            raise forms.ValidationError(no_such_cells([c for c in raw if c not in known], EXAMPLE_CELLS["south"]))
-        return raw
-
-    def clean_hills(self):
-        return self._cells("hills")
-
-    def clean_forests(self):
-        return self._cells("forests")
 
     def clean(self):
         data = super().clean()
@@ -441,7 +446,7 @@ class OverrideForm(ReasonForm):
         return out
 
 
-class TerrainForm(forms.Form):
+class TerrainForm(TerrainCells, forms.Form):
     """W6.2, W36–W38 before play (a table the bridge made has none): the river, the bridge, hills and forests."""
     river = forms.BooleanField(required=False)
     bridge = forms.ChoiceField(required=False, error_messages=PICK)
@@ -451,19 +456,6 @@ class TerrainForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["bridge"].choices = [("", "—")] + [(f"{a} {b}", f"{a} — {b}") for a, b in sit.bridge_places()]
-
-    def _cells(self, name):
-        raw = (self.cleaned_data.get(name) or "").upper().replace(",", " ").split()
-        known = {c["id"] for c in sit.cells()}
-        if any(c not in known for c in raw):
-            raise forms.ValidationError(no_such_cells([c for c in raw if c not in known], EXAMPLE_CELLS["south"]))
-        return raw
-
-    def clean_hills(self):
-        return self._cells("hills")
-
-    def clean_forests(self):
-        return self._cells("forests")
 
     def clean(self):
         data = super().clean()
