@@ -10,6 +10,19 @@ from tests.browser.conftest import PHONE, TABLET, sign_in
 pytestmark = pytest.mark.browser
 
 
+
+def fill_new_table(mod, game, title, mode):
+    """The «new table» page of «Орда» as the moderator fills and sends it: Rus (north) against North Mongolia
+    (south) in this mode; waits for the table's board."""
+    mod.fill("input[name=title]", title)
+    mod.select_option("select[name=mode]", mode)
+    mod.select_option("select[name=rus_china]", "rus")
+    mod.select_option("select[name=mongolia]", "north_mongolia")
+    mod.select_option("select[name=faction_rus]", label=str(game.factions.get(code="north")))
+    mod.select_option("select[name=faction_north_mongolia]", label=str(game.factions.get(code="south")))
+    mod.click("button:has-text('Создать стол')")
+    mod.wait_for_selector("svg.orda-board")
+
 @pytest.fixture
 def hall(transactional_db):
     from larp.campaign.services.members import add_moderator, create_player
@@ -44,14 +57,7 @@ def test_a_whole_orda_battle_through_the_pages(hall, new_page, artifacts):
     sign_in(mod, "orda-mod", "orda-mod-123")
     mod.goto(reverse("tables:list", args=[game.pk]))
     mod.click(".new-table a:has-text('Орда')")
-    mod.fill("input[name=title]", "Бой у брода")
-    mod.select_option("select[name=mode]", "border")
-    mod.select_option("select[name=rus_china]", "rus")
-    mod.select_option("select[name=mongolia]", "north_mongolia")
-    mod.select_option("select[name=faction_rus]", label=str(game.factions.get(code="north")))
-    mod.select_option("select[name=faction_north_mongolia]", label=str(game.factions.get(code="south")))
-    mod.click("button:has-text('Создать стол')")
-    mod.wait_for_selector("svg.orda-board")
+    fill_new_table(mod, game, "Бой у брода", "border")
     table = Table.objects.get()
     url = reverse("orda:table", args=[game.pk, table.pk])
     assert table.dice.fingerprint in mod.content()

@@ -8,7 +8,7 @@ numbers are the data set MADE UP FOR THE TESTS."""
 import pytest
 
 from tests.browser.conftest import PHONE, TABLET, sign_in
-from tests.browser.test_orda_table import hall, hex_click  # noqa: F401  (the fixture)
+from tests.browser.test_orda_table import fill_new_table, hall, hex_click  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -81,14 +81,7 @@ def test_a_whole_orda_battle_past_tour_30_to_its_end_through_the_pages(hall, new
     assert "Набор данных «Тестовый набор (выдуманные числа)»" in mod.locator('[data-readiness="orda"]').inner_text() \
         or "есть все значения" in mod.locator('[data-readiness="orda"]').inner_text()
     mod.click("a.button:has-text('Орда')")
-    mod.fill("input[name=title]", "Долгая схватка")
-    mod.select_option("select[name=mode]", "skirmish")
-    mod.select_option("select[name=rus_china]", "rus")
-    mod.select_option("select[name=mongolia]", "north_mongolia")
-    mod.select_option("select[name=faction_rus]", label=str(game.factions.get(code="north")))
-    mod.select_option("select[name=faction_north_mongolia]", label=str(game.factions.get(code="south")))
-    mod.click("button:has-text('Создать стол')")
-    mod.wait_for_selector("svg.orda-board")
+    fill_new_table(mod, game, "Долгая схватка", "skirmish")
     table = Table.objects.get(title="Долгая схватка")
     url = reverse("orda:table", args=[game.pk, table.pk])
     frame = mod.locator("[data-table-frame]")
