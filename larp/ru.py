@@ -106,18 +106,26 @@ def _head(words: list[str]):
 def grammar(name: str) -> dict:
     """{"gender": masc|femn|neut|None, "number": sing|plur}: the data's, else the head noun's."""
     _l, inner, _r = _unquote(str(name))
+    return dict(_grammar(inner, russian()))
+
+
+@lru_cache(maxsize=4096)
+def _grammar(inner: str, in_russian: bool) -> tuple:
+    """grammar() of a name without its quotes, as (key, value) pairs: a page names the same units many times, and
+    the dictionary's parse is the dearest part of a sentence."""
     entry = known().get(inner.lower())
     if not entry:   # a name with a number or more words after it: «Асигару с аркебузами 3» -> «Асигару»
         entry = next((known()[w.lower()] for w in inner.split()[:1] if w.lower() in known()), None)
     if entry and entry.get("number"):
-        return {"gender": entry.get("gender"), "number": entry["number"]}
-    if not russian() or not inner:
-        return {"gender": None, "number": "sing"}
+        return tuple({"gender": entry.get("gender"), "number": entry["number"]}.items())
+    if not in_russian or not inner:
+        return tuple({"gender": None, "number": "sing"}.items())
     i, head = _head(inner.split())
     if head is None:
-        return {"gender": (entry or {}).get("gender"), "number": "sing"}
+        return tuple({"gender": (entry or {}).get("gender"), "number": "sing"}.items())
     plural = "plur" in head.tag or "Pltm" in head.tag
-    return {"gender": (entry or {}).get("gender") or head.tag.gender, "number": "plur" if plural else "sing"}
+    gender = (entry or {}).get("gender") or head.tag.gender
+    return tuple({"gender": gender, "number": "plur" if plural else "sing"}.items())
 
 
 @lru_cache(maxsize=4096)
