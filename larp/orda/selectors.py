@@ -356,7 +356,7 @@ def log(table: Table, case: dict) -> list[dict]:
     for r in Roll.objects.filter(stream=table.dice).order_by("pk"):
         rolls.setdefault(r.ref, []).append(r)
     out = []
-    for s in table.steps.order_by("-seq"):
+    for s in table.steps.select_related("user").order_by("-seq"):
         try:
             text = describe.step_summary(case, case, s.kind, s.payload, s.outcome)
         except (KeyError, TypeError, IndexError):
