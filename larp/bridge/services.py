@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pathlib
 
-import yaml
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import capfirst
@@ -21,6 +20,7 @@ from larp.bridge.models import TableBattle
 from larp.campaign.access import require_moderator
 from larp.campaign.models import Faction, Game, Province
 from larp.forces.models import TroopType
+from larp.scenarios import parse_text
 from larp.tables import registry as table_systems
 from larp.tables import services as tables
 from larp.tables.models import SYSTEM_CHOICES, Table
@@ -45,7 +45,7 @@ def conversions(game: Game) -> dict[str, dict]:
         return found
     path = SCENARIOS / f"{game.scenario}.yaml"
     if path.exists():
-        return ((yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("rules") or {}).get("tables") or {}
+        return ((parse_text(path.read_text(encoding="utf-8")) or {}).get("rules") or {}).get("tables") or {}
     return {}
 
 

@@ -25,6 +25,19 @@ __all__ = ["DEFAULT_SCENARIO", "Problem", "ScenarioError", "available", "load", 
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# libyaml's parser when PyYAML has it (its wheels do): a tenth of the pure-Python parser's time, which was most of
+# loading the default scenario. Callers guard the brackets' depth first (files.MAX_DEPTH): C does not recurse
+# into Python's limit.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_text(text: str):
+    """yaml.safe_load with libyaml's speed; a text libyaml refuses is read again by the pure-Python parser, whose
+    error names the line the mistake is on (libyaml's can name the end of the file)."""
+    try:
+        return yaml.load(text, Loader=_LOADER)  # noqa: S506 (a safe loader)
+    except yaml.YAMLError:
+        return yaml.safe_load(text)
 
 
 def lone_surrogate(data, where: str = "") -> str | None:
@@ -76,8 +89,12 @@ def load(name_or_path: str | Path) -> dict:
         raise ScenarioError([Problem(path.name, f"not a UTF-8 text file (byte {exc.start})")]) from None
     except OSError as exc:
         raise ScenarioError([Problem(path.name, f"cannot be read: {exc.strerror}")]) from None
+    from .files import MAX_DEPTH, _depth
+
+    if _depth(text) > MAX_DEPTH:
+        raise ScenarioError([Problem(path.name, "not valid YAML: nested too deeply")])
     try:
-        data = yaml.safe_load(text)
+        data = parse_text(text)
     except yaml.YAMLError as exc:
         raise ScenarioError([Problem(path.name, f"not valid YAML: {exc}".replace("\n", " "))]) from None
     except RecursionError:  # "[[[[..." a hundred thousand deep

@@ -17,6 +17,7 @@ import zipfile
 import yaml
 from django.utils.translation import gettext_noop
 
+from . import parse_text
 from .validate import Problem, ScenarioError
 
 YAML_NAME = "scenario.yaml"
@@ -90,7 +91,7 @@ def parse_yaml(raw: bytes, name: str) -> dict:
                                      gettext_noop("brackets nested more than %(max)s deep: a scenario never needs "
                                               "that; check for unclosed [ or {"), {"max": MAX_DEPTH})])
     try:
-        data = yaml.safe_load(text)
+        data = parse_text(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{name}, line {mark.line + 1}" if mark else name
