@@ -26,4 +26,7 @@ if [ -z "$workers" ]; then
 fi
 parallel=(-n "$workers" --dist loadgroup)   # -n 0: one process
 echo "tests on $( [[ "${DATABASE_URL:-}" == postgres* ]] && echo PostgreSQL || echo SQLite ), $workers parallel process(es)"
+# Byte-code caches on, whatever the shell says: without them each of the parallel processes rewrites every test
+# module's asserts again (about 6 s of CPU each), and every worker or command a test starts compiles the project.
+unset PYTHONDONTWRITEBYTECODE
 exec .venv/bin/python -m pytest "${parallel[@]}" "$@"
