@@ -10,6 +10,7 @@ forces' stacks, so it sits in a layer above both.
 """
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import re
@@ -70,8 +71,29 @@ def resolve(name_or_path: str | Path) -> Path:
     return SCENARIO_DIR / f"{name_or_path}.yaml"
 
 
+_PARSED: dict[tuple, dict] = {}
+
+
 def load(name_or_path: str | Path) -> dict:
-    """Read a scenario; raise ScenarioError (with one problem) when the file is missing or not YAML."""
+    """Read a scenario; raise ScenarioError (with one problem) when the file is missing or not YAML. A file read
+    before and unchanged since (its size and time) is not parsed again: the caller gets a copy of its data."""
+    try:
+        path = resolve(name_or_path)
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    except (OSError, ValueError):
+        key = None
+    if key is not None and key in _PARSED:
+        return copy.deepcopy(_PARSED[key])
+    data = _read(name_or_path)
+    if key is not None:
+        if len(_PARSED) > 16:
+            _PARSED.clear()
+        _PARSED[key] = copy.deepcopy(data)
+    return data
+
+
+def _read(name_or_path: str | Path) -> dict:
     try:
         path = resolve(name_or_path)
         exists = path.is_file()

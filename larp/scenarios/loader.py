@@ -1,6 +1,9 @@
 """Turn a scenario file into a game, in one transaction: all of it or nothing."""
 from __future__ import annotations
 
+import hashlib
+import pickle
+
 from django.db import DataError, IntegrityError, transaction
 from django.utils.translation import gettext_noop
 
@@ -47,9 +50,26 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
     return game
 
 
+_VALIDATED: dict[bytes, tuple[Problem, ...]] = {}
+
+
+def _problems(data: dict) -> list[Problem]:
+    """validate(data), remembered by the data's digest: the same scenario is loaded again and again (a demo game, a
+    rehearsal copy, the tests' games), and checking it against the schema cost more than creating the game."""
+    try:
+        key = hashlib.blake2b(pickle.dumps(data, protocol=5), digest_size=16).digest()  # types and order kept
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):  # not plain data: check it each time
+        return validate(data)
+    if key not in _VALIDATED:
+        if len(_VALIDATED) > 64:
+            _VALIDATED.clear()
+        _VALIDATED[key] = tuple(validate(data))
+    return list(_VALIDATED[key])
+
+
 def _check(data: dict, title: str, seed: int | None = None) -> None:
     """Every problem of the scenario, the title and the seed at once (ScenarioError), or nothing."""
-    problems = validate(data)
+    problems = _problems(data)
     limit = Game._meta.get_field("title").max_length
     if not title:
         problems.append(Problem("--game", gettext_noop("the game needs a title")))
