@@ -42,3 +42,6 @@ CELERY_BEAT_SCHEDULE = {
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     # One file per test run: several runs on one machine must not share it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}  # noqa: F405
+    # A test's commits need no disk flush: nothing must survive a crash of the machine running the suite.
+    DATABASES["default"]["OPTIONS"] = {**DATABASES["default"].get("OPTIONS", {}),  # noqa: F405
+                                       "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;"}
