@@ -20,6 +20,7 @@ class ScenarioDraft(models.Model):
     picture_type = models.CharField(max_length=8, blank=True, default="")  # png, jpeg or svg
     picture_width = models.PositiveIntegerField(default=0)
     picture_height = models.PositiveIntegerField(default=0)
+    picture_key = models.CharField(max_length=16, blank=True, default="")  # names the picture's bytes (caching)
     version = models.PositiveIntegerField(default=1)
     updated_at = models.DateTimeField(auto_now=True)
     updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

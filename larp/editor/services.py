@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from larp.editor import acts, picture
+from larp.editor import acts
+from larp.scenarios import picture
 from larp.editor.models import ScenarioDraft
 from larp.scenarios import ScenarioError, files
 
@@ -72,6 +74,7 @@ def set_picture(draft_id: int, version, raw: bytes, name: str, by=None) -> Outco
         draft.data = data
         draft.picture, draft.picture_type = body, kind
         draft.picture_width, draft.picture_height = width, height
+        draft.picture_key = hashlib.sha256(body).hexdigest()[:16]
         draft.version += 1
         draft.updated_by = _user(by)
         draft.save()
@@ -112,3 +115,23 @@ def export(draft: ScenarioDraft) -> tuple[str, bytes, str]:
 
 def delete(draft_id: int) -> None:
     ScenarioDraft.objects.filter(pk=draft_id).delete()
+
+
+def make_game(by, draft_id: int, title: str):
+    """A new game from the draft as it is now (larp.scenarios.loader.create_game), with its map picture; the
+    moderator who made it runs it. ScenarioError lists every problem; nothing is made then."""
+    from larp.campaign.audit import audit
+    from larp.campaign.models import Membership
+    from larp.scenarios.loader import create_game
+
+    draft = ScenarioDraft.objects.get(pk=draft_id)
+    picture_file = None
+    if draft.picture:
+        picture_file = (draft.data["scenario"].get("map") or f"map.{draft.picture_type}", bytes(draft.picture))
+    with transaction.atomic():
+        game = create_game(copy.deepcopy(draft.data), title=title, picture=picture_file)
+        user = _user(by)
+        if user is not None and not Membership.objects.filter(user=user, game=game).exists():
+            Membership.objects.create(user=user, game=game, role=Membership.MODERATOR)
+        audit(game, user, "game_created_from_editor", {"draft": draft.pk, "version": draft.version})
+    return game

@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from larp.campaign.models import Adjacency, Faction, Game, Province
+from larp.campaign.models import Adjacency, Faction, Game, MapPicture, Province
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
+
+
+def picture_of(game: Game) -> tuple[str, bytes] | None:
+    """The game's map picture as the scenario's .zip carries it: (file name, bytes), or None."""
+    pic = MapPicture.objects.filter(game=game).first()
+    return (pic.name, bytes(pic.body)) if pic else None
 
 
 def _named(obj) -> dict:
@@ -67,5 +73,6 @@ def _province(p: Province, cards: dict) -> dict:
     return {
         "id": p.code, **_named(p), "domain": p.domain, "owner": p.owner.code if p.owner_id else None,
         "fortress": p.fortress, "garrison": cards[("garrison", p.pk)], "lat": p.latitude, "lon": p.longitude,
+        **({"x": p.map_x, "y": p.map_y} if p.map_x is not None and p.map_y is not None else {}),
         **({"special": p.special} if p.special else {}),
     }

@@ -196,6 +196,10 @@ def _validate(data: dict, c: "_Collector") -> list[Problem]:
 
     factions = _items_with_ids(c, _list(c, data, "factions"), "factions")
     provinces = _items_with_ids(c, _list(c, data, "provinces"), "provinces")
+    if isinstance(data.get("provinces"), list) and not data["provinces"]:
+        c.add("provinces", gettext_noop("the map has no place yet: add its provinces and sea zones"))
+    if isinstance(data.get("factions"), list) and not data["factions"]:
+        c.add("factions", gettext_noop("no faction yet: add the factions that play"))
 
     land: set[str] = set()
     seas: set[str] = set()

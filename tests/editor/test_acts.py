@@ -5,7 +5,8 @@ import pytest
 from django.utils import translation
 from PIL import Image
 
-from larp.editor import acts, picture, services
+from larp.editor import acts, services
+from larp.scenarios import picture
 from larp.editor.models import ScenarioDraft
 from larp.scenarios import validate
 

@@ -1,0 +1,83 @@
+"""What the editor's pages show of a draft: the map as the editor draws it, the problems, the forms' choices."""
+from __future__ import annotations
+
+from larp.campaign.access import moderated_games
+from larp.editor.models import ScenarioDraft
+from larp.scenarios import validate
+from larp.scenarios.validate import label_font, name_box
+
+TABS = ("map", "factions", "numbers", "try")
+
+
+def can_edit(user) -> bool:
+    """Scenarios are written by moderators: staff, superusers, and whoever moderates a game."""
+    if not user.is_authenticated:
+        return False
+    return user.is_superuser or user.is_staff or moderated_games(user).exists()
+
+
+def problems(draft: ScenarioDraft) -> list[dict]:
+    return [{"text": p.localized(), "place": p.target, "faction": p.faction} for p in validate(draft.data)]
+
+
+def drawing(draft: ScenarioDraft, selected: str = "", marks: dict | None = None) -> dict:
+    """The editor's map: places at their pixels, borders, names under the points (as validate measures them)."""
+    width, height = draft.size
+    font = label_font((width, height))
+    data = draft.data
+    colours = {f["id"]: f.get("colour") or "#777" for f in data.get("factions") or []}
+    capitals = {f.get("capital") for f in data.get("factions") or []}
+    places, at = [], {}
+    for p in data.get("provinces") or []:
+        if not isinstance(p.get("x"), (int, float)) or not isinstance(p.get("y"), (int, float)):
+            continue
+        sea = p.get("domain") == "sea"
+        at[p["id"]] = (p["x"], p["y"], sea)
+        box = name_box(p["x"], p["y"], p.get("name_ru") or p["id"], font)
+        places.append({"id": p["id"], "x": p["x"], "y": p["y"], "name": p.get("name_ru") or p["id"], "sea": sea,
+                       "colour": "#1e88e5" if sea else colours.get(p.get("owner"), "#9e9e9e"),
+                       "fortress": bool(p.get("fortress")), "capital": p["id"] in capitals,
+                       "selected": p["id"] == selected, "ly": round(box[1] + font * 0.95 - p["y"], 1),
+                       "mark": (marks or {}).get(p["id"], "")})
+    borders = []
+    for pair in data.get("adjacency") or []:
+        if isinstance(pair, list) and len(pair) == 2 and pair[0] in at and pair[1] in at:
+            (x1, y1, s1), (x2, y2, s2) = at[pair[0]], at[pair[1]]
+            kind = "sea" if s1 and s2 else ("coast" if s1 or s2 else "land")
+            borders.append({"a": pair[0], "b": pair[1], "x1": x1, "y1": y1, "x2": x2, "y2": y2, "kind": kind})
+    coasts = {b["a"] for b in borders if b["kind"] == "coast"} | {b["b"] for b in borders if b["kind"] == "coast"}
+    for p in places:
+        p["coast"] = not p["sea"] and p["id"] in coasts
+    r = font * 0.6
+    return {"width": width, "height": height, "font": round(font, 1), "r": round(r, 1), "halo": round(r * 1.9, 1),
+            "fort": round(r * 1.25, 1), "fort2": round(r * 2.5, 1), "cap": round(r * 1.5, 1),
+            "coast": round(r * 0.4, 1), "places": places,
+            "borders": borders, "stroke": round(font * 0.18, 1), "hit": round(font * 0.9, 1)}
+
+
+def place_of(draft: ScenarioDraft, pid: str) -> dict | None:
+    for p in draft.data.get("provinces") or []:
+        if p.get("id") == pid:
+            return p
+    return None
+
+
+def forces(draft: ScenarioDraft) -> list[dict]:
+    """Each faction with its provinces, armies and fleets and their stacks counted by troop type."""
+    data = draft.data
+    types = {t["id"]: t for t in data.get("troop_types") or []}
+    names = {p["id"]: p.get("name_ru") or p["id"] for p in data.get("provinces") or []}
+    out = []
+    for f in data.get("factions") or []:
+        units = []
+        for kind, key, where in (("army", "armies", "province"), ("fleet", "fleets", "sea")):
+            for u in f.get(key) or []:
+                troops = u.get("troops") or []
+                counts = [{"id": tid, "name": t.get("name_ru"), "count": troops.count(tid)}
+                          for tid, t in types.items() if t.get("domain") == ("naval" if kind == "fleet" else "land")]
+                men = sum(int(types[t].get("men") or 0) for t in troops if t in types)
+                units.append({"kind": kind, "number": u.get("number"), "where": u.get(where),
+                              "where_name": names.get(u.get(where), u.get(where)), "counts": counts, "men": men})
+        out.append({**f, "owned": [p["id"] for p in data.get("provinces") or [] if p.get("owner") == f["id"]],
+                    "units": units})
+    return out
