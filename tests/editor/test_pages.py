@@ -114,3 +114,20 @@ def _named(raw, name):
     f = io.BytesIO(raw)
     f.name = name
     return f
+
+
+def test_the_links_to_the_editor(mod_client, tiny_game):
+    assert reverse("editor:drafts") in mod_client.get(reverse("home")).content.decode()
+    assert reverse("editor:drafts") in mod_client.get(reverse("gamefile:page", args=[tiny_game.pk])).content.decode()
+
+
+def test_a_game_with_a_picture_goes_to_a_game_file_and_back(moderator):
+    from larp.gamefile import services as gamefile
+    from larp.scenarios.export import picture_of, scenario_of
+
+    draft = services.new_draft(moderator, "Мир", _placed(load("tiny")))
+    services.set_picture(draft.pk, draft.version, _png(), "map.png")
+    game = services.make_game(moderator, draft.pk, "С рисунком")
+    restored = gamefile.restore(gamefile.loads(gamefile.dumps(gamefile.export_game(game))), title="Копия")
+    assert picture_of(restored.game) == picture_of(game) and picture_of(game)[0] == "map.png"
+    assert scenario_of(restored.game)["provinces"][0]["x"] == 100
