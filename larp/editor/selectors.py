@@ -1,9 +1,11 @@
 """What the editor's pages show of a draft: the map as the editor draws it, the problems, the forms' choices."""
 from __future__ import annotations
 
+import re
+
 from larp.campaign.access import moderated_games
 from larp.editor.models import ScenarioDraft
-from larp.scenarios import validate
+from larp.scenarios import Problem, validate
 from larp.scenarios.validate import label_font, name_box
 
 TABS = ("map", "factions", "numbers", "try")
@@ -17,7 +19,22 @@ def can_edit(user) -> bool:
 
 
 def problems(draft: ScenarioDraft) -> list[dict]:
-    return [{"text": p.localized(), "place": p.target, "faction": p.faction} for p in validate(draft.data)]
+    """Every problem in the user's language, its places and factions named by their names, not their ids."""
+    data = draft.data
+    names = {f.get("id"): f.get("name_ru") for f in data.get("factions") or [] if isinstance(f, dict)}
+    names.update({p.get("id"): p.get("name_ru") for p in data.get("provinces") or [] if isinstance(p, dict)})
+    names = {k: f"«{v}»" for k, v in names.items() if isinstance(k, str) and isinstance(v, str) and v.strip()}
+    out = []
+    for p in validate(data):
+        # An id among the values is named; a translated word (validate._Word, a str subclass) stays as it is.
+        params = {k: names.get(v, v) if type(v) is str else v for k, v in p.params.items()}
+        text = Problem(p.where, p.message, params, place=p.place).localized()
+        head, sep, rest = text.partition(": ")
+        ident = p.target if p.where.startswith("provinces ") else p.faction
+        if sep and ident in names:
+            head = re.sub(rf"(?<![\w-]){re.escape(ident)}(?![\w-])", names[ident], head)
+        out.append({"text": head + sep + rest, "place": p.target, "faction": p.faction})
+    return out
 
 
 def drawing(draft: ScenarioDraft, selected: str = "", marks: dict | None = None) -> dict:

@@ -40,6 +40,7 @@
     r.querySelectorAll("input[name=mode]").forEach(function (i) { i.checked = i.value === mode; });
     var svg = document.getElementById("editor-map");
     if (svg) svg.setAttribute("data-mode", mode);
+    r.setAttribute("data-mode", mode);
     r.querySelectorAll(".place.first").forEach(function (g) { g.classList.remove("first"); });
   }
 
@@ -49,7 +50,7 @@
 
   document.addEventListener("pointerdown", function (e) {
     var svg = e.target.closest && e.target.closest("#editor-map");
-    if (!svg || e.button > 0) return;
+    if (!svg || e.button > 0 || root().getAttribute("data-tab") !== "map") return;
     var g = e.target.closest(".place");
     if (g && mode === "select") {
       var p = point(svg, e);

@@ -183,8 +183,8 @@ def test_a_world_from_nothing_to_a_game_on_its_picture(editor_user, new_page, ar
     _act_form(page, "#faction-east form:has(input[value=set_faction])", "Сохранить")
     problems = _problems(page)
     assert "Что исправить: 2" in problems, problems
-    assert "p8" in problems and "не граничит" in problems
-    assert "слишком похож на цвет north" in problems
+    assert "«Провинция 8»: не граничит" in problems
+    assert "«Восток»: её цвет #1565c8 слишком похож на цвет «Север»" in problems
     assert page.get_by_role("button", name="Сделать игру").is_disabled()
     for viewport, name in ((DESKTOP, "1920"), (TABLET, "768"), (PHONE, "390")):
         page.set_viewport_size(viewport)
