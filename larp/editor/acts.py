@@ -362,6 +362,45 @@ def set_numbers(data, fields, size):
     return None
 
 
+SIMPLE_RULES = ("phase_seconds", "army_max_men")
+
+
+def rules_text(data: dict) -> str:
+    """The rules block but for the numbers the page has fields for, as YAML (the loss table, specials, ...)."""
+    from larp.scenarios.files import dump_yaml
+
+    rest = {k: v for k, v in (data.get("rules") or {}).items() if k not in SIMPLE_RULES}
+    if not rest:
+        return ""
+    text = dump_yaml(rest)
+    return "\n".join(line for line in text.splitlines() if not line.startswith("#")) + "\n"
+
+
+def set_rules_text(data, fields, size):
+    """The rest of the rules block (loss table, bands, specials, tables of other systems) from its YAML text;
+    validate.py checks what it says."""
+    import yaml
+
+    text = fields.get("rules_text") or ""
+    if len(text) > 200_000:
+        raise ActError(_("The text is too long."))
+    try:
+        rest = yaml.safe_load(text) if text.strip() else {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ActError(_("This is not valid YAML (line %(line)s): check the indentation and the brackets.")
+                       % {"line": mark.line + 1 if mark else "?"}) from None
+    if not isinstance(rest, dict):
+        raise ActError(_("Write the rules as keys with their values (losses:, specials:, ...)."))
+    simple = [k for k in rest if k in SIMPLE_RULES]
+    if simple:
+        raise ActError(_("The phases and the largest army have their own fields above: leave them out here."))
+    rules = {k: v for k, v in (data.get("rules") or {}).items() if k in SIMPLE_RULES}
+    rules.update(rest)
+    data["rules"] = rules
+    return None
+
+
 def set_header(data, fields, size):
     header = data["scenario"]
     header["name_ru"] = _text(fields, "name_ru", limit=200)
@@ -376,7 +415,7 @@ def set_header(data, fields, size):
 ACTS = {fn.__name__: fn for fn in (
     add_place, move_place, rename_place, set_place, delete_place, border,
     add_faction, set_faction, set_provinces, delete_faction, add_unit, set_unit, delete_unit,
-    add_troop_type, set_troop_type, delete_troop_type, set_numbers, set_header)}
+    add_troop_type, set_troop_type, delete_troop_type, set_numbers, set_rules_text, set_header)}
 
 
 def apply(data: dict, act: str, fields, size: tuple[int, int]) -> str | None:

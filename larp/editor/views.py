@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from larp.scenarios import picture as pictures
-from larp.editor import selectors, services
+from larp.editor import acts, selectors, services
 from larp.editor.models import ScenarioDraft
 from larp.scenarios import ScenarioError
 
@@ -40,7 +40,7 @@ def _body(request, draft: ScenarioDraft, *, tab: str = "map", selected: str = ""
         "places": [p for p in draft.data.get("provinces") or []],
         "lands": [p for p in draft.data.get("provinces") or [] if p.get("domain") == "land"],
         "seas": [p for p in draft.data.get("provinces") or [] if p.get("domain") == "sea"],
-        "rules": draft.data.get("rules") or {},
+        "rules": draft.data.get("rules") or {}, "rules_text": acts.rules_text(draft.data) if tab == "numbers" else "",
         "minutes": {k: v // 60 for k, v in ((draft.data.get("rules") or {}).get("phase_seconds") or {}).items()},
     }
     template = "editor/partials/body.html" if request.htmx else "editor/page.html"

@@ -123,3 +123,21 @@ def test_export_and_import_keep_the_draft_and_its_picture(draft):
 def test_slugs_are_ids():
     assert acts.slug("Северная марка") == "severnaya_marka"
     assert acts.slug("12 Rome") == "rome"
+
+
+def test_the_loss_table_and_specials_are_edited_as_yaml_and_checked(draft):
+    from larp.scenarios import load
+
+    tiny = load("tiny")
+    draft.data = {**tiny, "rules": {**tiny.get("rules", {}), "army_max_men": 50000}}
+    draft.save()
+    text = acts.rules_text(draft.data)
+    assert "army_max_men" not in text
+    out = services.act(draft.pk, draft.version, "set_rules_text",
+                       {"rules_text": "band_upper_bounds: [5, 3]\nlosses: {tie: [1]}\n"})
+    assert not out.error and out.draft.data["rules"]["army_max_men"] == 50000
+    assert any("increasing whole numbers" in str(p) for p in validate(out.draft.data))
+    bad = services.act(draft.pk, out.draft.version, "set_rules_text", {"rules_text": "losses: [1, 2"})
+    assert "not valid YAML" in bad.error
+    again = services.act(draft.pk, out.draft.version, "set_rules_text", {"rules_text": "army_max_men: 3"})
+    assert "own fields" in again.error
