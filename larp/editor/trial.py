@@ -66,20 +66,20 @@ def try_turn(data: dict, seed: int) -> dict:
             lines.append(_("%(unit)s holds.") % {"unit": unit_names[order["unit"]]})
         else:
             to = order["sea"] if "sea" in order else order["path"][-1]
-            lines.append(_("%(unit)s goes to %(place)s.") % {"unit": unit_names[order["unit"]],
+            lines.append(_("%(unit)s: a move to «%(place)s».") % {"unit": unit_names[order["unit"]],
                                                            "place": names.get(to, to)})
             marks[to] = "moved"
     for battle in result.get("fought") or []:
         place = battle.get("province")
         outcome = battle.get("outcome", "")
         lines.append(_("Battle %(n)s%(at)s: %(outcome)s (%(a)s against %(d)s with the dice).") % {
-            "n": battle.get("n"), "at": (" — " + names.get(place, place)) if place else "",
+            "n": battle.get("n"), "at": (" — «" + names.get(place, place) + "»") if place else "",
             "outcome": labels.outcome(outcome) if outcome else "—",
             "a": battle.get("attacker", {}).get("total", "—"), "d": battle.get("defender", {}).get("total", "—")})
         if place:
             marks[place] = "battle"
     for change in result.get("recoloured") or []:
-        lines.append(_("%(place)s passes to %(faction)s.") % {"place": names.get(change["province"]),
+        lines.append(_("«%(place)s» passes to %(faction)s.") % {"place": names.get(change["province"]),
                                                              "faction": factions.get(change["to"], _("nobody"))})
         marks[change["province"]] = "battle"
     if not result.get("fought"):
