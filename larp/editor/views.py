@@ -29,11 +29,11 @@ def _draft(request, draft_id: int) -> ScenarioDraft:
 
 
 def _body(request, draft: ScenarioDraft, *, tab: str = "map", selected: str = "", error: str = "",
-          status: int = 200, trial: dict | None = None) -> HttpResponse:
+          status: int = 200, trial: dict | None = None, sent: list | None = None) -> HttpResponse:
     tab = tab if tab in selectors.TABS else "map"
     place = selectors.place_of(draft, selected) if selected else None
     context = {
-        "draft": draft, "tab": tab, "error": error, "selected": place,
+        "draft": draft, "tab": tab, "error": error, "selected": place, "sent": sent or [],
         "drawing": selectors.drawing(draft, place["id"] if place else "", (trial or {}).get("marks")),
         "problems": selectors.problems(draft), "factions": selectors.forces(draft), "trial": trial,
         "troop_types": draft.data.get("troop_types") or [],
@@ -99,7 +99,12 @@ def act(request: HttpRequest, draft_id: int) -> HttpResponse:
         if out.error:
             messages.error(request, out.error)
         return redirect(f"{reverse('editor:page', args=[draft_id])}?tab={tab}&sel={selected or ''}")
-    return _body(request, out.draft, tab=tab, selected=selected or "", error=out.error)
+    sent = []
+    if out.error == services.stale_message():
+        # What the refused act carried, shown under the refusal so that nothing typed is lost.
+        sent = [(k, v) for k, v in request.POST.items()
+                if k not in ("csrfmiddlewaretoken", "version", "tab", "sel", "act") and v.strip()][:20]
+    return _body(request, out.draft, tab=tab, selected=selected or "", error=out.error, sent=sent)
 
 
 @login_required

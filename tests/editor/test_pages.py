@@ -52,6 +52,9 @@ def test_an_act_answers_with_the_map_and_the_problems(mod_client):
     stale = mod_client.post(url, {"act": "add_place", "x": 300, "y": 80, "version": 1, "tab": "map"},
                             HTTP_HX_REQUEST="true")
     assert "ваше последнее изменение не внесено" in stale.content.decode()
+    typed = mod_client.post(url, {"act": "rename_place", "place": "p1", "name_ru": "Моё название", "version": 1,
+                                  "tab": "map"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "Моё название" in typed and "ваше последнее изменение не внесено" in typed  # what was typed is kept
     draft.refresh_from_db()
     assert len(draft.data["provinces"]) == 1
 
