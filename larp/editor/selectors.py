@@ -37,16 +37,24 @@ def problems(draft: ScenarioDraft) -> list[dict]:
     return out
 
 
+def rows(data: dict, key: str) -> list[dict]:
+    """The mappings of a list of the scenario (an imported file may hold anything there)."""
+    value = data.get(key)
+    return [row for row in value if isinstance(row, dict)] if isinstance(value, list) else []
+
+
 def drawing(draft: ScenarioDraft, selected: str = "", marks: dict | None = None) -> dict:
     """The editor's map: places at their pixels, borders, names under the points (as validate measures them)."""
     width, height = draft.size
     font = label_font((width, height))
     data = draft.data
-    colours = {f["id"]: f.get("colour") or "#777" for f in data.get("factions") or []}
-    capitals = {f.get("capital") for f in data.get("factions") or []}
+    factions = [f for f in rows(data, "factions") if isinstance(f.get("id"), str)]
+    colours = {f["id"]: f.get("colour") or "#777" for f in factions}
+    capitals = {f.get("capital") for f in factions if isinstance(f.get("capital"), str)}
     places, at = [], {}
-    for p in data.get("provinces") or []:
-        if not isinstance(p.get("x"), (int, float)) or not isinstance(p.get("y"), (int, float)):
+    for p in rows(data, "provinces"):
+        if not isinstance(p.get("id"), str) or not isinstance(p.get("x"), (int, float)) \
+                or not isinstance(p.get("y"), (int, float)):
             continue
         sea = p.get("domain") == "sea"
         at[p["id"]] = (p["x"], p["y"], sea)
@@ -58,7 +66,7 @@ def drawing(draft: ScenarioDraft, selected: str = "", marks: dict | None = None)
                        "mark": (marks or {}).get(p["id"], "")})
     borders = []
     for pair in data.get("adjacency") or []:
-        if isinstance(pair, list) and len(pair) == 2 and pair[0] in at and pair[1] in at:
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) and x in at for x in pair):
             (x1, y1, s1), (x2, y2, s2) = at[pair[0]], at[pair[1]]
             kind = "sea" if s1 and s2 else ("coast" if s1 or s2 else "land")
             borders.append({"a": pair[0], "b": pair[1], "x1": x1, "y1": y1, "x2": x2, "y2": y2, "kind": kind})
@@ -73,7 +81,7 @@ def drawing(draft: ScenarioDraft, selected: str = "", marks: dict | None = None)
 
 
 def place_of(draft: ScenarioDraft, pid: str) -> dict | None:
-    for p in draft.data.get("provinces") or []:
+    for p in rows(draft.data, "provinces"):
         if p.get("id") == pid:
             return p
     return None
@@ -82,19 +90,27 @@ def place_of(draft: ScenarioDraft, pid: str) -> dict | None:
 def forces(draft: ScenarioDraft) -> list[dict]:
     """Each faction with its provinces, armies and fleets and their stacks counted by troop type."""
     data = draft.data
-    types = {t["id"]: t for t in data.get("troop_types") or []}
-    names = {p["id"]: p.get("name_ru") or p["id"] for p in data.get("provinces") or []}
+    types = {t.get("id"): t for t in rows(data, "troop_types")}
+    names = {p.get("id"): p.get("name_ru") or p.get("id") for p in rows(data, "provinces")}
     out = []
-    for f in data.get("factions") or []:
+    for f in rows(data, "factions"):
         units = []
         for kind, key, where in (("army", "armies", "province"), ("fleet", "fleets", "sea")):
-            for u in f.get(key) or []:
-                troops = u.get("troops") or []
+            for u in rows(f, key):
+                troops = [t for t in u.get("troops") or [] if isinstance(t, str)] \
+                    if isinstance(u.get("troops"), list) else []
                 counts = [{"id": tid, "name": t.get("name_ru"), "count": troops.count(tid)}
                           for tid, t in types.items() if t.get("domain") == ("naval" if kind == "fleet" else "land")]
                 men = sum(int(types[t].get("men") or 0) for t in troops if t in types)
                 units.append({"kind": kind, "number": u.get("number"), "where": u.get(where),
                               "where_name": names.get(u.get(where), u.get(where)), "counts": counts, "men": men})
-        out.append({**f, "owned": [p["id"] for p in data.get("provinces") or [] if p.get("owner") == f["id"]],
+        out.append({**f, "owned": [p.get("id") for p in rows(data, "provinces") if p.get("owner") == f.get("id")],
                     "units": units})
     return out
+
+
+def minutes(data: dict) -> dict:
+    """The phases' lengths in whole minutes, as the numbers page shows them."""
+    rules = data.get("rules") if isinstance(data.get("rules"), dict) else {}
+    seconds = rules.get("phase_seconds") if isinstance(rules.get("phase_seconds"), dict) else {}
+    return {k: v // 60 for k, v in seconds.items() if isinstance(v, int) and not isinstance(v, bool)}

@@ -47,6 +47,10 @@ def act(draft_id: int, version, name: str, fields, by=None) -> Outcome:
             shown = acts.apply(data, name, fields, draft.size)
         except acts.ActError as exc:
             return Outcome(draft, str(exc))
+        except (KeyError, TypeError, AttributeError, ValueError):
+            # An imported file of a shape the acts do not expect (a list where a mapping goes, ...).
+            return Outcome(draft, _("This part of the scenario has a shape the editor cannot change: mend it in the "
+                                    "file (the problems list says where) and open the file again."))
         draft.data = data
         draft.version += 1
         draft.updated_by = _user(by)

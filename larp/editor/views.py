@@ -36,12 +36,12 @@ def _body(request, draft: ScenarioDraft, *, tab: str = "map", selected: str = ""
         "draft": draft, "tab": tab, "error": error, "selected": place, "sent": sent or [],
         "drawing": selectors.drawing(draft, place["id"] if place else "", (trial or {}).get("marks")),
         "problems": selectors.problems(draft), "factions": selectors.forces(draft), "trial": trial,
-        "troop_types": draft.data.get("troop_types") or [],
-        "places": [p for p in draft.data.get("provinces") or []],
-        "lands": [p for p in draft.data.get("provinces") or [] if p.get("domain") == "land"],
-        "seas": [p for p in draft.data.get("provinces") or [] if p.get("domain") == "sea"],
-        "rules": draft.data.get("rules") or {}, "rules_text": acts.rules_text(draft.data) if tab == "numbers" else "",
-        "minutes": {k: v // 60 for k, v in ((draft.data.get("rules") or {}).get("phase_seconds") or {}).items()},
+        "troop_types": selectors.rows(draft.data, "troop_types"),
+        "places": selectors.rows(draft.data, "provinces"),
+        "lands": [p for p in selectors.rows(draft.data, "provinces") if p.get("domain") == "land"],
+        "seas": [p for p in selectors.rows(draft.data, "provinces") if p.get("domain") == "sea"],
+        "rules": draft.data.get("rules") if isinstance(draft.data.get("rules"), dict) else {}, "rules_text": acts.rules_text(draft.data) if tab == "numbers" else "",
+        "minutes": selectors.minutes(draft.data),
     }
     template = "editor/partials/body.html" if request.htmx else "editor/page.html"
     return render(request, template, context, status=status)

@@ -134,3 +134,18 @@ def test_a_game_with_a_picture_goes_to_a_game_file_and_back(moderator):
     restored = gamefile.restore(gamefile.loads(gamefile.dumps(gamefile.export_game(game))), title="Копия")
     assert picture_of(restored.game) == picture_of(game) and picture_of(game)[0] == "map.png"
     assert scenario_of(restored.game)["provinces"][0]["x"] == 100
+
+
+def test_a_malformed_file_opens_and_says_what_to_mend(mod_client):
+    raw = ("scenario: {id: odd, name_ru: Странный}\nprovinces: [1, {id: a, name_ru: А, domain: land, x: 5, y: 5}]\n"
+           "factions: [{id: f, name_ru: Ф, armies: 3}]\nadjacency: [[[a], b]]\ntroop_types: []\n").encode()
+    answer = mod_client.post(reverse("editor:import"), {"file": _named(raw, "odd.yaml")})
+    draft = ScenarioDraft.objects.get()
+    assert answer["Location"] == reverse("editor:page", args=[draft.pk])
+    for tab in ("map", "factions", "numbers", "try"):
+        page = mod_client.get(reverse("editor:page", args=[draft.pk]) + f"?tab={tab}")
+        assert page.status_code == 200 and "Что исправить" in page.content.decode()
+    out = mod_client.post(reverse("editor:act", args=[draft.pk]),
+                          {"act": "add_unit", "faction": "f", "kind": "army", "place": "a", "version": draft.version},
+                          HTTP_HX_REQUEST="true").content.decode()
+    assert "исправьте её в файле" in out
