@@ -230,3 +230,24 @@ def test_a_world_from_nothing_to_a_game_on_its_picture(editor_user, new_page, ar
     north = page.locator("svg g.node[data-province=p1]")
     assert re.match(r"translate\(150(\.0)? 150(\.0)?\)", north.get_attribute("transform"))
     page.screenshot(path=str(folder / "projector-1920.png"))
+
+
+@pytest.mark.browser
+def test_a_tap_on_a_tablet_adds_a_place_and_chooses_it(editor_user, new_page, tmp_path):
+    from larp.editor import services
+
+    draft = services.new_draft(editor_user, "Планшет")
+    services.set_picture(draft.pk, draft.version, _picture(tmp_path).read_bytes(), "world.png", editor_user)
+    page = new_page(viewport=TABLET, has_touch=True, is_mobile=True)
+    sign_in(page, "editor-staff", "editor-pass-123")
+    page.goto(f"/editor/{draft.pk}/")
+    page.locator(".modes label:has(input[value=land])").tap()
+    cx, cy = _screen(page, 300, 300)
+    press(page, lambda: page.touchscreen.tap(cx, cy))
+    assert page.locator("#editor-map .place").count() == 1
+    assert _place_at(page, "p1") == pytest.approx((300, 300), abs=3)
+    page.locator(".modes label:has(input[value=select])").tap()
+    cx, cy = _screen(page, *_place_at(page, "p1"))
+    press(page, lambda: page.touchscreen.tap(cx, cy))
+    assert page.locator("#editor-map .place.selected").get_attribute("data-id") == "p1"
+    assert page.locator("#place-form input[name=name_ru]").input_value() == "Провинция 1"
