@@ -268,6 +268,38 @@ def delete_faction(data, fields, size):
     for p in data["provinces"]:
         if p.get("owner") == f["id"]:
             p["owner"] = None
+    kept = [r for r in data.get("relations") or []
+            if f["id"] not in (r.get("factions") or []) and f["id"] not in (r.get("from"), r.get("to"))]
+    if kept:
+        data["relations"] = kept
+    else:
+        data.pop("relations", None)
+    return None
+
+
+def add_relation(data, fields, size):
+    """An alliance of two factions, or a passage the first grants the second, at the start (R1)."""
+    kind = fields.get("kind")
+    a, b = _faction(data, fields.get("a"))["id"], _faction(data, fields.get("b"))["id"]
+    if a == b:
+        raise ActError(_("A relation joins two different factions: choose another one."))
+    if kind == "alliance":
+        rel = {"kind": "alliance", "factions": [a, b]}
+    elif kind == "passage":
+        rel = {"kind": "passage", "from": a, "to": b}
+    else:
+        raise ActError(_("Choose an alliance or a right of passage."))
+    data.setdefault("relations", []).append(rel)
+    return None
+
+
+def delete_relation(data, fields, size):
+    relations = data.get("relations") or []
+    index = _int(fields, "index", high=max(0, len(relations) - 1))
+    if index < len(relations):
+        relations.pop(index)
+    if not relations:
+        data.pop("relations", None)
     return None
 
 
@@ -414,7 +446,7 @@ def set_header(data, fields, size):
 
 ACTS = {fn.__name__: fn for fn in (
     add_place, move_place, rename_place, set_place, delete_place, border,
-    add_faction, set_faction, set_provinces, delete_faction, add_unit, set_unit, delete_unit,
+    add_faction, set_faction, set_provinces, delete_faction, add_relation, delete_relation, add_unit, set_unit, delete_unit,
     add_troop_type, set_troop_type, delete_troop_type, set_numbers, set_rules_text, set_header)}
 
 

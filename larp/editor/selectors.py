@@ -114,3 +114,15 @@ def minutes(data: dict) -> dict:
     rules = data.get("rules") if isinstance(data.get("rules"), dict) else {}
     seconds = rules.get("phase_seconds") if isinstance(rules.get("phase_seconds"), dict) else {}
     return {k: v // 60 for k, v in seconds.items() if isinstance(v, int) and not isinstance(v, bool)}
+
+
+def relations(data: dict) -> list[dict]:
+    """The relations at the start, in words: index (for taking one away), kind, and the two factions' names."""
+    names = {f.get("id"): f.get("name_ru") or f.get("id") for f in rows(data, "factions")}
+    out = []
+    for i, r in enumerate(rows(data, "relations")):
+        pair = r.get("factions") if r.get("kind") == "alliance" else [r.get("from"), r.get("to")]
+        if isinstance(pair, list) and len(pair) == 2:
+            out.append({"index": i, "kind": r.get("kind"), "a": names.get(pair[0], pair[0]),
+                        "b": names.get(pair[1], pair[1])})
+    return out

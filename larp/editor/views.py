@@ -41,7 +41,7 @@ def _body(request, draft: ScenarioDraft, *, tab: str = "map", selected: str = ""
         "lands": [p for p in selectors.rows(draft.data, "provinces") if p.get("domain") == "land"],
         "seas": [p for p in selectors.rows(draft.data, "provinces") if p.get("domain") == "sea"],
         "rules": draft.data.get("rules") if isinstance(draft.data.get("rules"), dict) else {}, "rules_text": acts.rules_text(draft.data) if tab == "numbers" else "",
-        "minutes": selectors.minutes(draft.data),
+        "minutes": selectors.minutes(draft.data), "relations": selectors.relations(draft.data),
     }
     template = "editor/partials/body.html" if request.htmx else "editor/page.html"
     return render(request, template, context, status=status)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from larp.campaign.models import Adjacency, Faction, Game, MapPicture, Province
+from larp.campaign.models import Adjacency, Faction, Game, MapPicture, Province, Relation
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
 
 
@@ -37,6 +37,10 @@ def scenario_of(game: Game) -> dict:
     for cm in Commander.objects.filter(game=game).order_by("pk"):
         key = ("army", cm.army_id) if cm.army_id else ("fleet", cm.fleet_id)
         commanders[key].append({**_named(cm), "power": cm.power})
+    relations = [
+        {"kind": kind, "factions": [a, b]} if kind == Relation.ALLIANCE else {"kind": kind, "from": a, "to": b}
+        for kind, a, b in Relation.objects.filter(game=game).order_by("pk").values_list(
+            "kind", "from_faction__code", "to_faction__code")]
     return {
         "scenario": header,
         "rules": game.rules or {},
@@ -50,6 +54,7 @@ def scenario_of(game: Game) -> dict:
         "provinces": [_province(p, cards) for p in provinces.values()],
         "adjacency": [[provinces[a].code, provinces[b].code]
                       for a, b in Adjacency.objects.filter(game=game).order_by("pk").values_list("a_id", "b_id")],
+        **({"relations": relations} if relations else {}),
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.db import DataError, IntegrityError, transaction
 from django.utils.translation import gettext_noop
 
-from larp.campaign.models import Adjacency, Faction, Game, MapPicture, Province, SpecialState
+from larp.campaign.models import Adjacency, Faction, Game, MapPicture, Province, Relation, SpecialState
 from larp.dice import services as dice_services
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
 from larp.scenarios import Problem, ScenarioError, load, lone_surrogate, validate
@@ -55,6 +55,11 @@ def create_game(data: dict, *, title: str, seed: int | None = None,
     provinces = _create_map(game, data, factions)
     _create_forces(game, data, types, factions, provinces)
     _create_special_state(game, data)
+    Relation.objects.bulk_create(
+        Relation(game=game, kind=r["kind"],
+                 from_faction=factions[r["factions"][0] if r["kind"] == "alliance" else r["from"]],
+                 to_faction=factions[r["factions"][1] if r["kind"] == "alliance" else r["to"]])
+        for r in data.get("relations") or [])
     if kept is not None:
         MapPicture.objects.create(game=game, **kept)
     dice_services.game_stream(game)  # the war's dice commitment, fixed with the game; contributions open

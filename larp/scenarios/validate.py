@@ -278,9 +278,49 @@ def _validate(data: dict, c: "_Collector") -> list[Problem]:
         _check_armies(c, f, fid, owned, provinces, land, troop_types, land_types, max_men)
         _check_fleets(c, f, fid, owned, provinces, seas, neighbours, troop_types, naval_types)
     _check_colours(c, factions)
+    _check_relations(c, data.get("relations"), factions)
     if not c.problems:
         c.problems += schema_problems(data)
     return c.problems
+
+
+def _check_relations(c: _Collector, relations, factions: dict[str, dict]) -> None:
+    """Relations at the start (R1): an alliance of two factions, a passage granted by one to another, each once."""
+    if relations is None:
+        return
+    if not c.need(isinstance(relations, list), "relations", gettext_noop("must be a list")):
+        return
+    seen: set = set()
+    for i, rel in enumerate(relations):
+        where = f"relations[{i}]"
+        if not c.need(isinstance(rel, dict), where, gettext_noop("must be a mapping")):
+            continue
+        kind = rel.get("kind")
+        if kind == "alliance":
+            pair = rel.get("factions")
+            if not c.need(isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair),
+                          where, gettext_noop("an alliance names two factions: factions: [a, b]")):
+                continue
+            key = ("alliance", frozenset(pair))
+        elif kind == "passage":
+            pair = [rel.get("from"), rel.get("to")]
+            if not c.need(all(isinstance(x, str) for x in pair), where,
+                          gettext_noop("a passage names the faction that grants it (from) and the one that may "
+                                       "pass (to)")):
+                continue
+            key = ("passage", tuple(pair))
+        else:
+            c.add(where, gettext_noop("kind must be alliance or passage, not %(kind)s"), kind=repr(kind))
+            continue
+        unknown = [x for x in pair if x not in factions]
+        if unknown:
+            c.add(where, gettext_noop("unknown faction %(ids)s"), ids=", ".join(unknown))
+            continue
+        if not c.need(pair[0] != pair[1], f"factions {pair[0]}", gettext_noop("a relation of a faction with itself")):
+            continue
+        c.need(key not in seen, f"factions {pair[0]}", gettext_noop("the same relation with %(other)s twice"),
+               other=pair[1])
+        seen.add(key)
 
 
 def _check_reachable(c: _Collector, provinces: dict[str, dict], places: set[str],

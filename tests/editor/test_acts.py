@@ -141,3 +141,28 @@ def test_the_loss_table_and_specials_are_edited_as_yaml_and_checked(draft):
     assert "not valid YAML" in bad.error
     again = services.act(draft.pk, out.draft.version, "set_rules_text", {"rules_text": "army_max_men: 3"})
     assert "own fields" in again.error
+
+
+def test_relations_at_the_start_are_checked_made_into_the_game_and_exported(draft):
+    from larp.campaign.models import Relation
+    from larp.scenarios import load
+    from larp.scenarios.export import scenario_of
+
+    draft.data = load("tiny")
+    draft.save()
+    _act(draft, "add_relation", kind="alliance", a="north", b="south")
+    _act(draft, "add_relation", kind="passage", a="east", b="north")
+    draft.refresh_from_db()
+    refused = services.act(draft.pk, draft.version, "add_relation", {"kind": "alliance", "a": "east", "b": "east"})
+    assert "two different factions" in refused.error
+    assert validate(draft.data) == []
+    twice = {**draft.data, "relations": draft.data["relations"] + [{"kind": "alliance", "factions": ["south", "north"]}]}
+    assert any("the same relation" in str(p) for p in validate(twice))
+    game = services.make_game(None, draft.pk, "С союзом")
+    kinds = sorted(Relation.objects.filter(game=game).values_list("kind", "from_faction__code", "to_faction__code"))
+    assert kinds == [("alliance", "north", "south"), ("passage", "east", "north")]
+    assert scenario_of(game)["relations"] == draft.data["relations"]
+    _act(draft, "delete_relation", index=0)
+    _act(draft, "delete_faction", faction="east")
+    draft.refresh_from_db()
+    assert "relations" not in draft.data
