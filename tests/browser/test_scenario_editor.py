@@ -178,6 +178,13 @@ def test_a_world_from_nothing_to_a_game_on_its_picture(editor_user, new_page, ar
     page.fill("form[data-unit=north-fleet-1] input[name=count_ships]", "2")
     _act_form(page, "form[data-unit=north-fleet-1]", "Сохранить")
 
+    # An alliance at the start.
+    page.select_option("#new-relation select[name=a]", "north")
+    page.select_option("#new-relation select[name=kind]", "alliance")
+    page.select_option("#new-relation select[name=b]", "south")
+    _act_form(page, "#new-relation", "Добавить")
+    assert "Север и Юг — союзники" in page.locator(".relations").inner_text()
+
     # A second problem, made on purpose: the east's colour too close to the north's blue.
     page.fill("#faction-east form:has(input[value=set_faction]) input[name=colour]", "#1565c8")
     _act_form(page, "#faction-east form:has(input[value=set_faction])", "Сохранить")
@@ -222,6 +229,7 @@ def test_a_world_from_nothing_to_a_game_on_its_picture(editor_user, new_page, ar
     page.wait_for_url(re.compile(r"/g/\d+/console/"))
     game = Game.objects.get(title="Игра на новом мире")
     picture = MapPicture.objects.get(game=game)
+    assert game.relations.get().kind == "alliance"
     assert (picture.width, picture.height) == (1000, 700)
     page.goto(f"/g/{game.pk}/projector/")
     image = page.locator("svg image.map-picture")
