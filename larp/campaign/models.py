@@ -92,6 +92,9 @@ class Province(BilingualName):
     special = models.CharField(_("city special"), max_length=50, blank=True, help_text=_("e.g. constantinople (R10)"))
     latitude = models.FloatField(_("latitude"))
     longitude = models.FloatField(_("longitude"))
+    # Its point on the game's map picture (MapPicture), in the picture's pixels; none without a picture.
+    map_x = models.FloatField(null=True, blank=True)
+    map_y = models.FloatField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("province")
@@ -108,6 +111,22 @@ class Province(BilingualName):
     @property
     def is_sea(self) -> bool:
         return self.domain == self.SEA
+
+
+class MapPicture(models.Model):
+    """The picture a game's map is drawn on (its scenario's map, checked by the editor): places stand at their
+    map_x, map_y. A game without one is drawn from the provinces' latitude and longitude."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="map_picture")
+    name = models.CharField(max_length=100)          # its file name in the scenario's .zip: map.png
+    content_type = models.CharField(max_length=40)
+    body = models.BinaryField()
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    key = models.CharField(max_length=16)            # names these bytes (the address changes with them)
+
+    def __str__(self) -> str:
+        return f"{self.game} — {self.name}"
 
 
 class Adjacency(models.Model):

@@ -436,7 +436,11 @@ def _moderate(by, game: Game) -> None:
 def new_game_from_scenario(by, raw: bytes, filename: str, title: str) -> Game:
     """A new game from an uploaded scenario file (.yaml or .zip); ScenarioError lists every problem."""
     with transaction.atomic():
-        game = create_game(files.parse(raw, filename), title=title)
+        if raw[:4] == b"PK\x03\x04":
+            data, picture = files.parse_zip(raw, filename)
+        else:
+            data, picture = files.parse_yaml(raw, filename), None
+        game = create_game(data, title=title, picture=picture)
         _moderate(by, game)
         audit(game, by, "game_created_from_file", {"file": filename[:200]})
     return game

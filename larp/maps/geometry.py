@@ -234,6 +234,17 @@ def project(coords: dict, width: float = 1000.0) -> Projection:
     return Projection(points, radius, radius * 6, width, (max(ys.values()) - y0) * unit)
 
 
+def picture_projection(points: dict, width: float, height: float) -> Projection:
+    """Places at their pixels on a map picture (width x height): no padding, the node radius as `project` sizes it
+    from the typical distance between neighbours."""
+    pts = {key: (float(x), float(y)) for key, (x, y) in points.items()}
+    nearest = sorted(min((math.hypot(x - a, y - b) for q, (a, b) in pts.items() if q != key), default=100)
+                     for key, (x, y) in pts.items())
+    typical = nearest[len(nearest) // 2] if nearest else 100
+    radius = max(7.0, min(22.0 * max(width, height) / 1000, typical * 0.22))
+    return Projection(pts, radius, 0.0, float(width), float(height))
+
+
 def focus_box(mine: list[tuple[float, float]], proj: Projection) -> str:
     """An SVG viewBox around a player's own corner of a big map, or "" when that is most of the map."""
     if not mine:

@@ -12,11 +12,13 @@ from collections import defaultdict
 from django.utils.translation import gettext as _
 
 from larp.campaign import labels
-from larp.campaign.models import Adjacency, Faction, Game, Province
+from django.urls import reverse
+
+from larp.campaign.models import Adjacency, Faction, Game, MapPicture, Province
 from larp.engine.model import friendly_to
 from larp.forces.models import Army, Fleet, roman
-from larp.maps.geometry import (flag_box, focus_box, free_corner, label_box, place_labels, project, ship_box,
-                                staff_box, text_width)
+from larp.maps.geometry import (Projection, flag_box, focus_box, free_corner, label_box, picture_projection,
+                                place_labels, project, ship_box, staff_box, text_width)
 from larp.turns import situation
 
 NEUTRAL_COLOUR = "#9e9e9e"
@@ -65,14 +67,29 @@ def _units_in(state: dict, factions: dict[str, Faction], pk_of: dict[str, int]) 
     return units("army", "armies", "province"), units("fleet", "fleets", "sea")
 
 
+def _picture(game: Game) -> dict | None:
+    """The game's map picture without its bytes (width, height, key), or None."""
+    return MapPicture.objects.filter(game=game).values("width", "height", "key").first()
+
+
+def _projection(game: Game, provinces) -> tuple[Projection, dict | None]:
+    """Where each place is drawn: on the map picture at its pixels when the game has one (and every place its
+    point), else projected from latitude and longitude."""
+    picture = _picture(game)
+    rows = [(p.pk, p.latitude, p.longitude, p.map_x, p.map_y) for p in provinces]
+    if picture and all(x is not None and y is not None for _pk, _lat, _lon, x, y in rows):
+        return picture_projection({pk: (x, y) for pk, _lat, _lon, x, y in rows}, picture["width"],
+                                  picture["height"]), picture
+    return project({pk: (lat, lon) for pk, lat, lon, _x, _y in rows}), None
+
+
 def map_extent(game: Game) -> tuple[float, float, float]:
     """(width, height, scale) of the drawing `map_view` makes of this game's map, in its units, without placing
     anything: a page sizes its names from it before asking for the map (the map on paper)."""
-    coords = {pk: (lat, lon) for pk, lat, lon in
-              Province.objects.filter(game=game).values_list("pk", "latitude", "longitude")}
-    if not coords:
+    provinces = list(Province.objects.filter(game=game).only("latitude", "longitude", "map_x", "map_y"))
+    if not provinces:
         return 100.0, 100.0, 1.0
-    proj = project(coords)
+    proj, _picture_row = _projection(game, provinces)
     return round(proj.width + 2 * proj.pad, 1), round(proj.height + 2 * proj.pad, 1), round(proj.radius / 10, 3)
 
 
@@ -94,7 +111,7 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     if not provinces:
         return {"width": 100, "height": 100, "nodes": [], "links": [], "flags": [], "ships": [], "legend": [],
                 "panel": None}
-    proj = project({p.pk: (p.latitude, p.longitude) for p in provinces})
+    proj, picture = _projection(game, provinces)
     pts, r, pad, width, height = proj.points, proj.radius, proj.pad, proj.width, proj.height
     capitals = {f.capital_id for f in Faction.objects.filter(game=game) if f.capital_id}
     alliances, passages = situation.relations(game)
@@ -197,7 +214,9 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
         focus_view = focus_box(mine, proj)
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
             "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_view, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
-            "legend": legend, "route": route_points, "route_end": route_end, "label_px": label_px,
+            "legend": legend, "route": route_points,
+            "picture": picture and {"url": reverse("tablet:map_picture", args=[game.pk, picture["key"]]),
+                                    "width": picture["width"], "height": picture["height"]}, "route_end": route_end, "label_px": label_px,
             "panel": panel and {"box": panel, "left": round(100 * panel[0] / bounds[0], 2),
                                 "top": round(100 * panel[1] / bounds[1], 2),
                                 "width": round(100 * (panel[2] - panel[0]) / bounds[0], 2),

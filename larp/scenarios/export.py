@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from larp.campaign.models import Adjacency, Faction, Game, Province
+from larp.campaign.models import Adjacency, Faction, Game, MapPicture, Province, Relation
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
+
+
+def picture_of(game: Game) -> tuple[str, bytes] | None:
+    """The game's map picture as the scenario's .zip carries it: (file name, bytes), or None."""
+    pic = MapPicture.objects.filter(game=game).first()
+    return (pic.name, bytes(pic.body)) if pic else None
 
 
 def _named(obj) -> dict:
@@ -31,6 +37,10 @@ def scenario_of(game: Game) -> dict:
     for cm in Commander.objects.filter(game=game).order_by("pk"):
         key = ("army", cm.army_id) if cm.army_id else ("fleet", cm.fleet_id)
         commanders[key].append({**_named(cm), "power": cm.power})
+    relations = [
+        {"kind": kind, "factions": [a, b]} if kind == Relation.ALLIANCE else {"kind": kind, "from": a, "to": b}
+        for kind, a, b in Relation.objects.filter(game=game).order_by("pk").values_list(
+            "kind", "from_faction__code", "to_faction__code")]
     return {
         "scenario": header,
         "rules": game.rules or {},
@@ -44,6 +54,7 @@ def scenario_of(game: Game) -> dict:
         "provinces": [_province(p, cards) for p in provinces.values()],
         "adjacency": [[provinces[a].code, provinces[b].code]
                       for a, b in Adjacency.objects.filter(game=game).order_by("pk").values_list("a_id", "b_id")],
+        **({"relations": relations} if relations else {}),
     }
 
 
@@ -67,5 +78,6 @@ def _province(p: Province, cards: dict) -> dict:
     return {
         "id": p.code, **_named(p), "domain": p.domain, "owner": p.owner.code if p.owner_id else None,
         "fortress": p.fortress, "garrison": cards[("garrison", p.pk)], "lat": p.latitude, "lon": p.longitude,
+        **({"x": p.map_x, "y": p.map_y} if p.map_x is not None and p.map_y is not None else {}),
         **({"special": p.special} if p.special else {}),
     }

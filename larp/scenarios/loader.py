@@ -7,7 +7,7 @@ import pickle
 from django.db import DataError, IntegrityError, transaction
 from django.utils.translation import gettext_noop
 
-from larp.campaign.models import Adjacency, Faction, Game, Province, SpecialState
+from larp.campaign.models import Adjacency, Faction, Game, MapPicture, Province, Relation, SpecialState
 from larp.dice import services as dice_services
 from larp.forces.models import Army, Commander, Fleet, TroopCard, TroopType
 from larp.scenarios import Problem, ScenarioError, load, lone_surrogate, validate
@@ -22,18 +22,30 @@ FRESH_SPECIAL_STATE = {
 
 def load_scenario(name_or_path: str, *, title: str, seed: int | None = None) -> Game:
     """Read, validate and create. Raises ScenarioError listing every problem."""
-    data = load(name_or_path)
+    data, picture = load(name_or_path), None
+    if str(name_or_path).endswith(".zip"):  # the scenario with its map picture
+        from pathlib import Path
+
+        from larp.scenarios.files import parse_zip
+
+        data, picture = parse_zip(Path(name_or_path).read_bytes(), Path(name_or_path).name)
     try:
-        return create_game(data, title=title, seed=seed)
+        return create_game(data, title=title, seed=seed, picture=picture)
     except (OverflowError, DataError, IntegrityError) as exc:  # valid, but too big or too long to store
         raise ScenarioError([Problem("scenario", f"a value does not fit the database: {exc}")]) from None
 
 
 @transaction.atomic
-def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
-    """A new game from a scenario's data: the map, the factions, their forces and the specials' state."""
+def create_game(data: dict, *, title: str, seed: int | None = None,
+                picture: tuple[str, bytes] | None = None) -> Game:
+    """A new game from a scenario's data: the map, the factions, their forces and the specials' state.
+
+    `picture` (file name, bytes) is the map picture the scenario names (scenario.map): checked and re-encoded
+    (picture.py), the game's map is drawn on it at the places' x and y.
+    """
     title = (title or "").strip()
     _check(data, title, seed)
+    kept = _picture(data, picture)
     game = Game.objects.create(
         title=title,
         scenario=data["scenario"]["id"],
@@ -46,6 +58,13 @@ def create_game(data: dict, *, title: str, seed: int | None = None) -> Game:
     provinces = _create_map(game, data, factions)
     _create_forces(game, data, types, factions, provinces)
     _create_special_state(game, data)
+    Relation.objects.bulk_create(
+        Relation(game=game, kind=r["kind"],
+                 from_faction=factions[r["factions"][0] if r["kind"] == "alliance" else r["from"]],
+                 to_faction=factions[r["factions"][1] if r["kind"] == "alliance" else r["to"]])
+        for r in data.get("relations") or [])
+    if kept is not None:
+        MapPicture.objects.create(game=game, **kept)
     dice_services.game_stream(game)  # the war's dice commitment, fixed with the game; contributions open
     return game
 
@@ -86,6 +105,28 @@ def _check(data: dict, title: str, seed: int | None = None) -> None:
         raise ScenarioError(problems)
 
 
+def _picture(data: dict, picture: tuple[str, bytes] | None) -> dict | None:
+    """The map picture, checked, as MapPicture's fields; ScenarioError when it is unusable or places lack points."""
+    if picture is None:
+        return None
+    import hashlib
+
+    from larp.scenarios import picture as pictures
+
+    name = picture[0]
+    try:
+        body, kind, width, height = pictures.read(picture[1], name)
+    except pictures.PictureError as exc:
+        raise ScenarioError([Problem(f"scenario.map {name}", str(exc))]) from None
+    missing = [p["id"] for p in data["provinces"] if p.get("x") is None or p.get("y") is None]
+    if missing:
+        raise ScenarioError([Problem("provinces", gettext_noop("a scenario with a map picture needs every place's "
+                                                               "point on it (x, y); missing: %(ids)s"),
+                                     {"ids": ", ".join(missing[:10])})])
+    return {"name": name, "content_type": pictures.content_type(kind), "body": body, "width": width,
+            "height": height, "key": hashlib.sha256(body).hexdigest()[:16]}
+
+
 def _create_troop_types(game: Game, data: dict) -> dict[str, TroopType]:
     types = {
         t["id"]: TroopType(
@@ -119,6 +160,8 @@ def _create_map(game: Game, data: dict, factions: dict[str, Faction]) -> dict[st
             game=game, code=p["id"], name_ru=p["name_ru"], name_en=p.get("name_en", ""), domain=p["domain"],
             owner=owner, start_owner=owner, fortress=bool(p.get("fortress")), special=p.get("special") or "",
             latitude=float(p["lat"]), longitude=float(p["lon"]),
+            map_x=float(p["x"]) if p.get("x") is not None else None,
+            map_y=float(p["y"]) if p.get("y") is not None else None,
         )
     Province.objects.bulk_create(provinces.values())
 

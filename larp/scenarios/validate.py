@@ -23,6 +23,7 @@ COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 DEFAULT_ARMY_MAX_MEN = 60000
 SCHEMA_PATH = Path(__file__).resolve().parent / "scenario.schema.json"
 SAME_POINT_DEGREES = 0.001  # two places closer than this (about 100 m) are on the same point of the map
+SAME_POINT_PIXELS = 4       # on a map picture: two points closer than this in both directions
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,21 @@ class Problem:
     where: str
     message: str
     params: dict = field(default_factory=dict, compare=False, hash=False)
+    place: str = field(default="", compare=False, hash=False)  # the id of the province or sea zone it is about
+
+    @property
+    def target(self) -> str:
+        """The province or sea zone the problem is about (the editor shows it on the map), or ""."""
+        if self.place:
+            return self.place
+        m = re.match(r"^provinces (\S+)$", self.where)
+        return m.group(1) if m else ""
+
+    @property
+    def faction(self) -> str:
+        """The faction the problem is about, or ""."""
+        m = re.match(r"^factions (\S+)", self.where)
+        return m.group(1) if m else ""
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message % self.params if self.params else self.message}"
@@ -37,7 +53,8 @@ class Problem:
     def localized(self) -> str:
         """The problem in the active language: the place and what to do."""
         text = gettext(self.message)
-        return f"{localized_place(self.where)}: {text % self.params if self.params else text}"
+        params = {k: gettext(v) if isinstance(v, _Word) else v for k, v in self.params.items()}
+        return f"{localized_place(self.where)}: {text % params if params else text}"
 
 
 # The place as the file names it -> in the user's words (the ids stay as they are in the file).
@@ -94,12 +111,12 @@ class _Collector:
     def __init__(self):
         self.problems: list[Problem] = []
 
-    def add(self, where: str, message: str, **params) -> None:
-        self.problems.append(Problem(where, message, params))
+    def add(self, where: str, message: str, _place: str = "", **params) -> None:
+        self.problems.append(Problem(where, message, params, place=_place if isinstance(_place, str) else ""))
 
-    def need(self, ok: bool, where: str, message: str, **params) -> bool:
+    def need(self, ok: bool, where: str, message: str, _place: str = "", **params) -> bool:
         if not ok:
-            self.add(where, message, **params)
+            self.add(where, message, _place, **params)
         return ok
 
 
@@ -179,6 +196,10 @@ def _validate(data: dict, c: "_Collector") -> list[Problem]:
 
     factions = _items_with_ids(c, _list(c, data, "factions"), "factions")
     provinces = _items_with_ids(c, _list(c, data, "provinces"), "provinces")
+    if isinstance(data.get("provinces"), list) and not data["provinces"]:
+        c.add("provinces", gettext_noop("the map has no place yet: add its provinces and sea zones"))
+    if isinstance(data.get("factions"), list) and not data["factions"]:
+        c.add("factions", gettext_noop("no faction yet: add the factions that play"))
 
     land: set[str] = set()
     seas: set[str] = set()
@@ -219,6 +240,7 @@ def _validate(data: dict, c: "_Collector") -> list[Problem]:
                    gettext_noop("special %(special)s is not defined under rules.specials"), special=repr(special))
 
     _check_points(c, provinces)
+    _check_names(c, data, provinces)
     neighbours = _check_adjacency(c, _list(c, data, "adjacency"), provinces, land, seas)
 
     for pid in sorted(land):
@@ -227,6 +249,7 @@ def _validate(data: dict, c: "_Collector") -> list[Problem]:
     for sid in sorted(seas):
         if not (neighbours[sid] & land):
             c.add(f"provinces {sid}", gettext_noop("a sea zone that touches no land province"))
+    _check_reachable(c, provinces, land | seas, neighbours)
 
     capitals: dict[str, str] = {}
     for fid, f in factions.items():
@@ -237,29 +260,242 @@ def _validate(data: dict, c: "_Collector") -> list[Problem]:
         c.need(isinstance(f.get("crusader", False), bool), where, gettext_noop("crusader must be true or false"))
         cap = f.get("capital")
         if c.need(cap in provinces, where, gettext_noop("capital %(cap)s is not a province id"), cap=repr(cap)):
-            c.need(cap in land, where, gettext_noop("capital %(cap)s is a sea zone"), cap=cap)
+            c.need(cap in land, where, gettext_noop("capital %(cap)s is a sea zone"), _place=cap, cap=cap)
             c.need(provinces[cap].get("owner") == fid, where,
-                   gettext_noop("capital %(cap)s is owned by %(owner)s, not %(fid)s"),
+                   gettext_noop("capital %(cap)s is owned by %(owner)s, not %(fid)s: give %(cap)s to %(fid)s or choose "
+                                "another capital"), _place=cap,
                    cap=cap, owner=repr(provinces[cap].get("owner")), fid=fid)
             if cap in capitals:
                 c.add(where,
-                      gettext_noop("capital %(cap)s is already the capital of %(other)s"), cap=cap, other=capitals[cap])
+                      gettext_noop("capital %(cap)s is already the capital of %(other)s"), _place=cap, cap=cap, other=capitals[cap])
             capitals[cap] = fid
         for sp in f.get("specials") or []:
             c.need(sp in specials, where,
                    gettext_noop("special %(sp)s is not defined under rules.specials"), sp=repr(sp))
         owned = {pid for pid in land if provinces[pid].get("owner") == fid}
+        if not owned:
+            c.add(where, gettext_noop("owns no province: give it its capital and its starting provinces"))
         _check_armies(c, f, fid, owned, provinces, land, troop_types, land_types, max_men)
         _check_fleets(c, f, fid, owned, provinces, seas, neighbours, troop_types, naval_types)
+    _check_colours(c, factions)
+    _check_relations(c, data.get("relations"), factions)
     if not c.problems:
         c.problems += schema_problems(data)
     return c.problems
 
 
+def _check_relations(c: _Collector, relations, factions: dict[str, dict]) -> None:
+    """Relations at the start (R1): an alliance of two factions, a passage granted by one to another, each once."""
+    if relations is None:
+        return
+    if not c.need(isinstance(relations, list), "relations", gettext_noop("must be a list")):
+        return
+    seen: set = set()
+    for i, rel in enumerate(relations):
+        where = f"relations[{i}]"
+        if not c.need(isinstance(rel, dict), where, gettext_noop("must be a mapping")):
+            continue
+        kind = rel.get("kind")
+        if kind == "alliance":
+            pair = rel.get("factions")
+            if not c.need(isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair),
+                          where, gettext_noop("an alliance names two factions: factions: [a, b]")):
+                continue
+            key = ("alliance", frozenset(pair))
+        elif kind == "passage":
+            pair = [rel.get("from"), rel.get("to")]
+            if not c.need(all(isinstance(x, str) for x in pair), where,
+                          gettext_noop("a passage names the faction that grants it (from) and the one that may "
+                                       "pass (to)")):
+                continue
+            key = ("passage", tuple(pair))
+        else:
+            c.add(where, gettext_noop("kind must be alliance or passage, not %(kind)s"), kind=repr(kind))
+            continue
+        unknown = [x for x in pair if x not in factions]
+        if unknown:
+            c.add(where, gettext_noop("unknown faction %(ids)s"), ids=", ".join(unknown))
+            continue
+        if not c.need(pair[0] != pair[1], f"factions {pair[0]}", gettext_noop("a relation of a faction with itself")):
+            continue
+        c.need(key not in seen, f"factions {pair[0]}", gettext_noop("the same relation with %(other)s twice"),
+               other=pair[1])
+        seen.add(key)
+
+
+def _check_reachable(c: _Collector, provinces: dict[str, dict], places: set[str],
+                     neighbours: dict[str, set[str]]) -> None:
+    """The map is one piece: a place cut off from the rest (with its own few neighbours) cannot be reached.
+
+    The largest piece is the map; every place of a smaller piece that has borders at all is named (a place with
+    no border is named above already).
+    """
+    seen: set[str] = set()
+    pieces: list[list[str]] = []
+    for start in sorted(places):
+        if start in seen:
+            continue
+        piece, todo = [], [start]
+        seen.add(start)
+        while todo:
+            here = todo.pop()
+            piece.append(here)
+            for nxt in sorted(neighbours.get(here, ())):
+                if nxt in places and nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        pieces.append(sorted(piece))
+    if len(pieces) < 2:
+        return
+    pieces.sort(key=lambda p: (-len(p), p))
+    main = pieces[0]
+    for piece in pieces[1:]:
+        if len(piece) < 2:
+            continue  # no border at all: already named
+        for pid in piece:
+            c.add(f"provinces {pid}",
+                  gettext_noop("cannot be reached from %(main)s and the rest of the map (it is cut off with "
+                               "%(with)s): draw a border from this part to the rest"),
+                  main=main[0], **{"with": ", ".join(p for p in piece if p != pid)})
+
+
+# --- colours: two factions must be told apart on the map, also by colour-blind players -------------------
+
+SAME_COLOUR_DELTA_E = 20.0        # CIE76 distance (in CIELAB) below which two faction colours look alike
+COLOUR_BLIND_DELTA_E = 8.0        # the same after a colour-blind simulation (red-green and blue-yellow): eleven
+                                  # factions (latin-east-1204) cannot all stand further apart for every dichromat
+# Viénot, Brettel & Mollon (1999) / Machado et al. (2009), severity 1: linear RGB -> what a dichromat sees.
+_DICHROMATS = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+}
+
+
+def _linear(colour: str) -> tuple[float, float, float]:
+    def one(v):
+        v /= 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    return tuple(one(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+
+
+def _lab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
+    r, g, b = (min(1.0, max(0.0, v)) for v in rgb)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t):
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def _simulate(rgb, matrix):
+    return tuple(sum(m * v for m, v in zip(row, rgb)) for row in matrix)
+
+
+def colour_distance(a: str, b: str, vision: str | None = None) -> float:
+    """CIE76 ΔE between two #rrggbb colours, as seen with normal vision or by a dichromat (`_DICHROMATS`)."""
+    ra, rb = _linear(a), _linear(b)
+    if vision:
+        ra, rb = _simulate(ra, _DICHROMATS[vision]), _simulate(rb, _DICHROMATS[vision])
+    la, lb = _lab(ra), _lab(rb)
+    return sum((p - q) ** 2 for p, q in zip(la, lb)) ** 0.5
+
+
+def colours_alike(a: str, b: str) -> str | None:
+    """None when two faction colours are told apart; otherwise who cannot tell them apart."""
+    if colour_distance(a, b) < SAME_COLOUR_DELTA_E:
+        return "everyone"
+    for vision in _DICHROMATS:
+        if colour_distance(a, b, vision) < COLOUR_BLIND_DELTA_E:
+            return vision
+    return None
+
+
+_VISION_WORDS = {
+    "everyone": gettext_noop("they look alike"),
+    "protanopia": gettext_noop("players who do not see red (protanopia) cannot tell them apart"),
+    "deuteranopia": gettext_noop("players who do not see green (deuteranopia) cannot tell them apart"),
+    "tritanopia": gettext_noop("players who do not see blue (tritanopia) cannot tell them apart"),
+}
+
+
+def _check_colours(c: _Collector, factions: dict[str, dict]) -> None:
+    good = [(fid, f["colour"]) for fid, f in factions.items()
+            if isinstance(f.get("colour"), str) and COLOUR_RE.match(f["colour"])]
+    for i, (fa, ca) in enumerate(good):
+        for fb, cb in good[:i]:
+            who = colours_alike(ca, cb)
+            if who:
+                c.add(f"factions {fa}", gettext_noop("its colour %(colour)s is too close to %(other)s's %(other_colour)s "
+                                                     "(%(who)s): choose a colour further from it"),
+                      colour=ca, other=fb, other_colour=cb, who=_Word(_VISION_WORDS[who]))
+
+
+class _Word(str):
+    """A parameter of a problem that is itself translated when the problem is read in the user's language."""
+
+
+def picture_size(data: dict) -> tuple[float, float] | None:
+    """The map picture's (width, height) in pixels as the scenario gives it (scenario.map_size), or None."""
+    size = (data.get("scenario") or {}).get("map_size") if isinstance(data.get("scenario"), dict) else None
+    if isinstance(size, list) and len(size) == 2 and all(_is_number(v) and v > 0 for v in size):
+        return float(size[0]), float(size[1])
+    return None
+
+
+def label_font(size: tuple[float, float] | None) -> float:
+    """The height of a place's name on the map picture, in its pixels (the editor draws names this large)."""
+    return max(12.0, max(size) / 70) if size else 14.0
+
+
+def name_box(x: float, y: float, name: str, font: float) -> tuple[float, float, float, float]:
+    """The box a place's name covers on the picture: centred under its point, as the editor draws it."""
+    width = max(font, 0.62 * font * len(name))
+    top = y + font * 0.7
+    return (x - width / 2, top, x + width / 2, top + font * 1.2)
+
+
+def _check_names(c: _Collector, data: dict, provinces: dict[str, dict]) -> None:
+    """On a map picture, two places' names must not cover each other (the points come from the editor)."""
+    font = label_font(picture_size(data))
+    boxes = []
+    for pid, p in provinces.items():
+        if _is_number(p.get("x")) and _is_number(p.get("y")) and _text(p.get("name_ru")):
+            box = name_box(p["x"], p["y"], p["name_ru"], font)
+            for other, ob in boxes:
+                o = provinces[other]
+                if abs(o["x"] - p["x"]) < SAME_POINT_PIXELS and abs(o["y"] - p["y"]) < SAME_POINT_PIXELS:
+                    continue  # on the same point: named once, above
+                if box[0] < ob[2] and ob[0] < box[2] and box[1] < ob[3] and ob[1] < box[3]:
+                    c.add(f"provinces {pid}", gettext_noop("its name covers the name of %(other)s on the map: move one "
+                                                           "of them further apart"), other=other)
+                    break
+            boxes.append((pid, box))
+
+
 def _check_points(c: _Collector, provinces: dict[str, dict]) -> None:
     """Two places on the same point of the map cannot both be clicked, drawn or told apart."""
     seen: dict[tuple[int, int], str] = {}
+    pixels: list[tuple[str, float, float]] = []
     for pid, p in provinces.items():
+        x, y = p.get("x"), p.get("y")
+        if _is_number(x) and _is_number(y):
+            other = next((o for o, ox, oy in pixels if abs(ox - x) < SAME_POINT_PIXELS and abs(oy - y) < SAME_POINT_PIXELS),
+                         None)
+            if other:
+                c.add(f"provinces {pid}", gettext_noop("on the same point as %(other)s (x %(x)s, y %(y)s): move one of "
+                                                       "them to its own place on the map"), other=other, x=x, y=y)
+            else:
+                pixels.append((pid, x, y))
+            continue  # on a picture the points are its pixels; lat and lon only follow them
+        elif "x" in p or "y" in p:
+            c.add(f"provinces {pid}", gettext_noop("x and y (its point on the map picture) must both be numbers"))
         lat, lon = p.get("lat"), p.get("lon")
         if not (_is_number(lat) and _is_number(lon)):
             continue
@@ -445,7 +681,7 @@ def _check_adjacency(c, pairs, provinces, land, seas) -> dict[str, set[str]]:
         where = f"adjacency[{i}] ({a}, {b})"
         unknown = [x for x in (a, b) if x not in provinces]
         if unknown:
-            c.add(where, gettext_noop("unknown id %(ids)s"), ids=', '.join(unknown))
+            c.add(where, gettext_noop("unknown id %(ids)s"), _place=a if a in provinces else b, ids=', '.join(unknown))
             continue
         if not c.need(a != b, where, gettext_noop("a province next to itself")):
             continue
@@ -477,9 +713,9 @@ def _check_armies(c, f, fid, owned, provinces, land, troop_types, land_types, ma
         pid = a.get("province")
         if c.need(pid in provinces, where, gettext_noop("unknown province %(pid)s"), pid=repr(pid)):
             if pid not in land:
-                c.add(where, gettext_noop("starts in %(pid)s, a sea zone"), pid=pid)
+                c.add(where, gettext_noop("starts in %(pid)s, a sea zone: put the army on land"), _place=pid, pid=pid)
             elif pid not in owned:
-                c.add(where,
+                c.add(where, _place=pid, message=
                       gettext_noop("starts in %(pid)s, outside %(fid)s's land (owner %(owner)s)"),
                       pid=pid, fid=fid, owner=repr(provinces[pid].get('owner')))
         troops = a.get("troops") or []
@@ -491,7 +727,7 @@ def _check_armies(c, f, fid, owned, provinces, land, troop_types, land_types, ma
                 c.add(where, gettext_noop("%(t)s is a naval card; an army takes land cards only"), t=t)
             else:
                 men += int(troop_types[t].get("men") or 0)
-        c.need(men <= max_men, where, gettext_noop("%(men)s men; an army may have at most %(max)s (R1): move troops to "
+        c.need(men <= max_men, where, _place=pid if isinstance(pid, str) else "", message=gettext_noop("%(men)s men; an army may have at most %(max)s (R1): move troops to "
                                          "another army"), men=f"{men:,}".replace(",", " "),
                max=f"{max_men:,}".replace(",", " "))
         for k, cm in enumerate(a.get("commanders") or []):
@@ -519,9 +755,9 @@ def _check_fleets(c, f, fid, owned, provinces, seas, neighbours, troop_types, na
             numbers.add(number)
         sea = fl.get("sea")
         if c.need(sea in provinces, where, gettext_noop("unknown sea zone %(sea)s"), sea=repr(sea)):
-            if c.need(sea in seas, where, gettext_noop("%(sea)s is land, not a sea zone"), sea=sea):
+            if c.need(sea in seas, where, gettext_noop("%(sea)s is land, not a sea zone"), _place=sea, sea=sea):
                 # A fleet claims a coast of its faction: the zone must touch its land.
-                c.need(bool(neighbours[sea] & owned), where,
+                c.need(bool(neighbours[sea] & owned), where, _place=sea, message=
                        gettext_noop("%(sea)s touches none of %(fid)s's provinces (no sea link to its coast)"),
                        sea=sea, fid=fid)
         for t in fl.get("troops") or []:

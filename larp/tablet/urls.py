@@ -10,6 +10,7 @@ urlpatterns = [
     path("g/<int:game_id>/f/<slug:faction>/ready", views.orders_ready, name="orders_ready"),
     path("g/<int:game_id>/map/", views.map_page, name="map"),
     path("g/<int:game_id>/map/svg", views.map_svg, name="map_svg"),
+    path("g/<int:game_id>/map/picture-<str:key>", views.map_picture, name="map_picture"),
     path("g/<int:game_id>/turns/", views.history_page, name="history"),
     path("g/<int:game_id>/turns/<int:number>/", views.replay_page, name="replay"),
     path("g/<int:game_id>/players/", views.players_page, name="players"),

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from larp.arrival import arrived_at
 from larp.campaign.access import is_moderator, player_faction, require_faction, require_member, require_moderator
-from larp.campaign.models import Faction, Game, Membership
+from larp.campaign.models import Faction, Game, MapPicture, Membership
 from larp.campaign import labels
 from larp.campaign.people import person
 from larp.orders.services import OrderRefused
@@ -239,6 +239,22 @@ def map_svg(request: HttpRequest, game_id: int) -> HttpResponse:
             return response
         rendered.keep_svg(game.pk, focus, asked, response.content)
     response["Cache-Control"] = "private, max-age=31536000, immutable"
+    return response
+
+
+@login_required
+@require_GET
+def map_picture(request: HttpRequest, game_id: int, key: str) -> HttpResponse:
+    """The picture the game's map is drawn on (its scenario's): named by its bytes, so kept by the tablet for good."""
+    game = get_object_or_404(Game, pk=game_id)
+    require_member(request.user, game)
+    picture = MapPicture.objects.filter(game=game, key=key).first()
+    if picture is None:
+        raise Http404("No such map picture.")
+    response = HttpResponse(bytes(picture.body), content_type=picture.content_type)
+    response["Cache-Control"] = "private, max-age=31536000, immutable"
+    response["Content-Security-Policy"] = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+    response["X-Content-Type-Options"] = "nosniff"
     return response
 
 

@@ -5,7 +5,7 @@ from larp.campaign.models import Game
 from larp.commands import Command as BaseCommand
 from larp.commands import as_id, input_error
 from larp.scenarios import files
-from larp.scenarios.export import scenario_of
+from larp.scenarios.export import picture_of, scenario_of
 
 
 class Command(BaseCommand):
@@ -29,7 +29,7 @@ class Command(BaseCommand):
         data = scenario_of(found.get())
         try:
             if path.suffix == ".zip":
-                path.write_bytes(files.pack_zip(data))
+                path.write_bytes(files.pack_zip(data, picture_of(found.get())))
             else:
                 path.write_text(files.dump_yaml(data), encoding="utf-8")
         except OSError as exc:
