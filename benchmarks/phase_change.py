@@ -7,8 +7,8 @@ By default the clock is pushed (CLOCK_STREAM=1: server-sent events, 28 threads a
 the polling tablets as before.
 
 The app runs the production way (benchmarks/load/server.py: `manage.py rungame`, gunicorn, DEBUG off) on its
-own PostgreSQL database, made for this run and dropped after it (`larp_phase_<pid>`), and the Redis database
-of TEST_REDIS_URL (default redis://127.0.0.1:6379/8), flushed before and after. Sixty tablets are asyncio
+own PostgreSQL database, made for this run and dropped after it, and its own keys and Celery queue in the Redis
+database of TEST_REDIS_URL (benchmarks/scratch.py: nothing else there is touched). Sixty tablets are asyncio
 HTTP clients (aiohttp) that behave as static/js/tablet.js does: they sign in by join code, open their
 faction page, then follow the clock the way the page does (push or polling, whichever the page uses:
 `clock_stream` in the page's data) and, when the phase changes, fetch the board fragment and the map's SVG
@@ -35,9 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from load.server import App, cpu_snapshot, environment, free_port, recreate_database  # noqa: E402
+from load.server import App, cpu_snapshot, environment, free_port  # noqa: E402
+from scratch import Run, run_main  # noqa: E402
 
-PG_ADMIN = "postgres://postgres:postgres@127.0.0.1:5432/postgres"
 TARGETS = {"reach_s": 1.5, "cpu_ms_per_tablet": 10.0, "idle_kb_min": 15.0, "poll_cpu_ms": 1.0}
 # What Chromium on an Android tablet sends with a fetch() from the faction page (cookies are added by the jar).
 CHROMIUM = {
@@ -47,14 +47,6 @@ CHROMIUM = {
     "sec-ch-ua-platform": '"Android"', "Accept": "*/*", "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors",
     "Sec-Fetch-Dest": "empty", "Accept-Encoding": "gzip, deflate", "Accept-Language": "ru-RU,ru;q=0.9,en;q=0.8",
 }
-
-
-def drop_database(name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
 
 class Tablet:
@@ -199,24 +191,26 @@ def main() -> int:
     parser.add_argument("--web-workers", type=int, default=3)
     parser.add_argument("--poll", action="store_true", help="the clock polled (as before), not pushed")
     args = parser.parse_args()
+    with Run("phase", needs_postgres=True) as scratch:
+        return measure(scratch, args)
 
-    db_name = f"larp_phase_{os.getpid()}"
-    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/8")
+
+def measure(scratch: Run, args) -> int:
+    scratch.start_redis()
     var_dir = ROOT / "var" / f"bench-phase-{os.getpid()}"
-    env = environment(recreate_database(db_name), redis_url, var_dir)
-    env["CACHE_KEY_PREFIX"] = f"larp-phase-{os.getpid()}"
+    env = environment(scratch.create_database(), scratch.redis_url, var_dir, scratch.name)
     env["CLOCK_STREAM"] = "0" if args.poll else "1"
-    import redis
-
-    redis.Redis.from_url(redis_url).flushdb()
     os.environ.update({k: v for k, v in env.items() if k in (
-        "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CACHE_KEY_PREFIX", "SECRET_KEY", "LARP_VAR_DIR",
-        "DJANGO_SETTINGS_MODULE", "ALLOWED_HOSTS", "ORDER_GRACE_SECONDS", "ORDER_SETTLE_SECONDS", "CLOCK_STREAM")})
+        "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_QUEUE", "CACHE_KEY_PREFIX", "SECRET_KEY",
+        "LARP_VAR_DIR", "DJANGO_SETTINGS_MODULE", "ALLOWED_HOSTS", "ORDER_GRACE_SECONDS", "ORDER_SETTLE_SECONDS",
+        "CLOCK_STREAM")})
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
 
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # the benchmark's accounts only
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)
     app = App(env, free_port(), args.web_workers, var_dir / "app.log")
@@ -225,11 +219,9 @@ def main() -> int:
         return asyncio.run(run(app, args))
     finally:
         app.stop()
-        redis.Redis.from_url(redis_url).flushdb()
         from django.db import connections
 
         connections.close_all()
-        drop_database(db_name)
 
 
 async def run(app: App, args) -> int:
@@ -336,4 +328,4 @@ async def run(app: App, args) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))
