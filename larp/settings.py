@@ -77,6 +77,8 @@ MIDDLEWARE = [
     # BREACH: Django masks the CSRF token anew on every response and this middleware pads each gzip
     # stream with random bytes; tablet pages reflect no text typed by anyone. README "Compression".
     "django.middleware.gzip.GZipMiddleware",
+    # The clock and a table's version, polled by every tablet, answered before sessions and sign-in (issue 36).
+    "larp.fastlane.FastLaneMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
