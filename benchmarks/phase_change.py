@@ -18,7 +18,12 @@ Figures, each with its target and ratio (exit 1 on a miss):
 - a phase change reaches all tablets (last tablet's board and map in hand), seconds after the press;
 - server CPU per tablet per change (the app's process group, /proc, over the change, less idle);
 - an idle tablet's bytes a minute, both ways;
-- the idle clock's server CPU per tablet per second (one poll a second at <= 1 ms, or the stream's share).
+- the idle clock's server CPU per tablet per second (one poll a second at <= 1 ms, or the stream's share);
+- a table act reaches the 10 tablets at the table (each has the page fetched again), seconds after it is
+  committed (the act is made in this process, through the tables' services);
+- the server CPU of one table version poll (the 10 tablets' polls over a window, less the idle rate).
+Server CPU is the app's process group only (gunicorn, Celery worker and beat), read from /proc; it hardly
+depends on what else the machine runs, unlike the seconds, which include waiting for a core.
 """
 from __future__ import annotations
 
@@ -35,10 +40,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from load.server import App, cpu_snapshot, environment, free_port  # noqa: E402
+from load.server import App, environment, free_port  # noqa: E402
 from scratch import Run, run_main  # noqa: E402
 
-TARGETS = {"reach_s": 1.5, "cpu_ms_per_tablet": 10.0, "idle_kb_min": 15.0, "poll_cpu_ms": 1.0}
+TARGETS = {"reach_s": 1.5, "cpu_ms_per_tablet": 10.0, "idle_kb_min": 15.0, "poll_cpu_ms": 1.0,
+           "table_reach_s": 1.0, "table_poll_cpu_ms": 1.0}
 # What Chromium on an Android tablet sends with a fetch() from the faction page (cookies are added by the jar).
 CHROMIUM = {
     "User-Agent": "Mozilla/5.0 (Linux; Android 13; SM-X200) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -47,6 +53,24 @@ CHROMIUM = {
     "sec-ch-ua-platform": '"Android"', "Accept": "*/*", "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors",
     "Sec-Fetch-Dest": "empty", "Accept-Encoding": "gzip, deflate", "Accept-Language": "ru-RU,ru;q=0.9,en;q=0.8",
 }
+
+
+def cpu_snapshot(app_pgid: int) -> tuple[float, float, float]:
+    """(0, CPU-seconds of the app's process group alone: web, worker, beat, wall time). Not this process: its
+    sixty emulated tablets are the clients' CPU, not the server's (load.server's snapshot counts both)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    ours = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parts = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(parts[2]) == app_pgid:
+            ours += (int(parts[11]) + int(parts[12])) / tick
+    return 0.0, ours, time.monotonic()
 
 
 class Tablet:
@@ -171,16 +195,55 @@ class Tablet:
         self.phase = key
 
     async def _refresh(self, change_no: int) -> None:
-        """As tablet.js on `tablet:phase-changed`: the board fragment, the map's fragment, then the map's SVG when
-        its version changed."""
-        await self.get(f"/g/{self.game_id}/f/{self.faction}/", {"HX-Request": "true"})
-        _s, _h, body = await self.get(f"/g/{self.game_id}/map/?f={self.faction}", {"HX-Request": "true"})
+        """As tablet.js on `tablet:phase-changed`: the board fragment, which names the map of its state
+        (data-map-next), then the map's SVG when its version changed."""
+        _s, _h, body = await self.get(f"/g/{self.game_id}/f/{self.faction}/", {"HX-Request": "true"})
         html = body.decode()
-        found = re.search(r"map/svg\?f=[^&\"]*&amp;v=([0-9a-f]+)", html)
+        found = re.search(r'data-map-next="[^"]*map/svg\?f=[^&"]*&amp;v=([0-9a-f]+)', html)
+        if found is None:  # a board without it: the map's fragment, as before
+            _s, _h, body = await self.get(f"/g/{self.game_id}/map/?f={self.faction}", {"HX-Request": "true"})
+            found = re.search(r"map/svg\?f=[^&\"]*&amp;v=([0-9a-f]+)", body.decode())
         if found and found.group(1) != self.map_version:
             self.map_version = found.group(1)
             await self.get(f"/g/{self.game_id}/map/svg?f={self.faction}&v={self.map_version}")
         self.reached.setdefault(change_no, time.time())
+
+
+class TableWatcher:
+    """A battle table's page on a tablet, as static/js/table-live.js follows it: the table's version polled once a
+    second; when it changed, the page fetched again (X-Table-Refresh). Rides on a tablet's session (a second tab)."""
+
+    def __init__(self, tablet: Tablet, page: str):
+        self.tablet, self.page = tablet, page
+        self.version_url = ""
+        self.version = None
+        self.polls = 0
+        self.seen: dict[int, float] = {}  # table version -> when the refreshed page was in hand
+
+    async def open(self) -> None:
+        status, _h, body = await self.tablet.get(self.page)
+        assert status == 200, status
+        html = body.decode()
+        self.version_url = re.search(r'data-table-version-url="([^"]+)"', html).group(1)
+        self.version = int(re.search(r'data-table-version="(\d+)"', html).group(1))
+
+    async def follow(self, end: float) -> None:
+        import json
+
+        while time.time() < end:
+            started = time.time()
+            try:
+                status, _h, body = await self.tablet.get(self.version_url)
+                self.polls += 1
+                if status == 200:
+                    version = json.loads(body)["version"]
+                    if version != self.version:
+                        self.version = version
+                        await self.tablet.get(self.page, {"X-Table-Refresh": "1"})
+                        self.seen.setdefault(version, time.time())
+            except Exception:  # noqa: BLE001 - a lost poll: the next one tries again
+                pass
+            await asyncio.sleep(max(0.0, 1.0 - (time.time() - started)))  # setInterval(poll, 1000)
 
 
 def main() -> int:
@@ -190,6 +253,9 @@ def main() -> int:
     parser.add_argument("--idle", type=float, default=30, help="seconds of idle tablets measured")
     parser.add_argument("--web-workers", type=int, default=3)
     parser.add_argument("--poll", action="store_true", help="the clock polled (as before), not pushed")
+    parser.add_argument("--table-tablets", type=int, default=10)
+    parser.add_argument("--table-acts", type=int, default=4)
+    parser.add_argument("--table-window", type=float, default=20, help="seconds of table polls measured")
     args = parser.parse_args()
     with Run("phase", needs_postgres=True) as scratch:
         return measure(scratch, args)
@@ -231,6 +297,8 @@ async def run(app: App, args) -> int:
 
     from larp.campaign.services.members import add_moderator, create_player
     from larp.scenarios.loader import load_scenario
+    from larp.tables import registry as table_pages
+    from larp.tables import services as tables
     from larp.tablet import services as tablet_services
     from larp.turns import services as turns
 
@@ -245,20 +313,23 @@ async def run(app: App, args) -> int:
             token = tablet_services.issue_code(mod, game, user)
             tablets.append((faction.code, f"/join/{tablet_services.link(token)}/"))
         turns.start_game(game, mod)
+        table = tables.create_table(game, "tactical", "bench", [("a", "A", factions[0]), ("b", "B", factions[1])],
+                                    mod, seed=1)
         store = SessionStore()
         store[SESSION_KEY], store[BACKEND_SESSION_KEY] = str(mod.pk), "django.contrib.auth.backends.ModelBackend"
         store[HASH_SESSION_KEY] = mod.get_session_auth_hash()
         store.create()
-        return game, mod, tablets, store.session_key
+        return game, mod, tablets, store.session_key, table
 
-    game, mod, specs, mod_session = await sync_to_async(setup)()
+    game, mod, specs, mod_session, table = await sync_to_async(setup)()
+    table_factions = await sync_to_async(lambda: {side.faction.code for side in table.sides.select_related("faction")})()
     tablets = [Tablet(app.base, game.pk, code, path) for code, path in specs]
     for i in range(0, len(tablets), 10):
         await asyncio.gather(*(t.open() for t in tablets[i:i + 10]))
     print(f"{len(tablets)} tablets on {len({t.faction for t in tablets})} factions; "
           f"clock by {'push (' + tablets[0].stream.split('?')[0] + ')' if tablets[0].stream else 'polling'}")
 
-    end = time.time() + args.idle + args.changes * 8 + 10
+    end = time.time() + args.idle + args.changes * 8 + args.table_window + args.table_acts * 4 + 30
     followers = [asyncio.get_running_loop().create_task(t.follow(end)) for t in tablets]
     await asyncio.sleep(3)  # every tablet has seen the phase once
 
@@ -277,6 +348,44 @@ async def run(app: App, args) -> int:
     idle_rate = idle_cpu_s / idle_seconds
     print(f"idle: {requests} clock requests in {idle_seconds:.0f} s from {len(tablets)} tablets, server CPU "
           f"{idle_cpu_s:.2f} s ({idle_rate:.2f} of a core), {idle_bytes / 1000:.1f} KB a tablet a minute", flush=True)
+
+    # A battle table: its version polled by ten tablets of its two factions; the polls' CPU, then acts.
+    page = table_pages.table_url(table.system, game.pk, table.pk)
+    seated = [t for t in tablets if t.faction in table_factions][:args.table_tablets]
+    watchers = [TableWatcher(t, page) for t in seated]
+    await asyncio.gather(*(w.open() for w in watchers))
+    table_end = time.time() + args.table_window + args.table_acts * 3 + 5
+    table_tasks = [asyncio.get_running_loop().create_task(w.follow(table_end)) for w in watchers]
+    await asyncio.sleep(2)  # each has polled once in full (its seat checked)
+    polls_before, before = sum(w.polls for w in watchers), cpu_snapshot(app.proc.pid)
+    await asyncio.sleep(args.table_window)
+    after = cpu_snapshot(app.proc.pid)
+    table_polls = sum(w.polls for w in watchers) - polls_before
+    table_poll_ms = max(0.0, (after[1] - before[1]) - idle_rate * (after[2] - before[2])) * 1000 / max(1, table_polls)
+    print(f"table: {len(watchers)} tablets, {table_polls} version polls in {after[2] - before[2]:.0f} s, "
+          f"{table_poll_ms:.2f} ms of server CPU each", flush=True)
+
+    def act():
+        with tables.locked(table.pk) as locked:
+            tables.record(locked, "note", mod, summary="benchmark")
+        locked.refresh_from_db(fields=["version"])
+        return locked.version
+
+    table_reach = []
+    for n in range(args.table_acts):
+        pressed = time.time()
+        version = await sync_to_async(act)()
+        limit = time.time() + 10
+        while time.time() < limit and sum(1 for w in watchers if version in w.seen) < len(watchers):
+            await asyncio.sleep(0.02)
+        got = [w.seen[version] - pressed for w in watchers if version in w.seen]
+        table_reach.append(max(got) if len(got) == len(watchers) else float("inf"))
+        print(f"table act {n + 1}: {len(got)}/{len(watchers)} tablets, median {statistics.median(got):.2f} s, "
+              f"last {table_reach[-1]:.2f} s", flush=True)
+        await asyncio.sleep(1.3 + 0.37 * n)  # the next act lands elsewhere in the polls' second
+    for task in table_tasks:
+        task.cancel()
+    await asyncio.gather(*table_tasks, return_exceptions=True)
 
     # Phase changes, pressed by the moderator on the console (over HTTP, as a browser sends it).
     import aiohttp
@@ -317,6 +426,8 @@ async def run(app: App, args) -> int:
         ("server CPU per tablet per change (worst)", max(cpu_per_tablet), TARGETS["cpu_ms_per_tablet"], "ms"),
         ("idle tablet, both ways", idle_bytes / 1000, TARGETS["idle_kb_min"], "KB/min"),
         ("idle clock's server CPU per tablet-second (app, worker, beat)", poll_cpu_ms, TARGETS["poll_cpu_ms"], "ms"),
+        (f"a table act reaches its {len(watchers)} tablets (worst)", max(table_reach), TARGETS["table_reach_s"], "s"),
+        ("server CPU of one table version poll", table_poll_ms, TARGETS["table_poll_cpu_ms"], "ms"),
     ]
     print(f"{'figure':<58} {'value':>9} {'target':>9} {'ratio':>6}")
     missed = 0
