@@ -233,7 +233,7 @@ _cache = os.environ.get("CACHE_URL", "redis" if CELERY_BROKER_URL.startswith("re
 if _cache == "redis":
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "larp.cache.SharedClientRedisCache",  # Django's, one client per pool (larp/cache.py)
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "larp"),
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
@@ -251,7 +251,11 @@ if HTTPS:
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "86400"))
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Sessions in the database and, in front of it, the shared cache (larp/sessions.py: cached_db that keeps
+# working while Redis is down). Without Redis the cache is each process's own (locmem): then sessions are read
+# from the database only, since a sign-out in one process could not reach another's copy. A session deleted
+# while Redis is down (a sign-out then) stays in Redis's copy until it expires, if Redis kept its data.
+SESSION_ENGINE = "larp.sessions" if _cache == "redis" else "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 3  # a whole game weekend
 SESSION_COOKIE_HTTPONLY = True
 
