@@ -56,3 +56,29 @@ def test_a_late_stream_gets_the_time_of_now(tiny_game, moderator):
     assert abs(event["server_time"] - time.time()) < 0.2
     assert event["remaining"] == pytest.approx(event["deadline"] - event["server_time"], abs=0.2)
     early.close(), late.close()
+
+
+def test_past_its_slots_a_worker_tells_the_tablet_to_poll(tiny_game, moderator, client, settings):
+    """Each open stream holds a thread: past CLOCK_STREAM_SLOTS the answer is 204 (the EventSource ends and the
+    tablet polls); a stream closed, by its end or by the tablet going away, gives its slot back."""
+    services.start_game(tiny_game, moderator)
+    settings.CLOCK_STREAM, settings.CLOCK_STREAM_SLOTS = True, 1
+    url = reverse("turns:clock_stream", args=[tiny_game.pk])
+    first = client.get(url)
+    assert first.status_code == 200 and first["Content-Type"] == "text/event-stream"
+    assert client.get(url).status_code == 204
+    first.close()  # never read: the slot comes back all the same
+    second = client.get(url)
+    assert second.status_code == 200
+    assert next(iter(second.streaming_content)).startswith(b"retry:")
+    second.close()
+    assert client.get(url).status_code == 200
+
+
+def test_the_page_offers_the_stream_only_when_the_server_pushes(tiny_game, moderator, player, client_for, settings):
+    services.start_game(tiny_game, moderator)
+    page = reverse("tablet:faction", args=[tiny_game.pk, "north"])
+    settings.CLOCK_STREAM = True
+    assert 'data-clock-stream="/g/' in client_for(player).get(page).content.decode()
+    settings.CLOCK_STREAM = False
+    assert "data-clock-stream" not in client_for(player).get(page).content.decode()
