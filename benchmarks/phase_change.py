@@ -85,6 +85,7 @@ class Tablet:
         self.etag = ""
         self.stream = ""
         self.poll_ms = 800
+        self.polled_instead = False
         self.reached: dict[int, float] = {}  # change number -> when board and map were in hand
         self.change_no = 0
 
@@ -135,7 +136,7 @@ class Tablet:
         """The clock as tablet.js follows it: the stream when the page offers one, else polling."""
         if self.stream:
             await asyncio.gather(self._stream(end), self._poll(end, every=30.0))
-        else:
+        if not self.stream:  # polled from the start, or the server had no stream left for it
             await self._poll(end)
 
     async def _poll(self, end: float, every: float | None = None) -> None:
@@ -145,6 +146,8 @@ class Tablet:
             await asyncio.sleep(every)
 
         while time.time() < end:
+            if every and not self.stream:
+                return  # the stream was refused: follow() polls every 0.8 s from now on
             extra = {"If-None-Match": self.etag} if self.etag else {}
             try:
                 status, headers, body = await self.get(f"/g/{self.game_id}/clock", extra)
@@ -171,6 +174,10 @@ class Tablet:
                 async with self.session.get(url, headers=headers, timeout=aiohttp.ClientTimeout(
                         total=None, sock_read=40)) as resp:
                     self._count("GET", url, headers, resp, b"")
+                    if resp.status == 204:  # the worker's streams are all taken: EventSource ends, the tablet polls
+                        self.stream = ""
+                        self.polled_instead = True
+                        return
                     data = ""
                     async for raw in resp.content:
                         self.received += len(raw)
@@ -355,6 +362,9 @@ async def run(app: App, args) -> int:
     # The clock's server CPU per tablet per second (a poll a second at <= 1 ms each; or the stream's share).
     poll_cpu_ms = idle_cpu_s * 1000 / idle_seconds / len(tablets)
     idle_rate = idle_cpu_s / idle_seconds
+    pollers = sum(1 for t in tablets if t.polled_instead)
+    if pollers:
+        print(f"{pollers} tablets were refused a stream (their worker's slots were taken) and poll", flush=True)
     print(f"idle: {requests} clock requests in {idle_seconds:.0f} s from {len(tablets)} tablets, server CPU "
           f"{idle_cpu_s:.2f} s ({idle_rate:.2f} of a core), {idle_bytes / 1000:.1f} KB a tablet a minute", flush=True)
 
