@@ -289,5 +289,5 @@ REQUEST_START_SKEW = 1.0  # seconds a proxy's clock may run ahead of ours
 # worker serves at most CLOCK_STREAM_SLOTS streams (the tablets past that poll) and `rungame` gives each worker
 # 4 threads for pages plus that many (WEB_THREADS overrides).
 CLOCK_STREAM = env_flag("CLOCK_STREAM")
-CLOCK_STREAM_SLOTS = int(os.environ.get("CLOCK_STREAM_SLOTS", "24"))
+CLOCK_STREAM_SLOTS = int(os.environ.get("CLOCK_STREAM_SLOTS", "40"))
 CLOCK_STREAM_SECONDS = 55  # a stream ends after this and the tablet reconnects (proxies and threads come back)
