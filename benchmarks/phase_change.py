@@ -227,7 +227,8 @@ TABLE_POLL_S = 0.5  # static/js/table-live.js: setInterval(poll, 500)
 
 class TableWatcher:
     """A battle table's page on a tablet, as static/js/table-live.js follows it: the table's version polled every
-    TABLE_POLL_S; when it changed, the page fetched again (X-Table-Refresh). Rides on a tablet's session (a second tab)."""
+    TABLE_POLL_S; when it changed, the page fetched again (X-Table-Refresh). Rides on a tablet's session (a
+    second tab)."""
 
     def __init__(self, tablet: Tablet, page: str):
         self.tablet, self.page = tablet, page
@@ -338,7 +339,8 @@ async def run(app: App, args) -> int:
         return game, mod, tablets, store.session_key, table
 
     game, mod, specs, mod_session, table = await sync_to_async(setup)()
-    table_factions = await sync_to_async(lambda: {side.faction.code for side in table.sides.select_related("faction")})()
+    table_factions = await sync_to_async(
+        lambda: {side.faction.code for side in table.sides.select_related("faction")})()
     tablets = [Tablet(app.base, game.pk, code, path) for code, path in specs]
     for i in range(0, len(tablets), 10):
         await asyncio.gather(*(t.open() for t in tablets[i:i + 10]))

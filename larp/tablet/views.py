@@ -26,7 +26,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from larp.arrival import arrived_at
-from larp.campaign.access import faction_role, is_moderator, player_faction, require_faction, require_member, require_moderator
+from larp.campaign.access import (faction_role, is_moderator, player_faction, require_faction, require_member,
+                                  require_moderator)
 from larp.campaign.models import Faction, Game, Membership
 from larp.campaign import labels
 from larp.campaign.people import person
