@@ -563,10 +563,22 @@
   };
   /* The board names the map of its state (data-map-next): one request per tablet instead of two at a phase
    * change; the map's own fragment is asked only where there is no board (the map page). */
+  /* A board that could not be fetched is asked again (after 2, 4, 8 s, and when the network comes back): a
+   * pushed phase change can arrive while the tablet's other requests fail, and no second one will come. */
+  var Stale = { tries: 0, timer: null };
+  function refreshBoard() {
+    clearTimeout(Stale.timer);
+    var started = Refresh.get("#board", "boardUrl", function (ok) {
+      if (ok) { Stale.tries = 0; if (!Maps.follow()) Maps.refresh(); return; }
+      Stale.tries += 1;
+      Stale.timer = setTimeout(refreshBoard, Math.min(8000, 1000 * Math.pow(2, Stale.tries)));
+    });
+    if (!started && !document.querySelector("#board")) Maps.refresh();
+  }
+  window.addEventListener("online", function () { if (Stale.tries) refreshBoard(); });
   document.addEventListener("tablet:phase-changed", function (ev) {
     Outbox.newTurn(ev.detail.turn);
-    var started = Refresh.get("#board", "boardUrl", function (ok) { if (!(ok && Maps.follow())) Maps.refresh(); });
-    if (!started && !document.querySelector("#board")) Maps.refresh();
+    refreshBoard();
   });
 
   /* ---------------------------------------------------------------- map: pan and pinch-zoom on the viewBox */
