@@ -7,7 +7,7 @@
   session's passes; a revoked join code or a player moved off the table loses the version (only a number
   and «playing/finished») at the latest PASS_SECONDS later, and every page and act is checked in full as before.
 
-Only with a cache every web process shares (Redis, larp.turns.state_version.enabled()): a per-process cache
+Only with a cache every web process shares (Redis; `enabled`): a per-process cache
 could not be told of a change made in another process.
 """
 from __future__ import annotations
@@ -33,9 +33,11 @@ def _pass_key(session_key: str) -> str:
 
 
 def enabled() -> bool:
-    from larp.turns import state_version
-
-    return state_version.enabled()
+    """As larp.turns.state_version.enabled(): only with a cache every web process shares, or when forced."""
+    forced = getattr(settings, "STATE_CACHE", None)
+    if forced is not None:
+        return bool(forced)
+    return "redis" in settings.CACHES["default"]["BACKEND"].lower()
 
 
 def answer(request, game_id: int, table_id: int):
