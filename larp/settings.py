@@ -284,10 +284,10 @@ REQUEST_START_MAX_AGE = 60  # seconds: an older stamp is not believed (a clock t
 REQUEST_START_SKEW = 1.0  # seconds a proxy's clock may run ahead of ours
 
 # The clock pushed to tablets as server-sent events (issue 36; benchmarks/README.md "Sixty tablets at a phase
-# change"): CLOCK_STREAM=1. Off by default: the polling tablets' browser tests of a flapping network do not all
-# pass with it on yet (benchmarks/README.md says which). Each open stream holds one of gunicorn's threads: a web
-# worker serves at most CLOCK_STREAM_SLOTS streams (the tablets past that poll) and `rungame` gives each worker
-# 4 threads for pages plus that many (WEB_THREADS overrides).
-CLOCK_STREAM = env_flag("CLOCK_STREAM")
+# change"): on unless CLOCK_STREAM=0, which makes every tablet poll the clock as before (polling is also each
+# tablet's fallback while its stream is down). Each open stream holds one of gunicorn's threads: a web worker
+# serves at most CLOCK_STREAM_SLOTS streams (the tablets past that are told to poll) and `rungame` gives each
+# worker 4 threads for pages plus that many (WEB_THREADS overrides).
+CLOCK_STREAM = env_flag("CLOCK_STREAM", True)
 CLOCK_STREAM_SLOTS = int(os.environ.get("CLOCK_STREAM_SLOTS", "40"))
 CLOCK_STREAM_SECONDS = 55  # a stream ends after this and the tablet reconnects (proxies and threads come back)
