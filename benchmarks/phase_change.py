@@ -7,8 +7,8 @@ By default the clock is pushed (CLOCK_STREAM=1: server-sent events, 28 threads a
 the polling tablets as before.
 
 The app runs the production way (benchmarks/load/server.py: `manage.py rungame`, gunicorn, DEBUG off) on its
-own PostgreSQL database, made for this run and dropped after it (`larp_phase_<pid>`), and the Redis database
-of TEST_REDIS_URL (default redis://127.0.0.1:6379/8), flushed before and after. Sixty tablets are asyncio
+own PostgreSQL database, made for this run and dropped after it, and its own keys and Celery queue in the Redis
+database of TEST_REDIS_URL (benchmarks/scratch.py: nothing else there is touched). Sixty tablets are asyncio
 HTTP clients (aiohttp) that behave as static/js/tablet.js does: they sign in by join code, open their
 faction page, then follow the clock the way the page does (push or polling, whichever the page uses:
 `clock_stream` in the page's data) and, when the phase changes, fetch the board fragment and the map's SVG
@@ -18,7 +18,12 @@ Figures, each with its target and ratio (exit 1 on a miss):
 - a phase change reaches all tablets (last tablet's board and map in hand), seconds after the press;
 - server CPU per tablet per change (the app's process group, /proc, over the change, less idle);
 - an idle tablet's bytes a minute, both ways;
-- the idle clock's server CPU per tablet per second (one poll a second at <= 1 ms, or the stream's share).
+- the idle clock's server CPU per tablet per second (one poll a second at <= 1 ms, or the stream's share);
+- a table act reaches the 10 tablets at the table (each has the page fetched again), seconds after it is
+  committed (the act is made in this process, through the tables' services);
+- the server CPU of one table version poll (the 10 tablets' polls over a window, less the idle rate).
+Server CPU is the app's process group only (gunicorn, Celery worker and beat), read from /proc; it hardly
+depends on what else the machine runs, unlike the seconds, which include waiting for a core.
 """
 from __future__ import annotations
 
@@ -35,10 +40,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from load.server import App, cpu_snapshot, environment, free_port, recreate_database  # noqa: E402
+from load.server import App, environment, free_port  # noqa: E402
+from scratch import Run, run_main  # noqa: E402
 
-PG_ADMIN = "postgres://postgres:postgres@127.0.0.1:5432/postgres"
-TARGETS = {"reach_s": 1.5, "cpu_ms_per_tablet": 10.0, "idle_kb_min": 15.0, "poll_cpu_ms": 1.0}
+TARGETS = {"reach_s": 1.5, "cpu_ms_per_tablet": 10.0, "idle_kb_min": 15.0, "poll_cpu_ms": 1.0,
+           "table_reach_s": 1.0, "table_poll_cpu_ms": 1.0}
 # What Chromium on an Android tablet sends with a fetch() from the faction page (cookies are added by the jar).
 CHROMIUM = {
     "User-Agent": "Mozilla/5.0 (Linux; Android 13; SM-X200) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -49,12 +55,22 @@ CHROMIUM = {
 }
 
 
-def drop_database(name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+def cpu_snapshot(app_pgid: int) -> tuple[float, float, float]:
+    """(0, CPU-seconds of the app's process group alone: web, worker, beat, wall time). Not this process: its
+    sixty emulated tablets are the clients' CPU, not the server's (load.server's snapshot counts both)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    ours = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parts = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(parts[2]) == app_pgid:
+            ours += (int(parts[11]) + int(parts[12])) / tick
+    return 0.0, ours, time.monotonic()
 
 
 class Tablet:
@@ -69,6 +85,7 @@ class Tablet:
         self.etag = ""
         self.stream = ""
         self.poll_ms = 800
+        self.polled_instead = False
         self.reached: dict[int, float] = {}  # change number -> when board and map were in hand
         self.change_no = 0
 
@@ -119,7 +136,7 @@ class Tablet:
         """The clock as tablet.js follows it: the stream when the page offers one, else polling."""
         if self.stream:
             await asyncio.gather(self._stream(end), self._poll(end, every=30.0))
-        else:
+        if not self.stream:  # polled from the start, or the server had no stream left for it
             await self._poll(end)
 
     async def _poll(self, end: float, every: float | None = None) -> None:
@@ -129,6 +146,8 @@ class Tablet:
             await asyncio.sleep(every)
 
         while time.time() < end:
+            if every and not self.stream:
+                return  # the stream was refused: follow() polls every 0.8 s from now on
             extra = {"If-None-Match": self.etag} if self.etag else {}
             try:
                 status, headers, body = await self.get(f"/g/{self.game_id}/clock", extra)
@@ -155,6 +174,10 @@ class Tablet:
                 async with self.session.get(url, headers=headers, timeout=aiohttp.ClientTimeout(
                         total=None, sock_read=40)) as resp:
                     self._count("GET", url, headers, resp, b"")
+                    if resp.status == 204:  # the worker's streams are all taken: EventSource ends, the tablet polls
+                        self.stream = ""
+                        self.polled_instead = True
+                        return
                     data = ""
                     async for raw in resp.content:
                         self.received += len(raw)
@@ -175,20 +198,69 @@ class Tablet:
         key = (payload.get("turn"), payload.get("phase"))
         if self.phase is not None and key != self.phase:
             self.phase = key
-            asyncio.get_running_loop().create_task(self._refresh(self.change_no))
+            asyncio.get_running_loop().create_task(self._refresh_quietly(self.change_no))
         self.phase = key
 
+    async def _refresh_quietly(self, change_no: int) -> None:
+        try:
+            await self._refresh(change_no)
+        except Exception:  # noqa: BLE001 - a failed refresh: the tablet is not counted as reached
+            pass
+
     async def _refresh(self, change_no: int) -> None:
-        """As tablet.js on `tablet:phase-changed`: the board fragment, the map's fragment, then the map's SVG when
-        its version changed."""
-        await self.get(f"/g/{self.game_id}/f/{self.faction}/", {"HX-Request": "true"})
-        _s, _h, body = await self.get(f"/g/{self.game_id}/map/?f={self.faction}", {"HX-Request": "true"})
+        """As tablet.js on `tablet:phase-changed`: the board fragment, which names the map of its state
+        (data-map-next), then the map's SVG when its version changed."""
+        _s, _h, body = await self.get(f"/g/{self.game_id}/f/{self.faction}/", {"HX-Request": "true"})
         html = body.decode()
-        found = re.search(r"map/svg\?f=[^&\"]*&amp;v=([0-9a-f]+)", html)
+        found = re.search(r'data-map-next="[^"]*map/svg\?f=[^&"]*&amp;v=([0-9a-f]+)', html)
+        if found is None:  # a board without it: the map's fragment, as before
+            _s, _h, body = await self.get(f"/g/{self.game_id}/map/?f={self.faction}", {"HX-Request": "true"})
+            found = re.search(r"map/svg\?f=[^&\"]*&amp;v=([0-9a-f]+)", body.decode())
         if found and found.group(1) != self.map_version:
             self.map_version = found.group(1)
             await self.get(f"/g/{self.game_id}/map/svg?f={self.faction}&v={self.map_version}")
         self.reached.setdefault(change_no, time.time())
+
+
+TABLE_POLL_S = 0.5  # static/js/table-live.js: setInterval(poll, 500)
+
+
+class TableWatcher:
+    """A battle table's page on a tablet, as static/js/table-live.js follows it: the table's version polled every
+    TABLE_POLL_S; when it changed, the page fetched again (X-Table-Refresh). Rides on a tablet's session (a
+    second tab)."""
+
+    def __init__(self, tablet: Tablet, page: str):
+        self.tablet, self.page = tablet, page
+        self.version_url = ""
+        self.version = None
+        self.polls = 0
+        self.seen: dict[int, float] = {}  # table version -> when the refreshed page was in hand
+
+    async def open(self) -> None:
+        status, _h, body = await self.tablet.get(self.page)
+        assert status == 200, status
+        html = body.decode()
+        self.version_url = re.search(r'data-table-version-url="([^"]+)"', html).group(1)
+        self.version = int(re.search(r'data-table-version="(\d+)"', html).group(1))
+
+    async def follow(self, end: float) -> None:
+        import json
+
+        while time.time() < end:
+            started = time.time()
+            try:
+                status, _h, body = await self.tablet.get(self.version_url)
+                self.polls += 1
+                if status == 200:
+                    version = json.loads(body)["version"]
+                    if version != self.version:
+                        self.version = version
+                        await self.tablet.get(self.page, {"X-Table-Refresh": "1"})
+                        self.seen.setdefault(version, time.time())
+            except Exception:  # noqa: BLE001 - a lost poll: the next one tries again
+                pass
+            await asyncio.sleep(max(0.0, TABLE_POLL_S - (time.time() - started)))
 
 
 def main() -> int:
@@ -198,25 +270,30 @@ def main() -> int:
     parser.add_argument("--idle", type=float, default=30, help="seconds of idle tablets measured")
     parser.add_argument("--web-workers", type=int, default=3)
     parser.add_argument("--poll", action="store_true", help="the clock polled (as before), not pushed")
+    parser.add_argument("--table-tablets", type=int, default=10)
+    parser.add_argument("--table-acts", type=int, default=4)
+    parser.add_argument("--table-window", type=float, default=20, help="seconds of table polls measured")
     args = parser.parse_args()
+    with Run("phase", needs_postgres=True) as scratch:
+        return measure(scratch, args)
 
-    db_name = f"larp_phase_{os.getpid()}"
-    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/8")
+
+def measure(scratch: Run, args) -> int:
+    scratch.start_redis()
     var_dir = ROOT / "var" / f"bench-phase-{os.getpid()}"
-    env = environment(recreate_database(db_name), redis_url, var_dir)
-    env["CACHE_KEY_PREFIX"] = f"larp-phase-{os.getpid()}"
+    env = environment(scratch.create_database(), scratch.redis_url, var_dir, scratch.name)
     env["CLOCK_STREAM"] = "0" if args.poll else "1"
-    import redis
-
-    redis.Redis.from_url(redis_url).flushdb()
     os.environ.update({k: v for k, v in env.items() if k in (
-        "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CACHE_KEY_PREFIX", "SECRET_KEY", "LARP_VAR_DIR",
-        "DJANGO_SETTINGS_MODULE", "ALLOWED_HOSTS", "ORDER_GRACE_SECONDS", "ORDER_SETTLE_SECONDS", "CLOCK_STREAM")})
+        "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_QUEUE", "CACHE_KEY_PREFIX", "SECRET_KEY",
+        "LARP_VAR_DIR", "DJANGO_SETTINGS_MODULE", "ALLOWED_HOSTS", "ORDER_GRACE_SECONDS", "ORDER_SETTLE_SECONDS",
+        "CLOCK_STREAM")})
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
 
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # the benchmark's accounts only
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)
     app = App(env, free_port(), args.web_workers, var_dir / "app.log")
@@ -225,11 +302,9 @@ def main() -> int:
         return asyncio.run(run(app, args))
     finally:
         app.stop()
-        redis.Redis.from_url(redis_url).flushdb()
         from django.db import connections
 
         connections.close_all()
-        drop_database(db_name)
 
 
 async def run(app: App, args) -> int:
@@ -239,6 +314,8 @@ async def run(app: App, args) -> int:
 
     from larp.campaign.services.members import add_moderator, create_player
     from larp.scenarios.loader import load_scenario
+    from larp.tables import registry as table_pages
+    from larp.tables import services as tables
     from larp.tablet import services as tablet_services
     from larp.turns import services as turns
 
@@ -253,20 +330,24 @@ async def run(app: App, args) -> int:
             token = tablet_services.issue_code(mod, game, user)
             tablets.append((faction.code, f"/join/{tablet_services.link(token)}/"))
         turns.start_game(game, mod)
+        table = tables.create_table(game, "tactical", "bench", [("a", "A", factions[0]), ("b", "B", factions[1])],
+                                    mod, seed=1)
         store = SessionStore()
         store[SESSION_KEY], store[BACKEND_SESSION_KEY] = str(mod.pk), "django.contrib.auth.backends.ModelBackend"
         store[HASH_SESSION_KEY] = mod.get_session_auth_hash()
         store.create()
-        return game, mod, tablets, store.session_key
+        return game, mod, tablets, store.session_key, table
 
-    game, mod, specs, mod_session = await sync_to_async(setup)()
+    game, mod, specs, mod_session, table = await sync_to_async(setup)()
+    table_factions = await sync_to_async(
+        lambda: {side.faction.code for side in table.sides.select_related("faction")})()
     tablets = [Tablet(app.base, game.pk, code, path) for code, path in specs]
     for i in range(0, len(tablets), 10):
         await asyncio.gather(*(t.open() for t in tablets[i:i + 10]))
     print(f"{len(tablets)} tablets on {len({t.faction for t in tablets})} factions; "
           f"clock by {'push (' + tablets[0].stream.split('?')[0] + ')' if tablets[0].stream else 'polling'}")
 
-    end = time.time() + args.idle + args.changes * 8 + 10
+    end = time.time() + 3600  # cancelled at the end
     followers = [asyncio.get_running_loop().create_task(t.follow(end)) for t in tablets]
     await asyncio.sleep(3)  # every tablet has seen the phase once
 
@@ -283,8 +364,49 @@ async def run(app: App, args) -> int:
     # The clock's server CPU per tablet per second (a poll a second at <= 1 ms each; or the stream's share).
     poll_cpu_ms = idle_cpu_s * 1000 / idle_seconds / len(tablets)
     idle_rate = idle_cpu_s / idle_seconds
+    pollers = sum(1 for t in tablets if t.polled_instead)
+    if pollers:
+        print(f"{pollers} tablets were refused a stream (their worker's slots were taken) and poll", flush=True)
     print(f"idle: {requests} clock requests in {idle_seconds:.0f} s from {len(tablets)} tablets, server CPU "
           f"{idle_cpu_s:.2f} s ({idle_rate:.2f} of a core), {idle_bytes / 1000:.1f} KB a tablet a minute", flush=True)
+
+    # A battle table: its version polled by ten tablets of its two factions; the polls' CPU, then acts.
+    page = table_pages.table_url(table.system, game.pk, table.pk)
+    seated = [t for t in tablets if t.faction in table_factions][:args.table_tablets]
+    watchers = [TableWatcher(t, page) for t in seated]
+    await asyncio.gather(*(w.open() for w in watchers))
+    table_end = time.time() + 3600  # cancelled below
+    table_tasks = [asyncio.get_running_loop().create_task(w.follow(table_end)) for w in watchers]
+    await asyncio.sleep(2)  # each has polled once in full (its seat checked)
+    polls_before, before = sum(w.polls for w in watchers), cpu_snapshot(app.proc.pid)
+    await asyncio.sleep(args.table_window)
+    after = cpu_snapshot(app.proc.pid)
+    table_polls = sum(w.polls for w in watchers) - polls_before
+    table_poll_ms = max(0.0, (after[1] - before[1]) - idle_rate * (after[2] - before[2])) * 1000 / max(1, table_polls)
+    print(f"table: {len(watchers)} tablets, {table_polls} version polls in {after[2] - before[2]:.0f} s, "
+          f"{table_poll_ms:.2f} ms of server CPU each", flush=True)
+
+    def act():
+        with tables.locked(table.pk) as locked:
+            tables.record(locked, "note", mod, summary="benchmark")
+        locked.refresh_from_db(fields=["version"])
+        return locked.version
+
+    table_reach = []
+    for n in range(args.table_acts):
+        pressed = time.time()
+        version = await sync_to_async(act)()
+        limit = time.time() + 10
+        while time.time() < limit and sum(1 for w in watchers if version in w.seen) < len(watchers):
+            await asyncio.sleep(0.02)
+        got = [w.seen[version] - pressed for w in watchers if version in w.seen]
+        table_reach.append(max(got) if len(got) == len(watchers) else float("inf"))
+        print(f"table act {n + 1}: {len(got)}/{len(watchers)} tablets, median {statistics.median(got or [0]):.2f} s, "
+              f"last {table_reach[-1]:.2f} s", flush=True)
+        await asyncio.sleep(1.3 + 0.37 * n)  # the next act lands elsewhere in the polls' second
+    for task in table_tasks:
+        task.cancel()
+    await asyncio.gather(*table_tasks, return_exceptions=True)
 
     # Phase changes, pressed by the moderator on the console (over HTTP, as a browser sends it).
     import aiohttp
@@ -311,7 +433,7 @@ async def run(app: App, args) -> int:
             cpu = max(0.0, (done[1] - start[1]) - idle_rate * window)
             reach.append(last)
             cpu_per_tablet.append(cpu * 1000 / len(tablets))
-            print(f"change {n}: {len(got)}/{len(tablets)} tablets, median {statistics.median(got):.2f} s, "
+            print(f"change {n}: {len(got)}/{len(tablets)} tablets, median {statistics.median(got or [0]):.2f} s, "
                   f"last {last:.2f} s; server CPU {cpu:.2f} s = {cpu_per_tablet[-1]:.1f} ms a tablet", flush=True)
             await asyncio.sleep(3)
     for f in followers:
@@ -325,6 +447,8 @@ async def run(app: App, args) -> int:
         ("server CPU per tablet per change (worst)", max(cpu_per_tablet), TARGETS["cpu_ms_per_tablet"], "ms"),
         ("idle tablet, both ways", idle_bytes / 1000, TARGETS["idle_kb_min"], "KB/min"),
         ("idle clock's server CPU per tablet-second (app, worker, beat)", poll_cpu_ms, TARGETS["poll_cpu_ms"], "ms"),
+        (f"a table act reaches its {len(watchers)} tablets (worst)", max(table_reach), TARGETS["table_reach_s"], "s"),
+        ("server CPU of one table version poll", table_poll_ms, TARGETS["table_poll_cpu_ms"], "ms"),
     ]
     print(f"{'figure':<58} {'value':>9} {'target':>9} {'ratio':>6}")
     missed = 0
@@ -336,4 +460,4 @@ async def run(app: App, args) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -78,6 +78,8 @@ MIDDLEWARE = [
     # BREACH: Django masks the CSRF token anew on every response and this middleware pads each gzip
     # stream with random bytes; tablet pages reflect no text typed by anyone. README "Compression".
     "django.middleware.gzip.GZipMiddleware",
+    # The clock and a table's version, polled by every tablet, answered before sessions and sign-in (issue 36).
+    "larp.fastlane.FastLaneMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -232,7 +234,7 @@ _cache = os.environ.get("CACHE_URL", "redis" if CELERY_BROKER_URL.startswith("re
 if _cache == "redis":
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "larp.cache.SharedClientRedisCache",  # Django's, one client per pool (larp/cache.py)
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "larp"),
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
@@ -250,7 +252,11 @@ if HTTPS:
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "86400"))
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Sessions in the database and, in front of it, the shared cache (larp/sessions.py: cached_db that keeps
+# working while Redis is down). Without Redis the cache is each process's own (locmem): then sessions are read
+# from the database only, since a sign-out in one process could not reach another's copy. A session deleted
+# while Redis is down (a sign-out then) stays in Redis's copy until it expires, if Redis kept its data.
+SESSION_ENGINE = "larp.sessions" if _cache == "redis" else "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 3  # a whole game weekend
 SESSION_COOKIE_HTTPONLY = True
 
@@ -278,8 +284,11 @@ REQUEST_START_HEADER = os.environ.get("REQUEST_START_HEADER", "")
 REQUEST_START_MAX_AGE = 60  # seconds: an older stamp is not believed (a clock that is wrong, a replay)
 REQUEST_START_SKEW = 1.0  # seconds a proxy's clock may run ahead of ours
 
-# The clock pushed to tablets as server-sent events instead of polled (issue 36; benchmarks/README.md "Push or
-# smarter polling"). Each open stream holds one of gunicorn's threads: with it on, `rungame` gives each web
-# worker WEB_THREADS threads (default 4 + 24). Off by default until a game night has tried it.
-CLOCK_STREAM = os.environ.get("CLOCK_STREAM", "").lower() in ("1", "true", "yes", "on")
+# The clock pushed to tablets as server-sent events (issue 36; benchmarks/README.md "Sixty tablets at a phase
+# change"): on unless CLOCK_STREAM=0, which makes every tablet poll the clock as before (polling is also each
+# tablet's fallback while its stream is down). Each open stream holds one of gunicorn's threads: a web worker
+# serves at most CLOCK_STREAM_SLOTS streams (the tablets past that are told to poll) and `rungame` gives each
+# worker 4 threads for pages plus that many (WEB_THREADS overrides).
+CLOCK_STREAM = env_flag("CLOCK_STREAM", True)
+CLOCK_STREAM_SLOTS = int(os.environ.get("CLOCK_STREAM_SLOTS", "40"))
 CLOCK_STREAM_SECONDS = 55  # a stream ends after this and the tablet reconnects (proxies and threads come back)

@@ -55,6 +55,18 @@ def can_see_faction(user, faction: Faction) -> bool:
         Q(role=Membership.MODERATOR) | Q(role=Membership.PLAYER, faction_id=faction.pk)).exists()
 
 
+def faction_role(user, faction: Faction) -> str | None:
+    """can_see_faction and is_moderator in one query (a board's request asks both): "moderator", "player" (the
+    faction's own), or None (may not see it)."""
+    if not user.is_authenticated:
+        return None
+    if user.is_superuser:
+        return Membership.MODERATOR
+    roles = set(Membership.objects.filter(user=user, game_id=faction.game_id).filter(
+        Q(role=Membership.MODERATOR) | Q(role=Membership.PLAYER, faction_id=faction.pk)).values_list("role", flat=True))
+    return Membership.MODERATOR if Membership.MODERATOR in roles else (Membership.PLAYER if roles else None)
+
+
 def require_moderator(user, game: Game | int) -> None:
     if not is_moderator(user, game):
         raise PermissionDenied("Only the game's moderators may do this.")

@@ -357,12 +357,16 @@ def _restore_join_codes(game: Game, data: dict, restored: Restored, *, trusted: 
     A code signs its account in: one for an account that is not a player of the game, or (from an upload)
     for an account that existed here before, is revoked, so a file cannot hand anyone a way into an account.
     """
+    from larp.tablet.middleware import forget
+
     JoinToken = apps.get_model("tablet", "JoinToken")
     same_key = (data.get("join_codes") or {}).get("secret_check") == secret_check()
     now = timezone.now().replace(microsecond=0)
     players = set(Membership.objects.filter(game=game, role=Membership.PLAYER).values_list("user_id", flat=True))
     allowed = players if trusted else players - restored.reused_users
-    JoinToken.objects.filter(game=game, revoked_at__isnull=True).exclude(user_id__in=allowed).update(revoked_at=now)
+    revoked = JoinToken.objects.filter(game=game, revoked_at__isnull=True).exclude(user_id__in=allowed)
+    forget(list(revoked.values_list("pk", flat=True)))  # their tablets are signed out at their next request
+    revoked.update(revoked_at=now)
     reissued = 0
     for token in JoinToken.objects.filter(game=game):
         if same_key and not token.key.startswith("moved-"):

@@ -13,3 +13,18 @@ class TablesConfig(AppConfig):
 
         register_names(stream_names)
         register_seats(stream_seats)
+
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import post_save
+
+        from larp.tables import version_pass
+        from larp.tables.models import Table
+
+        # A table's cached version follows every save of the table (services.bump writes it too: an update()).
+        post_save.connect(lambda sender, instance, **kw: version_pass.remember(instance.pk), sender=Table,
+                          weak=False, dispatch_uid="table-version-pass")
+        # A session signed out keeps no pass to a table's version.
+        user_logged_out.connect(
+            lambda sender, request=None, **kw: version_pass.revoke_session(
+                getattr(getattr(request, "session", None), "session_key", None)),
+            weak=False, dispatch_uid="table-version-pass-logout")

@@ -28,7 +28,7 @@ from larp.campaign.audit import audit
 from larp.campaign.models import Faction, Game
 from larp.dice import services as dice
 from larp.dice.models import Roll
-from larp.tables import registry
+from larp.tables import registry, version_pass
 from larp.tables.models import Side, Step, Table
 
 
@@ -154,6 +154,7 @@ def set_state(table: Table, state: dict) -> None:
 def bump(table: Table) -> None:
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     table.refresh_from_db(fields=["version"])
+    version_pass.remember(table.pk)  # what the pages' polls read, once this act is committed
 
 
 def finish(table: Table, result: dict, user, *, summary: str = "") -> None:

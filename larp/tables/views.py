@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from larp.campaign.access import is_moderator, require_member
 from larp.campaign.models import Game
-from larp.tables import registry
+from larp.tables import registry, version_pass
 from larp.tables.access import seat, visible_tables
 from larp.tables.models import SYSTEM_CHOICES
 
@@ -39,6 +39,8 @@ def open_table(request: HttpRequest, game_id: int, table_id: int) -> HttpRespons
 @login_required
 @require_GET
 def version(request: HttpRequest, game_id: int, table_id: int) -> JsonResponse:
-    """What a table's pages poll (about once a second) to know when to refresh."""
+    """What a table's pages poll (about once a second) to know when to refresh. This is the full check; the
+    session's next polls are answered by larp.fastlane without it for a few seconds (larp.tables.version_pass)."""
     s = seat(request.user, game_id, table_id)
+    version_pass.grant(request, s.table)
     return JsonResponse({"version": s.table.version, "status": s.table.status})

@@ -5,3 +5,14 @@ from django.utils.translation import gettext_lazy as _
 class TabletConfig(AppConfig):
     name = "larp.tablet"
     verbose_name = _("Players' tablets")
+
+    def ready(self):
+        from django.db.models.signals import post_delete, post_save
+
+        from larp.tablet.middleware import forget
+        from larp.tablet.models import JoinToken
+
+        # A code saved or deleted is looked up anew by its tablet's next request (update()s call forget themselves).
+        for signal in (post_save, post_delete):
+            signal.connect(lambda sender, instance, **kw: forget([instance.pk]), sender=JoinToken, weak=False,
+                           dispatch_uid=f"join-code-forget-{signal is post_save}")

@@ -20,6 +20,7 @@ from larp.orders import services as orders
 from larp.orders.pickers import start_situation
 from larp.tablet import tokens
 from larp.tablet.models import JoinToken, SpyReport
+from larp.tablet.middleware import forget
 from larp.tablet.selectors import stack_content
 from larp.turns.selectors import current_phase
 
@@ -39,7 +40,9 @@ def issue_code(by, game: Game, user) -> JoinToken:
     require_moderator(by, game)
     _player_membership(game, user)
     now = timezone.now().replace(microsecond=0)
-    JoinToken.objects.filter(game=game, user=user, revoked_at__isnull=True).update(revoked_at=now, revoked_by=by)
+    earlier = JoinToken.objects.filter(game=game, user=user, revoked_at__isnull=True)
+    forget(list(earlier.values_list("pk", flat=True)))
+    earlier.update(revoked_at=now, revoked_by=by)
     return JoinToken.objects.create(key=tokens.new_key(), game=game, user=user, created_by=by, created_at=now,
                                     expires_at=tokens.expiry(now))
 
@@ -64,7 +67,7 @@ def revoke_code(by, token: JoinToken) -> JoinToken:
     require_moderator(by, token.game_id)
     if token.revoked_at is None:
         token.revoked_at, token.revoked_by = timezone.now(), by
-        token.save(update_fields=["revoked_at", "revoked_by"])
+        token.save(update_fields=["revoked_at", "revoked_by"])  # forgotten by the cache too (apps.py)
     return token
 
 

@@ -12,7 +12,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -26,7 +26,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from larp.arrival import arrived_at
-from larp.campaign.access import is_moderator, player_faction, require_faction, require_member, require_moderator
+from larp.campaign.access import (faction_role, is_moderator, player_faction, require_faction, require_member,
+                                  require_moderator)
 from larp.campaign.models import Faction, Game, MapPicture, Membership
 from larp.campaign import labels
 from larp.campaign.people import person
@@ -89,14 +90,18 @@ def _page_context(request, faction: Faction) -> dict:
 @login_required
 @never_cache
 def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpResponse:
-    faction = _faction(request, game_id, faction)
     if request.htmx:
         # The board a phase change makes every tablet fetch: rendered once per faction and state.
+        faction = get_object_or_404(Faction.objects.select_related("game"), game_id=game_id, code=faction)
+        role = faction_role(request.user, faction)  # R13, and whether a moderator looks, in one query
+        if role is None:
+            raise PermissionDenied("This faction's stacks and orders are secret.")
         payload = clock.payload(faction.game_id)  # first: a passed deadline is closed before the board is read
-        variant = f"{'m' if is_moderator(request.user, faction.game_id) else 'p'}{int(selectors.clock_open(payload))}"
+        variant = f"{'m' if role == Membership.MODERATOR else 'p'}{int(selectors.clock_open(payload))}"
         html = rendered.board(request, faction.game_id, faction.code, variant, lambda extra: render_to_string(
             "tablet/faction.html#board", {**_page_context(request, faction), **extra}, request=request))
         return HttpResponse(html)
+    faction = _faction(request, game_id, faction)
     return render(request, "tablet/faction.html", _page_context(request, faction))
 
 
@@ -225,13 +230,19 @@ def map_page(request: HttpRequest, game_id: int) -> HttpResponse:
 def map_svg(request: HttpRequest, game_id: int) -> HttpResponse:
     """The map's SVG alone. Asked for by its current version, it is cached by the tablet for good: the next
     page or phase change that shows the same map costs nothing; a changed map has a new address."""
-    game = get_object_or_404(Game, pk=game_id)
-    own = _map_focus(request, game)
-    focus, asked = own.code if own else "", request.GET.get("v", "")
-    kept = rendered.svg(game.pk, focus, asked)  # the SVG of a version never changes: rendered once for all
+    membership = require_member(request.user, game_id)  # positions are for everyone in the game (R13)
+    asked = request.GET.get("v", "")
+    # The SVG of a version never changes: rendered once for all. Kept under the focus it was rendered for, so a
+    # focus named in the address that finds one is a faction of this game: no need to look it up.
+    focus = request.GET.get("f", "") or (membership.faction.code if membership and membership.faction_id
+                                         and membership.role == Membership.PLAYER else "")
+    kept = rendered.svg(game_id, focus, asked)
     if kept is not None:
         response = HttpResponse(kept)  # as rendered: the page puts it in place itself
     else:
+        game = get_object_or_404(Game, pk=game_id)
+        own = _map_focus(request, game)
+        focus = own.code if own else ""
         context = {"game": game, "own_faction": own, **_map_context(game, own)}
         response = render(request, "tablet/map.html#map_svg", context)
         if asked != context["map_version"]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from datetime import datetime
 
@@ -118,26 +119,84 @@ def payload(game_id: int, now: datetime | None = None) -> dict:
     }
 
 
-def stream(game_id: int, seconds: float, tick: float = 0.25, heartbeat: float = 15.0):
-    """Server-sent events of the clock: the payload now, then whenever its tag changes; a comment line as a
-    heartbeat. Reads the cached clock (this process's copy for LOCAL_TTL, else Redis), so a change shows
-    within about half a second and sixty open streams cost almost nothing while nothing changes."""
-    import json
+class _Feed:
+    """One game's clock as this process's open streams share it: read by one of them per tick, not by each."""
 
-    start = last_beat = time.monotonic()
-    sent = None
-    yield "retry: 1000\n\n"
-    while time.monotonic() - start < seconds:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self.read_at = -1e9
+        self.reading = False
+        self.seq = 0
+        self.tag = None
+        self.current: dict = {}
+
+
+_feeds: dict[int, _Feed] = {}
+_feeds_lock = threading.Lock()
+
+
+def _feed(game_id: int) -> _Feed:
+    with _feeds_lock:
+        feed = _feeds.get(game_id)
+        if feed is None:
+            feed = _feeds[game_id] = _Feed()
+        return feed
+
+
+def _read(game_id: int, feed: _Feed, tick: float) -> None:
+    """At most once a tick per process: the clock from the shared cache; the streams are woken if it changed."""
+    with feed.lock:
+        if feed.reading or time.monotonic() - feed.read_at < tick:
+            return
+        feed.reading = True
+    try:
+        _local.pop(game_id, None)  # the shared cache itself, not this process's half-second copy
         current = payload(game_id)
         tag = etag(current)
+    finally:
+        with feed.lock:
+            feed.reading, feed.read_at = False, time.monotonic()
+    with feed.lock:
+        if tag != feed.tag:
+            feed.tag, feed.current, feed.seq = tag, current, feed.seq + 1
+            feed.changed.notify_all()
+
+
+def _as_of_now(read: dict) -> dict:
+    """A clock read a moment (or long) ago, with the server's time and the seconds left as of now."""
+    now = time.time()
+    out = dict(read, server_time=now)
+    if read.get("state") == "running" and read.get("deadline") is not None:
+        out["remaining"] = round(read["deadline"] - now, 3)
+    return out
+
+
+def stream(game_id: int, seconds: float, tick: float = 0.25, heartbeat: float = 15.0):
+    """Server-sent events of the clock: the payload now, then whenever its tag changes; a heartbeat with the
+    server's time when nothing did. The streams of a game in one process share one reader (`_Feed`): each
+    tick one of them reads the cached clock and wakes the others when it changed, so sixty open streams cost
+    about what one does, and a change shows within a tick."""
+    import json
+
+    feed = _feed(game_id)
+    start = last_beat = time.monotonic()
+    seen = 0
+    yield "retry: 1000\n\n"
+    _read(game_id, feed, 0)  # a new stream starts from the clock as it is now
+    while time.monotonic() - start < seconds:
+        _read(game_id, feed, tick)
+        with feed.lock:
+            if feed.seq == seen:
+                feed.changed.wait(tick)
+            fresh = (feed.seq, feed.current) if feed.seq != seen else None
         now = time.monotonic()
-        if tag != sent:
-            sent, last_beat = tag, now
-            yield f"data: {json.dumps(current)}\n\n"
+        if fresh is not None:
+            seen, last_beat = fresh[0], now
+            yield f"data: {json.dumps(_as_of_now(fresh[1]))}\n\n"
         elif now - last_beat >= heartbeat:
             last_beat = now
-            yield f"data: {json.dumps({'server_time': current['server_time'], 'beat': 1})}\n\n"
-        time.sleep(tick)
+            yield f"data: {json.dumps({'server_time': time.time(), 'beat': 1})}\n\n"
 
 
 def etag(payload: dict) -> str:

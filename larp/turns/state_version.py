@@ -76,8 +76,22 @@ def _changed(sender, instance, **kwargs) -> None:
         return
     if game_id is None:
         return
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        # One bump per transaction, however many of the game's rows it saves (a phase change saves hundreds,
+        # and every bump made the tablets asking meanwhile render their boards anew): already registered in
+        # this block or one enclosing it, the after-commit bump covers this row too.
+        active = set(connection.savepoint_ids)
+        if any(getattr(func, "state_version_of", None) == game_id and sids <= active
+               for sids, func, *_rest in connection.run_on_commit):
+            return
     bump(game_id)  # at once, and again after commit: a render in between is of the old state, and its
-    transaction.on_commit(lambda: bump(game_id))  # version is replaced when the new state is visible
+
+    def after_commit():  # version is replaced when the new state is visible
+        bump(game_id)
+
+    after_commit.state_version_of = game_id
+    transaction.on_commit(after_commit)
 
 
 def connect() -> None:

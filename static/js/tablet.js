@@ -547,21 +547,38 @@
    * time, each with a time limit. */
   var Refresh = {
     busy: {},
-    get: function (selector, attr) {
+    /* then(ok): called once the board is in place (ok) or could not be fetched (not ok); not when a refresh
+     * is already on its way (that one calls its own). Returns whether a refresh started. */
+    get: function (selector, attr, then) {
       var el = document.querySelector(selector), self = this;
-      if (!el || !el.dataset[attr] || this.busy[selector]) return;
+      if (!el || !el.dataset[attr] || this.busy[selector]) return false;
       this.busy[selector] = true;
       request(el.dataset[attr], { headers: { "HX-Request": "true" } }, 12000)
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
-        .then(function (html) { swap(html, false); })
-        .catch(function () { /* the next phase change or the next poll tries again */ })
+        .then(function (html) { swap(html, false); if (then) then(true); })
+        .catch(function () { if (then) then(false); /* the next phase change or the next poll tries again */ })
         .finally(function () { delete self.busy[selector]; });
+      return true;
     }
   };
+  /* The board names the map of its state (data-map-next): one request per tablet instead of two at a phase
+   * change; the map's own fragment is asked only where there is no board (the map page). */
+  /* A board that could not be fetched is asked again (after 2, 4, 8 s, and when the network comes back): a
+   * pushed phase change can arrive while the tablet's other requests fail, and no second one will come. */
+  var Stale = { tries: 0, timer: null };
+  function refreshBoard() {
+    clearTimeout(Stale.timer);
+    var started = Refresh.get("#board", "boardUrl", function (ok) {
+      if (ok) { Stale.tries = 0; if (!Maps.follow()) Maps.refresh(); return; }
+      Stale.tries += 1;
+      Stale.timer = setTimeout(refreshBoard, Math.min(8000, 1000 * Math.pow(2, Stale.tries)));
+    });
+    if (!started && !document.querySelector("#board")) Maps.refresh();
+  }
+  window.addEventListener("online", function () { if (Stale.tries) refreshBoard(); });
   document.addEventListener("tablet:phase-changed", function (ev) {
     Outbox.newTurn(ev.detail.turn);
-    Refresh.get("#board", "boardUrl");
-    Maps.refresh();
+    refreshBoard();
   });
 
   /* ---------------------------------------------------------------- map: pan and pinch-zoom on the viewBox */
@@ -670,6 +687,14 @@
           .catch(function () { /* tried again at the next phase change or page */ })
           .finally(function () { if (frame.dataset.loading === src) delete frame.dataset.loading; });
       });
+    },
+    /* The map the board just fetched names: loaded if it is a new one. False when the page has none. */
+    follow: function () {
+      var board = document.querySelector("#board[data-map-next]"), fig = document.querySelector("#map[data-map-url]");
+      var frame = fig && fig.querySelector("[data-map-src]");
+      if (!board || !frame || !board.dataset.mapNext) return false;
+      if (frame.dataset.mapSrc !== board.dataset.mapNext) { frame.dataset.mapSrc = board.dataset.mapNext; Maps.load(fig); }
+      return true;
     },
     /* A phase change: ask which map is current (a few hundred bytes); fetch it only if it is a new one. */
     refresh: function () {

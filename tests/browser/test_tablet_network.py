@@ -55,7 +55,10 @@ def test_an_order_tapped_offline_is_shown_unsent_and_sent_the_moment_the_network
     assert OrderEvent.objects.filter(unit="north-1").count() == 1
 
 
-def test_an_order_still_unsent_at_the_deadline_turns_red_and_stays(new_page, game_for, artifacts):
+@pytest.mark.parametrize("pushed", [False, True], ids=["clock-polled", "clock-pushed"])
+def test_an_order_still_unsent_at_the_deadline_turns_red_and_stays(new_page, game_for, artifacts, settings, pushed):
+    # Pushed, the closed phase may reach the tablet while its other requests fail: the board is asked again.
+    settings.CLOCK_STREAM = pushed
     game, _mod, _player, join = game_for(strategy_seconds=12)
     page = new_page()
     page.goto(join)
@@ -75,7 +78,7 @@ def test_an_order_still_unsent_at_the_deadline_turns_red_and_stays(new_page, gam
     assert FAILED in card(page, "north-1").locator("[data-pending].failed").inner_text()
     assert "Отдано приказов: 0 из 3." in page.locator("[data-summary]").inner_text()
     card(page, "north-1").scroll_into_view_if_needed()
-    page.screenshot(path=artifacts / "faction-768x1024-order-not-delivered.png")
+    page.screenshot(path=artifacts / f"faction-768x1024-order-not-delivered{'-pushed' if pushed else ''}.png")
     # ... and after a reload too.
     page.reload()
     assert FAILED in card(page, "north-1").locator("[data-pending].failed").inner_text()
@@ -161,7 +164,8 @@ def test_a_reload_warns_and_keeps_the_pending_order(new_page, game_for):
     assert OrderEvent.objects.filter(unit="north-1").count() == 1
 
 
-def test_a_hung_clock_poll_never_holds_more_than_one_request_nor_an_order(new_page, game_for):
+def test_a_hung_clock_poll_never_holds_more_than_one_request_nor_an_order(new_page, game_for, settings):
+    settings.CLOCK_STREAM = False  # the polling tablet (a pushed one polls every 30 s, for the time only)
     game, _mod, _player, join = game_for()
     page = new_page()
     page.goto(join)

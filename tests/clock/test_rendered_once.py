@@ -87,3 +87,31 @@ def test_the_clock_is_pushed_only_when_the_server_pushes_it(tiny_game, moderator
     assert answer.status_code == 200 and answer["Content-Type"] == "text/event-stream"
     page = client.get(reverse("tablet:map", args=[tiny_game.pk]))
     assert page.status_code in (200, 302)
+
+
+def test_one_transaction_changes_the_state_version_once(tiny_game, moderator, monkeypatch,
+                                                        django_capture_on_commit_callbacks):
+    """A phase change saves many rows; the tablets asking meanwhile must not see a new version per row."""
+    from django.db import transaction
+    from django.db.models.signals import post_save
+
+    from larp.turns import state_version
+
+    bumps, saved = [], []
+    monkeypatch.setattr(state_version, "bump", bumps.append)
+    post_save.connect(lambda sender, **kw: saved.append(sender), weak=False, dispatch_uid="count-saves")
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            with transaction.atomic():
+                phase = services.start_game(tiny_game, moderator)  # a turn, its phases, the clock, the audit
+                for _ in range(4):  # and whatever else the moderators' act saves
+                    for faction in tiny_game.factions.all():
+                        faction.save()
+    finally:
+        post_save.disconnect(dispatch_uid="count-saves")
+    # once per atomic block that saves (here three) instead of twice per row saved
+    assert len(saved) >= 8 and 2 <= len(bumps) <= len(saved) // 2 and set(bumps) == {tiny_game.pk}
+    before = len(bumps)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.pause(tiny_game, moderator, phase_id=phase.pk)
+    assert len(bumps) > before  # the next transaction is a change of its own

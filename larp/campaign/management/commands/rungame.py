@@ -49,8 +49,9 @@ def tls_arguments() -> list[str]:
 
 
 def web_threads() -> int:
-    """Threads per web worker: 4, and 24 more when the clock is pushed (each open stream holds one)."""
-    default = 4 + (24 if settings.CLOCK_STREAM else 0)
+    """Threads per web worker: 4 for pages, and CLOCK_STREAM_SLOTS more when the clock is pushed (each open
+    stream holds one)."""
+    default = 4 + (settings.CLOCK_STREAM_SLOTS if settings.CLOCK_STREAM else 0)
     return int(os.environ.get("WEB_THREADS", default))
 
 

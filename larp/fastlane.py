@@ -1,0 +1,50 @@
+"""The requests a game night sends by the thousand, answered before sessions, sign-in and the rest.
+
+Sixty tablets follow the clock, and every tablet at a battle table polls the table's version about once a
+second (issue 36). Neither needs what the middleware below this one does for a page: the clock is public to
+anyone who knows the game's number (phase, turn, deadline; no session), and a table's version is answered
+here only to a session that was shown to have a seat at that table a moment ago (`larp.tables.version_pass`):
+the full check ran on that session's first poll, and runs again whenever its pass has lapsed (a few
+seconds). Anything else, or a poll without a pass, goes the ordinary way (sessions, sign-in, join code,
+seat). The host is still checked (ALLOWED_HOSTS) and the security headers are still set (this middleware
+sits below SecurityMiddleware).
+"""
+from __future__ import annotations
+
+import re
+
+CLOCK = re.compile(r"^/g/(\d{1,18})/clock(/stream)?$")
+TABLE_VERSION = re.compile(r"^/g/(\d{1,18})/tables/(\d{1,18})/version$")
+
+
+class FastLaneMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method == "GET":
+            response = self._answer(request, request.path_info)
+            if response is not None:
+                return response
+        return self.get_response(request)
+
+    @staticmethod
+    def _answer(request, path: str):
+        if path.endswith(("/clock", "/stream")):
+            found = CLOCK.match(path)
+            if found:
+                request.get_host()  # DisallowedHost (400) as on any other page
+                from larp.turns import views
+
+                view = views.clock_stream if found.group(2) else views.clock_view
+                return view(request, int(found.group(1)))
+        elif path.endswith("/version"):
+            found = TABLE_VERSION.match(path)
+            if found:
+                from larp.tables import version_pass
+
+                answer = version_pass.answer(request, int(found.group(1)), int(found.group(2)))
+                if answer is not None:
+                    request.get_host()
+                return answer
+        return None
