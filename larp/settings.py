@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "larp.ordonnance",
     "larp.bridge",
     "larp.gamefile",
+    "larp.rehearsal",
     "axes",
 ]
 
