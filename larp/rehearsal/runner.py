@@ -280,6 +280,8 @@ class Rehearsal:
         second; one form read before the deadline is sent again after it (and must be refused)."""
         last_second, after = None, None
         for bot in self.tablets:
+            bot.filings, bot.answers = [], []  # this turn's
+        for bot in self.tablets:
             page = bot.board()
             self.fog(bot, page)
             forms = {unit: (page, form) for unit, form in bot.open_forms(page)}
