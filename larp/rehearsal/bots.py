@@ -104,13 +104,14 @@ class Seat:
     def post(self, url: str, data: dict, kind: str, htmx: bool = False, expect: tuple = ()) -> Page:
         return self._send(kind, "POST", url, data, htmx, expect)
 
-    def submit(self, page: Page, form, kind: str, choose: dict | None = None, htmx: bool = False) -> Page:
+    def submit(self, page: Page, form, kind: str, choose: dict | None = None, htmx: bool = False,
+               expect: tuple = ()) -> Page:
         """Send `form` of `page` as a browser would, with the values in `choose` set (each a value or a list)."""
         values = form_values(form)
         for name, value in (choose or {}).items():
             values[name] = value if isinstance(value, list) else [str(value)]
         action = urllib.parse.urljoin(page.url, form.get("action") or page.url)
-        return self.post(action, values, kind, htmx)
+        return self.post(action, values, kind, htmx, expect)
 
     def _send(self, kind: str, method: str, url: str, data: dict | None, htmx: bool, expect: tuple = ()) -> Page:
         full = self.absolute(url)
@@ -153,3 +154,19 @@ class Seat:
             if cookie.name == "csrftoken":
                 return cookie.value
         return ""
+
+
+def together(*calls) -> list:
+    """Run the calls at once, each in its own thread (a double click, two seats pressing together); their
+    results in the order given."""
+    results: list = [None] * len(calls)
+
+    def run(i, call):
+        results[i] = call()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results

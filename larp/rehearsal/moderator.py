@@ -11,7 +11,7 @@ import random
 import urllib.parse
 from dataclasses import dataclass, field
 
-from larp.rehearsal.bots import Page, Seat
+from larp.rehearsal.bots import Page, Seat, together
 
 UNDO_REASONS = ("кубики прочитали не того сражения", "полководец передумал", "ошибка при вводе")
 
@@ -22,6 +22,7 @@ class ModeratorBot:
     game_id: int
     rng: random.Random
     undo_share: float = 0.15
+    double_share: float = 0.1                   # acts pressed twice at once (a double click)
     undone: set = field(default_factory=set)   # (turn, battle) undone once already
     on_page: object = None                      # called with every page answered (the checks)
 
@@ -39,7 +40,16 @@ class ModeratorBot:
         return page
 
     def _submit(self, page: Page, form, kind: str, choose: dict | None = None) -> Page:
-        return self._seen(self.seat.submit(page, form, kind, choose))
+        if self.rng.random() >= self.double_share or kind.startswith("moderator"):
+            return self._seen(self.seat.submit(page, form, kind, choose))
+        # A double click: both copies go at once; one acts, the other is refused as done (409) or shows the
+        # same page; the checks of the acts' log (act_once) say whether it was done twice.
+        first, second = together(lambda: self.seat.submit(page, form, kind, choose, expect=(409,)),
+                                 lambda: self.seat.submit(page, form, kind + " (double press)", choose,
+                                                          expect=(409,)))
+        for answer in (first, second):
+            self._seen(answer)
+        return first if 200 <= first.status < 400 else second
 
     def console(self) -> Page:
         return self._seen(self.seat.get(self.url("console/"), "console"))

@@ -35,6 +35,8 @@ def as_data(night) -> dict:
                         "reproduce": v.steps()} for v in night.checks.violations],
         "latency": latency(night.log.acts),
         "notes": night.notes,
+        "log": [{"act": a.number, "seat": a.seat, "kind": a.kind, "method": a.method, "url": a.url,
+                 "status": a.status, "ms": round(a.seconds * 1000, 1)} for a in night.log.acts],
         "passed": not night.checks.failed,
     }
 

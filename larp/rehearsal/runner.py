@@ -23,7 +23,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from larp.rehearsal import checks as named
-from larp.rehearsal.bots import Act, Log, Page, Seat
+from larp.rehearsal.bots import Act, Log, Page, Seat, together
 from larp.rehearsal.moderator import ModeratorBot
 from larp.rehearsal.tablets import TabletBot
 
@@ -301,7 +301,7 @@ class Rehearsal:
                     continue
                 if after is None:
                     after = (bot, page, unit, form, dict(picks))
-                filing = bot.file(page, unit, form, picks)
+                filing = self.press(bot, page, unit, form, picks)
                 self.checks.check("http", filing.saved, f"{bot.faction}: a legal {picks} for {unit} was refused "
                                                         f"before the deadline (status {filing.status}: "
                                                         f"{filing.refusal})", filing.act)
@@ -328,6 +328,32 @@ class Rehearsal:
             self.checks.check("late_refused", not filing.saved and filing.status == 409,
                               f"{bot.faction}: an order for {unit} sent after the deadline was "
                               f"{'accepted' if filing.saved else f'answered {filing.status}'}", filing.act)
+
+    def press(self, bot: TabletBot, page: Page, unit: str, form, picks: dict):
+        """File an order; now and then pressed twice at once (one key: kept once), or together with a fellow
+        seat of the faction choosing for the same unit (either may be kept, both must be acknowledged)."""
+        roll = self.rng.random()
+        fellows = [b for b in self.tablets if b.faction == bot.faction and b is not bot]
+        if roll < 0.05:
+            key = f"double-{self.rng.randrange(10 ** 9)}"
+            first, second = together(lambda: bot.file(page, unit, form, picks, key=key),
+                                     lambda: bot.file(page, unit, form, picks, kind="file order (double press)",
+                                                      key=key))
+            self.checks.check("http", second.saved, f"{bot.faction}: the second copy of a double press for {unit} "
+                                                    f"was refused (status {second.status}: {second.refusal})",
+                              second.act)
+            return first
+        if roll < 0.12 and fellows:
+            fellow = fellows[0]
+            other = fellow.choose(form) or picks
+            first, second = together(lambda: bot.file(page, unit, form, picks),
+                                     lambda: fellow.file(page, unit, form, other, kind="file order (two seats)"))
+            first.together = second.together = (first.key, second.key)
+            self.checks.check("http", second.saved, f"{fellow.faction}: a second seat's order for {unit} pressed "
+                                                    f"together was refused (status {second.status}: "
+                                                    f"{second.refusal})", second.act)
+            return first
+        return bot.file(page, unit, form, picks)
 
     def _wait_remaining(self, bot: TabletBot, seconds: float) -> None:
         """Until the tablet's clock says `seconds` are left (its own clock from the server's answer)."""
@@ -377,7 +403,7 @@ class Rehearsal:
             order = kept.get(unit)
             if order is None and unit in carried:
                 continue  # a fleet whose order was withdrawn: an army's order boards it (R5)
-            ok = order is not None and order.key == filing.key
+            ok = order is not None and (order.key == filing.key or order.key in filing.together)
             self.checks.check("orders_kept", ok, f"turn {turn.number}: {unit}'s acknowledged order {filing.picks} "
                                                  f"(act {filing.act}) is not the one kept "
                                                  f"({order.payload if order else 'none'})", filing.act)

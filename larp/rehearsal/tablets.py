@@ -24,6 +24,7 @@ class Filing:
     status: int
     saved: bool
     refusal: str = ""
+    together: tuple = ()    # the keys of filings for the same unit sent at the same moment (any may be kept)
 
 
 @dataclass
@@ -100,13 +101,17 @@ class TabletBot:
                     return picks
         return picks if kind == "hold" else None
 
-    def file(self, page: Page, unit: str, form, picks: dict, kind: str = "file order", expect: tuple = ()) -> Filing:
-        key = secrets.token_urlsafe(12)
+    def file(self, page: Page, unit: str, form, picks: dict, kind: str = "file order", expect: tuple = (),
+             key: str = "") -> Filing:
+        """Send `picks` for `unit` as the tablet's script does (HTMX, a fresh confirmation key unless `key`)."""
+        key = key or secrets.token_urlsafe(12)
         values = form_values(form)
-        data = {"csrfmiddlewaretoken": values.get("csrfmiddlewaretoken", [""]), "key": key, **picks}
+        # The seat's own CSRF secret: the same form may come from a fellow seat's page (two seats, one unit).
+        data = {"csrfmiddlewaretoken": self.seat.csrf_token() or values.get("csrfmiddlewaretoken", [""]),
+                "key": key, **picks}
         answer = self.seat.post(_action(page, form), data, kind, htmx=True, expect=expect)
         saved = answer.status == 200 and bool(answer.xpath("//*[@data-saved]"))
-        self.answers[-1:] = [answer]
+        self.answers.append(answer)
         refusal = " ".join(answer.text_of("//*[@data-refused]").split())
         filing = Filing(unit, picks, key, answer.act.number, answer.status, saved, refusal)
         self.filings.append(filing)
