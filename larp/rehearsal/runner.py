@@ -486,6 +486,12 @@ class Rehearsal:
         for action in ("movement_applied", "regroup_applied"):
             n = entries.filter(action=action).count()
             self.checks.check("act_once", n == 1, f"turn {turn.number}: {action} {n} times in the audit log", act)
+        from larp.dice.models import Roll
+
+        silent = Roll.objects.filter(stream__game=self.game, ref__startswith=f"turn-{turn.number}:").exclude(
+            status=Roll.USED).filter(reason="").count()
+        self.checks.check("act_once", silent == 0, f"turn {turn.number}: {silent} server dice rolled and dropped "
+                                                   f"without a reason (a roll made twice?)", act)
         started = Counter(e.detail.get("phase") for e in entries.filter(action="phase_started"))
         for phase, n in sorted(started.items()):
             self.checks.check("act_once", n == 1, f"turn {turn.number}: phase {phase} started {n} times", act)
