@@ -32,6 +32,10 @@ FAST_STRATEGY_MIN = 20.0          # seconds of a --fast Strategy phase, at least
 FAST_SECONDS_PER_UNIT = 0.5       # and this much more per unit to order (the tablets file one after another)
 
 
+class SetupError(Exception):
+    """The night cannot be prepared as asked (no such game, a copy this database cannot hold): one line."""
+
+
 @dataclass
 class Options:
     scenario: str = "latin-east-1204"
@@ -161,8 +165,11 @@ def copy_game(name: str, title: str):
 
     found = Game.objects.filter(pk=int(name)) if name.isdigit() else Game.objects.filter(title=name)
     if found.count() != 1:
-        raise ValueError(f"no single game with id or title {name!r}")
-    return gamefile.restore(gamefile.export_game(found.get()), title=title).game
+        raise SetupError(f"no single game with id or title {name!r}")
+    try:
+        return gamefile.restore(gamefile.export_game(found.get()), title=title).game
+    except gamefile.GameFileError as exc:
+        raise SetupError(str(exc)) from None
 
 
 # --- the night ------------------------------------------------------------------------------------
@@ -215,7 +222,9 @@ class Rehearsal:
                                         f"logs in {workdir}")
             self.say(f"game {game.pk} «{game.title}» at {base}")
             self.mod = ModeratorBot(Seat(base, "moderator", self.log), game.pk, random.Random(self.rng.random()))
-            self.mod.sign_in(username, password)
+            signed = self.mod.sign_in(username, password)
+            self.checks.check("http", "/login/" not in signed.url, "the moderator's sign-in with the right password "
+                                                                  "stayed on the login page", signed.act.number)
             self.tablets = []
             for faction, i, join in seats:
                 seat = Seat(base, f"{faction}#{i}", self.log)
@@ -223,10 +232,10 @@ class Rehearsal:
                 page = bot.join()
                 self.fog(bot, page)
                 self.tablets.append(bot)
-            self._start_game()
-            for number in range(1, self.options.turns + 1):
-                self.play_turn(number, last=number == self.options.turns)
-                self.night.turns_played = number
+            first = self._start_game()
+            for number in range(first, first + self.options.turns):
+                self.play_turn(number, last=number == first + self.options.turns - 1)
+                self.night.turns_played += 1
                 self.say(f"turn {number} done ({len(self.log.acts)} acts, "
                          f"{len(self.checks.violations)} violations)")
             self.final_checks()
@@ -246,12 +255,19 @@ class Rehearsal:
             found.setdefault(unit["faction"], set()).add(unit["id"])
         return found
 
-    def _start_game(self) -> None:
+    def _start_game(self) -> int:
+        """The game started from the console when it is not yet (a copy may be started): its current turn."""
+        from larp.turns.models import Phase
+
+        phase = Phase.objects.filter(turn__game=self.game).order_by("-pk").first()
+        if phase is not None:
+            return phase.turn.number
         kind, label, form, page = self.mod.next_step()
         self.checks.check("console_not_stuck", kind == "post", f"a new game's console offers no start ({kind})",
                           page.act.number)
         if kind == "post":
             self.mod.press_primary(form, page, label)
+        return 1
 
     # --- one turn ---------------------------------------------------------------------------------
 
@@ -259,8 +275,10 @@ class Rehearsal:
         from larp.turns.models import Phase, Turn
 
         turn = Turn.objects.get(game=self.game, number=number)
-        self.strategy(turn)
-        self.after_deadline(turn)
+        strategy = Phase.objects.filter(turn=turn, kind=Phase.STRATEGY).first()
+        if strategy is not None and strategy.state != Phase.CLOSED:  # a copy may be further on in its turn
+            self.strategy(turn)
+            self.after_deadline(turn)
         self.moderate(turn)
         self.turn_equals_engine(turn)
         self.acts_once(turn)

@@ -6,7 +6,7 @@ from django.core.management.base import CommandError
 from larp.commands import Command as BaseCommand
 from larp.commands import input_error
 from larp.rehearsal import report
-from larp.rehearsal.runner import Options, Rehearsal
+from larp.rehearsal.runner import Options, Rehearsal, SetupError
 
 TABLE_SYSTEMS = ("red-plains", "tactical", "orda", "ordonnance")
 
@@ -36,9 +36,16 @@ class Command(BaseCommand):
         unknown = [t for t in systems if t not in TABLE_SYSTEMS]
         if unknown:
             raise input_error(f"--tables: unknown systems {unknown}; choose from {', '.join(TABLE_SYSTEMS)}")
+        if systems:
+            raise input_error("--tables: sending battles to tables is not built yet (docs/rehearsal.md); "
+                              "leave it out to play every battle on the console")
         opts = Options(scenario=scenario, game=game, turns=turns, tablets=tablets, tables=systems, seed=seed,
                        url=url, fast=fast)
-        night = Rehearsal(opts, say=lambda line: (self.stderr.write(f"[rehearse] {line}"), self.stderr.flush())).run()
+        try:
+            night = Rehearsal(opts, say=lambda line: (self.stderr.write(f"[rehearse] {line}"),
+                                                  self.stderr.flush())).run()
+        except SetupError as exc:  # no such game, or a copy this database cannot hold
+            raise input_error(f"--game: {exc}") from None
         self.stdout.write(report.as_text(night))
         if json:
             _write_json(json, report.as_data(night))
