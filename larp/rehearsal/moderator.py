@@ -25,6 +25,10 @@ class ModeratorBot:
     double_share: float = 0.1                   # acts pressed twice at once (a double click)
     undone: set = field(default_factory=set)   # (turn, battle) undone once already
     on_page: object = None                      # called with every page answered (the checks)
+    tables: tuple = ()                          # the systems battles are sent to, in turn
+    send_share: float = 1 / 3                   # the share of battles sent to a table
+    sent: list = field(default_factory=list)    # (turn, battle, system, table page) of each battle sent
+    on_table: object = None                     # called with (bot, turn, battle, system, table_url) to play it
 
     def url(self, tail: str) -> str:
         return f"/g/{self.game_id}/{tail}"
@@ -93,6 +97,10 @@ class ModeratorBot:
             if not dice:
                 return page
             battle = dice[0].xpath(".//input[@name='battle']")[0].get("value")
+            system = self._table_for(page)
+            if system and self.rng.random() < self.send_share:
+                page = self.send_to_table(page, turn, battle, system)
+                continue
             if dice[0].xpath(".//input[@name='roll']"):
                 page = self._submit(page, page.form("battles/confirm"), "battle confirm (server dice)")
             elif self.rng.random() < 2 / 3 and page.form("battles/roll") is not None:
@@ -107,6 +115,31 @@ class ModeratorBot:
                 last = undo.xpath(".//input[@name='battle']")[0].get("value")
                 self.undone.add((turn, last))
                 page = self._submit(page, undo, "battle undo", {"reason": self.rng.choice(UNDO_REASONS)})
+        return page
+
+    def _table_for(self, page: Page) -> str:
+        """The next system of `tables` the page's «play at the table» form offers for this battle ("" if none)."""
+        form = page.form("/battles/table/send")
+        if form is None or not self.tables:
+            return ""
+        offered = {o.get("value") for o in form.xpath(".//select[@name='system']/option[not(@disabled)]")}
+        system = self.tables[len(self.sent) % len(self.tables)]
+        return system if system in offered else ""
+
+    def send_to_table(self, page: Page, turn: int, battle: str, system: str) -> Page:
+        """Send the battle to a table, play it there (`on_table`), confirm its result back on the battles page."""
+        page = self._submit(page, page.form("/battles/table/send"), f"bridge send ({system})",
+                            {"system": system, "reason": "репетиция: сражение за столом"})
+        links = page.xpath("//*[contains(@class, 'at-table-state')]//a/@href")
+        if not links:
+            return page
+        self.sent.append((turn, battle, system, links[0]))
+        if self.on_table is not None:
+            self.on_table(self, turn, battle, system, links[0])
+        page = self._seen(self.seat.get(page.url, "battles page"))
+        confirm = page.form("/battles/table/confirm")
+        if confirm is not None:
+            page = self._submit(page, confirm, f"bridge confirm ({system})")
         return page
 
 

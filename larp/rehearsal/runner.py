@@ -222,6 +222,7 @@ class Rehearsal:
                                         f"logs in {workdir}")
             self.say(f"game {game.pk} «{game.title}» at {base}")
             self.mod = ModeratorBot(Seat(base, "moderator", self.log), game.pk, random.Random(self.rng.random()))
+            self.mod.tables, self.mod.on_table = tuple(self.options.tables), self.play_table
             signed = self.mod.sign_in(username, password)
             self.checks.check("http", "/login/" not in signed.url, "the moderator's sign-in with the right password "
                                                                   "stayed on the login page", signed.act.number)
@@ -495,11 +496,13 @@ class Rehearsal:
 
         entries = AuditEntry.objects.filter(game=self.game, detail__turn=turn.number)
         act = self.log.acts[-1].number
-        confirmed = Counter(e.detail.get("battle") for e in entries.filter(action="battle_confirmed"))
+        # A battle is decided by its dice (battle_confirmed) or by a table's result (outside_outcome_entered).
+        confirmed = Counter(e.detail.get("battle") for e in entries.filter(
+            action__in=["battle_confirmed", "outside_outcome_entered"]))
         undone = Counter(e.detail.get("battle") for e in entries.filter(action="battle_undone"))
         for battle, n in sorted(confirmed.items()):
             self.checks.check("act_once", n - undone.get(battle, 0) == 1,
-                              f"turn {turn.number}: battle {battle} confirmed {n} times, undone "
+                              f"turn {turn.number}: battle {battle} decided {n} times, undone "
                               f"{undone.get(battle, 0)}", act)
         for action in ("movement_applied", "regroup_applied"):
             n = entries.filter(action=action).count()
@@ -513,6 +516,32 @@ class Rehearsal:
         started = Counter(e.detail.get("phase") for e in entries.filter(action="phase_started"))
         for phase, n in sorted(started.items()):
             self.checks.check("act_once", n == 1, f"turn {turn.number}: phase {phase} started {n} times", act)
+
+    def play_table(self, bot: ModeratorBot, turn: int, battle: str, system: str, url: str) -> None:
+        """Play the table a battle was sent to, to its end; its stored state must be its engine's replay."""
+        import re
+
+        from larp.rehearsal.tables import play_tactical
+        from larp.tables.models import Table
+
+        ended, acts = play_tactical(bot, url)
+        act = self.log.acts[-1].number
+        self.checks.check("table_not_stuck", ended, f"turn {turn}: the {system} table of battle {battle} offers no "
+                                                    f"act before its end ({acts} acts played)", act)
+        found = re.search(r"/(\d+)/?$", url.rstrip("/") + "/")
+        table = Table.objects.filter(pk=int(found.group(1))).first() if found else None
+        if table is None:
+            self.checks.check("table_replay", False, f"no table at {url}", act)
+            return
+        if system == "tactical":
+            from larp.tactical.services import replay_table
+
+            self.checks.check("table_replay", replay_table(table) == table.state,
+                              f"turn {turn}: the tactical table {table.pk}'s stored state is not its replay", act)
+        if ended:
+            self.checks.check("table_not_stuck", table.status == Table.FINISHED,
+                              f"turn {turn}: table {table.pk} ended on its page but is {table.status}", act)
+            self.night.tables_ended[system] = self.night.tables_ended.get(system, 0) + 1
 
     def final_checks(self) -> None:
         from larp.dice import selectors as dice

@@ -1,5 +1,6 @@
 """A 2-turn rehearsal of the demo game (the default scenario): bots through the real pages, a real worker
-closing the deadline, every check run; any violation fails the test with the report's lines."""
+closing the deadline, one battle in three sent to a tactical-rules table and its result confirmed back, every
+check run; any violation fails the test with the report's lines."""
 import io
 import json
 
@@ -17,20 +18,19 @@ def test_a_two_turn_rehearsal_of_the_demo_game_finds_no_violation(live_server, w
     out, path = io.StringIO(), tmp_path / "night.json"
     try:
         call_command("rehearse", "--url", live_server.url, "--scenario", "latin-east-1204", "--turns", "2",
-                     "--fast", "--seed", "7", "--json", str(path), stdout=out)
+                     "--fast", "--seed", "7", "--tables", "tactical", "--json", str(path), stdout=out)
     except CommandError:
         pytest.fail("the rehearsal found violations:\n" + out.getvalue(), pytrace=False)
     report = json.loads(path.read_text(encoding="utf-8"))
     assert report["passed"] and report["violations"] == [] and report["turns"] == 2
     checked = report["checks"]
     assert set(checked) == set(CHECKS)
-    # The war's checks ran, each more than once (the tables' are the next step of the rehearsal).
-    for name in ("http", "orders_kept", "late_refused", "deadline_once", "act_once", "fog", "turn_equals_engine",
-                 "console_not_stuck", "dice"):
+    for name in CHECKS:
         assert checked[name] >= 1, name
     assert checked["turn_equals_engine"] == 2 and checked["late_refused"] == 2
     kinds = report["latency"]
     assert kinds["file order"]["n"] > 20 and "battle confirm (server dice)" in kinds and "regroup apply" in kinds
+    assert report["tables_ended"].get("tactical", 0) >= 1 and "bridge confirm (tactical)" in kinds
     assert "PASSED" in out.getvalue()
 
 

@@ -6,6 +6,7 @@ from django.core.management.base import CommandError
 from larp.commands import Command as BaseCommand
 from larp.commands import input_error
 from larp.rehearsal import report
+from larp.rehearsal.tables import SYSTEMS as PLAYED
 from larp.rehearsal.runner import Options, Rehearsal, SetupError
 
 TABLE_SYSTEMS = ("red-plains", "tactical", "orda", "ordonnance")
@@ -36,9 +37,10 @@ class Command(BaseCommand):
         unknown = [t for t in systems if t not in TABLE_SYSTEMS]
         if unknown:
             raise input_error(f"--tables: unknown systems {unknown}; choose from {', '.join(TABLE_SYSTEMS)}")
-        if systems:
-            raise input_error("--tables: sending battles to tables is not built yet (docs/rehearsal.md); "
-                              "leave it out to play every battle on the console")
+        unplayed = [t for t in systems if t not in PLAYED]
+        if unplayed:
+            raise input_error(f"--tables: the bots cannot play {', '.join(unplayed)} tables yet "
+                              f"(docs/rehearsal.md); choose from {', '.join(PLAYED)}")
         opts = Options(scenario=scenario, game=game, turns=turns, tablets=tablets, tables=systems, seed=seed,
                        url=url, fast=fast)
         try:
