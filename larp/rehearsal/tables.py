@@ -27,7 +27,13 @@ def play_tactical(bot, url: str) -> tuple[bool, int]:
             form, kind = page.form("/end/"), "table end (tactical)"
         if form is None:
             return False, acts
-        page = bot._submit(page, form, kind)
+        choose = {}
+        if kind.startswith("table end"):  # the winner and the way it ended: one of the options each offers
+            for select in form.xpath(".//select[@name]"):
+                options = select.xpath("./option/@value")
+                if options:
+                    choose[select.get("name")] = bot.rng.choice(options)
+        page = bot._submit(page, form, kind, choose)
         acts += 1
         if kind.startswith("table end"):
             return True, acts
