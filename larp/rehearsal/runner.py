@@ -134,6 +134,7 @@ class Stack:
 def prepare(options: Options, out=None):
     """A fresh game from the scenario (or a copy of the named game), a moderator, the tablets' join codes."""
     from larp.campaign.services.members import add_moderator, create_player
+    from larp.scenarios import ScenarioError
     from larp.scenarios.loader import load_scenario
     from larp.tablet import services as tablet
 
@@ -141,7 +142,10 @@ def prepare(options: Options, out=None):
     if options.game:
         game = copy_game(options.game, f"Репетиция {options.seed} ({options.game}) {stamp}")
     else:
-        game = load_scenario(options.scenario, title=f"Репетиция {options.seed}: {options.scenario} {stamp}")
+        try:
+            game = load_scenario(options.scenario, title=f"Репетиция {options.seed}: {options.scenario} {stamp}")
+        except ScenarioError as exc:
+            raise SetupError(f"--scenario: {exc}") from None
     units = game.armies.count() + game.fleets.count()
     if options.fast:
         seconds = int(FAST_STRATEGY_MIN + FAST_SECONDS_PER_UNIT * units * max(1, options.tablets))
@@ -165,11 +169,11 @@ def copy_game(name: str, title: str):
 
     found = Game.objects.filter(pk=int(name)) if name.isdigit() else Game.objects.filter(title=name)
     if found.count() != 1:
-        raise SetupError(f"no single game with id or title {name!r}")
+        raise SetupError(f"--game: no single game with id or title {name!r}")
     try:
         return gamefile.restore(gamefile.export_game(found.get()), title=title).game
     except gamefile.GameFileError as exc:
-        raise SetupError(str(exc)) from None
+        raise SetupError(f"--game: {exc}") from None
 
 
 # --- the night ------------------------------------------------------------------------------------

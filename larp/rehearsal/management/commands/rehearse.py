@@ -33,6 +33,10 @@ class Command(BaseCommand):
             raise input_error("--turns must be from 1 to 50")
         if not 1 <= tablets <= 5:
             raise input_error("--tablets must be from 1 to 5")
+        if not 0 <= seed < 2 ** 63:
+            raise input_error("--seed must be a number from 0 to 2**63 - 1")
+        if url and not url.startswith(("http://", "https://")):
+            raise input_error("--url must be the server's address, starting with http:// or https://")
         systems = [t.strip() for t in tables.split(",") if t.strip()]
         unknown = [t for t in systems if t not in TABLE_SYSTEMS]
         if unknown:
@@ -46,8 +50,8 @@ class Command(BaseCommand):
         try:
             night = Rehearsal(opts, say=lambda line: (self.stderr.write(f"[rehearse] {line}"),
                                                   self.stderr.flush())).run()
-        except SetupError as exc:  # no such game, or a copy this database cannot hold
-            raise input_error(f"--game: {exc}") from None
+        except SetupError as exc:  # no such scenario or game, or a copy this database cannot hold
+            raise input_error(str(exc)) from None
         self.stdout.write(report.as_text(night))
         if json:
             _write_json(json, report.as_data(night))
