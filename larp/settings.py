@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "larp.bridge",
     "larp.gamefile",
     "larp.editor",
+    "larp.rehearsal",
     "axes",
 ]
 

@@ -132,7 +132,9 @@ def paper_order(game: Game, phase: Phase, unit_code: str, selected: dict | None 
     kind = "fleet" if isinstance(unit, Fleet) else "army"
     turn = phase.turn
     order = Order.objects.filter(turn=turn, **({"fleet": unit} if kind == "fleet" else {"army": unit})).first()
+    carried = pickers.carriers(Order.objects.filter(turn=turn, faction_id=unit.faction_id,
+                                                    type__in=[Order.SEA_ATTACK, Order.LANDING]))
     entry = pickers.unit_entry(unit, sit=pickers.start_situation(turn), label_of=names(game).places, order=order,
-                              is_open=True, selected=selected)
+                              is_open=True, selected=selected, busy=pickers.busy_fleets(carried, unit_code))
     entry["faction_name"] = unit.faction.name
     return entry

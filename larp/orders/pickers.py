@@ -72,13 +72,15 @@ STEP_LABELS = {
 }
 
 
-def order_choices(sit, unit_code: str, unit_kind: str, label_of: dict[str, str], selected: dict | None) -> dict:
+def order_choices(sit, unit_code: str, unit_kind: str, label_of: dict[str, str], selected: dict | None,
+                  busy: frozenset = frozenset()) -> dict:
     """Every legal choice of the order form as flat groups, from the engine's `legal_steps` (R5).
 
     A group is shown when the order type and the steps chosen before it
     (`prefix`) match: the form never offers an illegal path. `selected` (type,
     path, fleet) marks what is picked: the unit's current order, or what was
-    sent with a refused order.
+    sent with a refused order. `busy`: the fleets the faction's other orders board this turn; a sea order
+    cannot board them (R5, `fleet_busy`), so they are not offered, nor a sea zone where only they could.
     """
     selected = selected or {}
     sel_type, sel_path, sel_fleet = selected.get("type") or "", list(selected.get("path") or []), selected.get("fleet")
@@ -90,7 +92,7 @@ def order_choices(sit, unit_code: str, unit_kind: str, label_of: dict[str, str],
             types.append({"value": kind, "label": str(type_labels[kind]), "checked": sel_type == kind})
             continue
         before = len(groups)
-        _walk(sit, unit_code, kind, [], groups, label_of, sel_type, sel_path, sel_fleet)
+        _walk(sit, unit_code, kind, [], groups, label_of, sel_type, sel_path, sel_fleet, busy)
         if len(groups) > before:
             types.append({"value": kind, "label": str(type_labels[kind]), "checked": sel_type == kind})
     complete = sel_type == Order.HOLD or (
@@ -106,11 +108,18 @@ def _safe_complete(sit, unit_code, kind, path) -> bool:
         return False
 
 
-def _walk(sit, unit_code, kind, path, groups, label_of, sel_type, sel_path, sel_fleet) -> None:
+def free_fleets(sit, unit_code: str, zone: str, busy: frozenset = frozenset()) -> list[str]:
+    """The army's fleets in `zone` that a sea order could board and no other order of the faction boards."""
+    return [f for f in legal_fleets(sit, unit_code, zone) if f not in busy]
+
+
+def _walk(sit, unit_code, kind, path, groups, label_of, sel_type, sel_path, sel_fleet, busy=frozenset()) -> None:
     depth = len(path) + 1
     if depth > 3:
         return
     options = legal_steps(sit, unit_code, kind, path)
+    if kind in (Order.SEA_ATTACK, Order.LANDING) and depth == 1 and busy:
+        options = [zone for zone in options if free_fleets(sit, unit_code, zone, busy)]
     if not options:
         return
     on_selected_branch = sel_type == kind and sel_path[:len(path)] == path
@@ -128,7 +137,7 @@ def _walk(sit, unit_code, kind, path, groups, label_of, sel_type, sel_path, sel_
     groups.append(group)
     if kind in (Order.SEA_ATTACK, Order.LANDING) and depth == 1:
         for zone in options:
-            fleets = legal_fleets(sit, unit_code, zone)
+            fleets = free_fleets(sit, unit_code, zone, busy)
             if len(fleets) > 1:
                 chosen = sel_fleet if sel_type == kind and sel_path[:1] == [zone] and sel_fleet in fleets else fleets[0]
                 groups.append({"kind": "fleet", "type": kind, "depth": 0, "prefix": zone,
@@ -138,7 +147,7 @@ def _walk(sit, unit_code, kind, path, groups, label_of, sel_type, sel_path, sel_
                                     "complete": False, "sea": False, "faction": False} for f in fleets]})
     for value in options:
         if not is_complete(sit, unit_code, kind, path + [value]) or legal_steps(sit, unit_code, kind, path + [value]):
-            _walk(sit, unit_code, kind, path + [value], groups, label_of, sel_type, sel_path, sel_fleet)
+            _walk(sit, unit_code, kind, path + [value], groups, label_of, sel_type, sel_path, sel_fleet, busy)
 
 
 def _fleet_label(sit, fleet_id: str) -> str:
@@ -163,6 +172,11 @@ def carriers(orders) -> dict[str, str]:
             if o.payload.get("type") in (Order.SEA_ATTACK, Order.LANDING) and o.payload.get("fleet")}
 
 
+def busy_fleets(carried: dict[str, str], unit_code: str) -> frozenset:
+    """The fleets boarded by orders other than this unit's (`carried`: fleet -> army, from `carriers`)."""
+    return frozenset(fleet for fleet, army in carried.items() if army != unit_code)
+
+
 def _carry_note(army_code: str) -> str:
     """«перевозит армию IV» — the vocabulary's words for a fleet carrying an army."""
     parsed = parse_unit_code(army_code)
@@ -171,11 +185,12 @@ def _carry_note(army_code: str) -> str:
 
 
 def unit_entry(unit, *, sit, label_of, order: Order | None, is_open: bool, selected: dict | None = None,
-               carried_army: str | None = None) -> dict:
+               carried_army: str | None = None, busy: frozenset = frozenset()) -> dict:
     """One army or fleet card of the board: stack, totals, current order, the form's legal choices.
 
     A fleet an army's order boards (`carried_army`) takes no order of its own (R5): its card says what it
-    carries and offers no form while that order stands."""
+    carries and offers no form while that order stands. `busy`: the fleets other orders of the faction board
+    (`order_choices`)."""
     is_fleet = isinstance(unit, Fleet)
     place = unit.sea if is_fleet else unit.province
     cards = card_rows(unit.cards.all())
@@ -202,7 +217,7 @@ def unit_entry(unit, *, sit, label_of, order: Order | None, is_open: bool, selec
         **stack_totals(cards, commanders),
         "order": order, "order_text": describe_order(order.payload, label_of, start) if order else "",
         "in_turn": in_turn, "carries": carries,
-        "choices": (order_choices(sit, code, "fleet" if is_fleet else "army", label_of, selected)
+        "choices": (order_choices(sit, code, "fleet" if is_fleet else "army", label_of, selected, busy)
                     if in_turn and not carries else None),
         "open": is_open and in_turn and not carries,
     }

@@ -23,7 +23,7 @@ from larp.campaign.models import Faction, Game, Membership, Province
 from larp.forces.models import Army, Commander, Fleet, TroopCard
 from larp.maps.view import unit_label
 from larp.orders.models import Order
-from larp.orders.pickers import (card_rows, carriers, commander_rows, men_text, stack_totals, start_situation,
+from larp.orders.pickers import (busy_fleets, card_rows, carriers, commander_rows, men_text, stack_totals, start_situation,
                                  unit_entry)
 from larp.orders.selectors import visible_orders
 from larp.orders.services import find_unit
@@ -112,7 +112,7 @@ def faction_board(user, faction: Faction) -> dict:
     fleets = _stacks(Fleet.objects.filter(faction=faction, destroyed=False).select_related("sea"))
     carried = carriers(by_unit.values())
     units = [unit_entry(u, sit=sit, label_of=label_of, order=by_unit.get(u.code), is_open=is_open,
-                        carried_army=carried.get(u.code))
+                        carried_army=carried.get(u.code), busy=busy_fleets(carried, u.code))
              for u in list(armies) + list(fleets)]
     garrisons = []
     cards_by = defaultdict(list)
@@ -173,17 +173,31 @@ def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = Non
     turn = phase.turn if phase else None
     order = visible_orders(user, turn).filter(faction=faction).filter(
         **({"fleet": unit} if isinstance(unit, Fleet) else {"army": unit})).first() if turn else None
-    carried_army = None
-    if turn is not None and isinstance(unit, Fleet):
-        carried_army = carriers(visible_orders(user, turn).filter(
-            faction=faction, type__in=[Order.SEA_ATTACK, Order.LANDING])).get(unit.code)
+    carried = carriers(visible_orders(user, turn).filter(
+        faction=faction, type__in=[Order.SEA_ATTACK, Order.LANDING])) if turn is not None else {}
+    carried_army = carried.get(unit.code) if isinstance(unit, Fleet) else None
     return unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game).places, order=order,
-                      is_open=orders_open(phase), selected=selected, carried_army=carried_army)
+                      is_open=orders_open(phase), selected=selected, carried_army=carried_army,
+                      busy=busy_fleets(carried, unit.code))
 
 
 def fleet_codes(faction: Faction) -> list[str]:
     """The faction's fleets on the map (their cards change when an army's order boards or leaves one)."""
     return [f.code for f in Fleet.objects.filter(faction=faction, destroyed=False).select_related("faction")]
+
+
+def army_codes(faction: Faction) -> list[str]:
+    """The faction's armies on the map (their sea orders' choices change when another order boards a fleet)."""
+    return [a.code for a in Army.objects.filter(faction=faction, destroyed=False).select_related("faction")]
+
+
+def boarded_fleets(user, faction: Faction) -> dict[str, str]:
+    """Fleet -> the army whose order boards it this turn, among the faction's orders the user may see."""
+    phase = current_phase(faction.game)
+    if phase is None:
+        return {}
+    return carriers(visible_orders(user, phase.turn).filter(faction=faction,
+                                                            type__in=[Order.SEA_ATTACK, Order.LANDING]))
 
 
 def spy_reports(faction: Faction) -> list[dict]:

@@ -17,7 +17,8 @@ from larp.engine import order_from_path
 from larp.engine.errors import CaseError
 from larp.forces.models import Army, Fleet
 from larp.orders import services as orders
-from larp.orders.pickers import start_situation
+from larp.orders.models import Order
+from larp.orders.pickers import busy_fleets, carriers, free_fleets, start_situation
 from larp.tablet import tokens
 from larp.tablet.models import JoinToken, SpyReport
 from larp.tablet.middleware import forget
@@ -163,8 +164,19 @@ def file_from_form(user, game: Game, unit_code: str, picks: dict, key: str = "",
     if sit is None or sit.unit(unit_code) is None:
         # No turn (or the unit was raised after it began): let the orders service say why.
         return orders.file_order(user, game, unit_code, {"type": kind}, key=key, arrived_at=arrived_at)
+    fleet, path = picks.get("fleet") or None, picks.get("path") or []
+    if fleet is None and kind in (Order.SEA_ATTACK, Order.LANDING) and path and sit.unit(unit_code) is not None:
+        # The form names the fleet only when it offers a choice: the one it offered is the first fleet no other
+        # order of the faction boards (R5), as the pickers show it.
+        carried = carriers(Order.objects.filter(turn=phase.turn, faction__code=sit.unit(unit_code).faction,
+                                                type__in=[Order.SEA_ATTACK, Order.LANDING]))
+        try:
+            free = free_fleets(sit, unit_code, path[0], busy_fleets(carried, unit_code))
+        except (ValueError, CaseError):
+            free = []
+        fleet = free[0] if free else None
     try:
-        payload = order_from_path(sit, unit_code, kind, picks.get("path") or [], fleet=picks.get("fleet") or None)
+        payload = order_from_path(sit, unit_code, kind, path, fleet=fleet)
     except (ValueError, CaseError):
         raise orders.OrderRefused(_("Choose an order type."), code="bad_type") from None
     return orders.file_order(user, game, unit_code, payload, key=key, arrived_at=arrived_at)

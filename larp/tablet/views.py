@@ -118,6 +118,7 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
         error, status = form.error_text(), 400
     else:
         picks = form.picks()
+        boarded = selectors.boarded_fleets(request.user, faction)
         try:
             order = services.file_from_form(request.user, faction.game, unit, picks, key=form.cleaned_data["key"],
                                             arrived_at=arrived_at(request))
@@ -149,6 +150,14 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
                 extra = render(request, "tablet/faction.html#unit",
                                {"unit": fleet, "oob": True, "faction": faction, "game": faction.game, "note": note})
                 response.content += extra.content
+        if selectors.boarded_fleets(request.user, faction).keys() != boarded.keys():
+            # A fleet was boarded or left: the other armies' sea orders may (no longer) board it (R5).
+            for code in selectors.army_codes(faction):
+                army = selectors.one_unit(request.user, faction, code) if code != unit else None
+                if army is not None:
+                    extra = render(request, "tablet/faction.html#unit",
+                                   {"unit": army, "oob": True, "faction": faction, "game": faction.game})
+                    response.content += extra.content
     return response
 
 

@@ -129,6 +129,11 @@ def hostile_argvs(files: pathlib.Path) -> dict[str, list[list[str]]]:
         "export_scenario": [[BIG, "-o", str(files / "s.yaml")], ["²", "-o", str(files / "s.yaml")],
                             [SURROGATE, "-o", str(files / "s.yaml")], ["Fuzz", "-o", str(files / "s.txt")],
                             ["Fuzz", "-o", str(files / "no-such-folder" / "s.yaml")], ["Fuzz", "-o", str(files)]],
+        # rehearse starts servers and plays a night when it accepts its arguments: only refusals here.
+        "rehearse": [["--turns", BIG], ["--turns", "0"], ["--tablets", "9"], ["--tables", "bogus"],
+                     ["--tables", SURROGATE], ["--game", "no such game"], ["--game", SURROGATE],
+                     ["--scenario", "no-such-scenario"], ["--seed", BIG], ["--seed", "-1"], ["--url", "ftp://x"],
+                     ["--scenario", "tiny", "--game", "Fuzz"], ["--bogus"]],
         # rungame starts servers when it accepts its arguments: child processes, below.
         "rungame": [["--port", BIG], ["--port", "0"], ["--port", "65536"], ["--port", "²"], ["--web-workers", "0"],
                     ["--web-workers", BIG], ["--host", BIG], ["--host", SURROGATE], ["--host", "192.0.2.1"],

@@ -314,3 +314,46 @@ def test_a_carrying_fleet_says_what_it_carries_and_offers_no_form(client_for, ti
     response = c.post(file_url(tiny_game, "north-2"), {"type": "hold"}, **HTMX)
     assert "data-order-form" in _card(response.content.decode(), "north-f1")
     assert "data-order-form" in _card(c.get(page_url(tiny_game)).content.decode(), "north-f1")
+
+
+def _sea_zones(html: str, unit: str) -> set[str]:
+    """The first steps a unit's card offers for a sea attack or a landing."""
+    import lxml.html
+
+    card = lxml.html.fragment_fromstring(html, create_parent="div").xpath(f"//article[@data-unit='{unit}']")[0]
+    return {i.get("value") for i in card.xpath(".//fieldset[@data-group='step'][@data-depth='1']"
+                                               "[@data-type='sea_attack' or @data-type='landing']//input")}
+
+
+@pytest.fixture
+def latin_started(transactional_db):
+    """The default scenario started, with a player of the Latin Empire (two armies by one fleet in Propontis)."""
+    from larp.campaign.services.members import add_moderator, create_player
+    from larp.scenarios.loader import load_scenario
+
+    game = load_scenario("latin-east-1204", title="Флот на двоих", seed=1204)
+    mod, _ = add_moderator(game, "fleet-mod")
+    services.start_game(game, mod)
+    player, _ = create_player(game.factions.get(code="latin_empire"), "fleet-latin")
+    return game, player
+
+
+def test_a_fleet_another_army_boards_is_not_offered_and_the_other_armies_cards_say_so(latin_started):
+    """Found by the rehearsal (seed 1): army IV's form offered Propontis, whose only fleet army II's order
+    already boards, and filing it was refused (`fleet_busy`, R5). The pickers leave such a fleet out, the answer
+    to the order that boards it refreshes the other armies' cards, and taking it back offers the fleet again."""
+    game, player = latin_started
+    c = Client()
+    c.force_login(player)
+    url = lambda unit: reverse("tablet:file_order", args=[game.pk, "latin_empire", unit])  # noqa: E731
+    page = c.get(reverse("tablet:faction", args=[game.pk, "latin_empire"])).content.decode()
+    assert "propontis" in _sea_zones(page, "latin_empire-4") and "propontis" in _sea_zones(page, "latin_empire-2")
+    response = c.post(url("latin_empire-2"), {"type": "sea_attack", "s1": "propontis", "s2": "nicaea"}, **HTMX)
+    assert response.status_code == 200, response.content.decode()
+    answer = response.content.decode()
+    assert 'id="unit-latin_empire-4"' in answer and "propontis" not in _sea_zones(answer, "latin_empire-4")
+    page = c.get(reverse("tablet:faction", args=[game.pk, "latin_empire"])).content.decode()
+    assert "propontis" not in _sea_zones(page, "latin_empire-4")
+    assert "propontis" in _sea_zones(page, "latin_empire-2")  # its own order's fleet stays offered to it
+    again = c.post(url("latin_empire-2"), {"type": "hold"}, **HTMX).content.decode()
+    assert "propontis" in _sea_zones(again, "latin_empire-4")

@@ -1,0 +1,47 @@
+"""A 2-turn rehearsal of the demo game (the default scenario): bots through the real pages, a real worker
+closing the deadline, one battle in three sent to a tactical-rules table and its result confirmed back, every
+check run; any violation fails the test with the report's lines."""
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from larp.rehearsal.checks import CHECKS
+
+pytestmark = pytest.mark.worker
+
+
+def test_a_two_turn_rehearsal_of_the_demo_game_finds_no_violation(live_server, worker_factory, tmp_path):
+    worker_factory("rehearsal")
+    out, path = io.StringIO(), tmp_path / "night.json"
+    try:
+        call_command("rehearse", "--url", live_server.url, "--scenario", "latin-east-1204", "--turns", "2",
+                     "--fast", "--seed", "7", "--tables", "tactical", "--json", str(path), stdout=out)
+    except CommandError:
+        pytest.fail("the rehearsal found violations:\n" + out.getvalue(), pytrace=False)
+    report = json.loads(path.read_text(encoding="utf-8"))
+    assert report["passed"] and report["violations"] == [] and report["turns"] == 2
+    checked = report["checks"]
+    assert set(checked) == set(CHECKS)
+    for name in CHECKS:
+        assert checked[name] >= 1, name
+    assert checked["turn_equals_engine"] == 2 and checked["late_refused"] == 2
+    kinds = report["latency"]
+    assert kinds["file order"]["n"] > 20 and "battle confirm (server dice)" in kinds and "regroup apply" in kinds
+    assert report["tables_ended"].get("tactical", 0) >= 1 and "bridge confirm (tactical)" in kinds
+    assert "PASSED" in out.getvalue()
+
+
+def test_the_report_names_a_violation_with_its_seed_and_act():
+    from larp.rehearsal.checks import Checks
+
+    checks = Checks(seed=41)
+    assert checks.check("fog", True, "fine", 3) and not checks.failed
+    assert not checks.check("fog", False, "venice's tablet page shows nicaea-1", 12)
+    assert checks.failed and checks.counts["fog"] == 2
+    (v,) = checks.violations
+    assert (v.check, v.act, v.seed) == ("fog", 12, 41) and "--seed 41" in v.steps() and "act 12" in v.steps()
+    with pytest.raises(KeyError):
+        checks.check("no such check", True, "", 1)
