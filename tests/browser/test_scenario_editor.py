@@ -2,7 +2,10 @@
 zones placed by clicks, one dragged and one renamed, borders drawn by clicking two places, three factions with
 their provinces, capitals, armies and a fleet, a troop type of its own; two problems the editor shows are fixed
 from its list, a turn is tried on the engine, the game is made in one click and the console's map is drawn on
-the picture. Screenshots at 390, 768 and 1920x1080 go to test-artifacts/editor/."""
+the picture. Then the new world's first turn is played through the pages: two players join by the links of the
+players page, file on their tablets (the east attacks the north's army), the moderator runs every phase on the
+console with typed dice and prints the battle sheets; the stored turn is `adjudicate turn`'s own. Screenshots at
+390, 768 and 1920x1080 go to test-artifacts/editor/."""
 import json
 import re
 import subprocess
@@ -286,6 +289,12 @@ def _play_the_first_turn(page, game, new_page, folder):
             tablet.set_viewport_size(viewport)
             tablet.screenshot(path=str(folder / f"tablet-{code}-{name}.png"), full_page=True)
             assert tablet.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (code, name)
+            # The map is as tall as the 1000 x 700 picture at the page's width: no empty bands above and below.
+            box = tablet.locator(".map-frame svg").bounding_box()
+            assert box["height"] == pytest.approx(box["width"] * 0.7, abs=2), (code, name, box)
+            if viewport is PHONE:  # on a phone the zoom buttons stand above the map, not over it
+                tools = tablet.locator(".map-tools").bounding_box()
+                assert tools["y"] + tools["height"] <= box["y"] + 1, (code, tools, box)
 
     page.goto(f"/g/{game.pk}/console/")
     page.fill("form[action$='control/end'] input[name=reason]", "все приказы сданы")
