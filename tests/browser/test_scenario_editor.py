@@ -2,14 +2,22 @@
 zones placed by clicks, one dragged and one renamed, borders drawn by clicking two places, three factions with
 their provinces, capitals, armies and a fleet, a troop type of its own; two problems the editor shows are fixed
 from its list, a turn is tried on the engine, the game is made in one click and the console's map is drawn on
-the picture. Screenshots at 390, 768 and 1920x1080 go to test-artifacts/editor/."""
-import io
+the picture. Then the new world's first turn is played through the pages: two players join by the links of the
+players page, file on their tablets (the east attacks the north's army), the moderator runs every phase on the
+console with typed dice and prints the battle sheets; the stored turn is `adjudicate turn`'s own. Screenshots at
+390, 768 and 1920x1080 go to test-artifacts/editor/."""
+import json
 import re
+import subprocess
+import sys
 
 import pytest
 from PIL import Image, ImageDraw
 
 from tests.browser.conftest import PHONE, TABLET, press, sign_in
+from tests.browser.test_whole_turn import console_step, enter_dice, file_on_tablet
+from tests.sheets.pdf import pdf_pages, squash
+from tests.workers import ROOT
 
 DESKTOP = {"width": 1920, "height": 1080}
 LAND = {"p1": (150, 150), "p2": (400, 150), "p3": (650, 150), "p4": (850, 200),
@@ -18,9 +26,11 @@ SEAS = {"sea1": (250, 620), "sea2": (700, 620)}
 # p8 is left without a border at first: the editor names it, and the test fixes it from the list.
 BORDERS = [("p1", "p2"), ("p2", "p3"), ("p3", "p4"), ("p1", "p5"), ("p2", "p6"), ("p3", "p7"), ("p5", "p6"),
            ("p6", "p7"), ("sea1", "p5"), ("sea1", "p6"), ("sea2", "p7"), ("sea1", "sea2")]
-FACTIONS = [("north", "Север", "North", ["p1", "p2", "p5"], "p1"),
-            ("south", "Юг", "South", ["p6", "p7"], "p6"),
-            ("east", "Восток", "East", ["p3", "p4", "p8"], "p3")]
+# (code, Russian, English, provinces, capital, where its army stands): the north's army guards the border at p2,
+# which the east's army attacks in the game's first turn.
+FACTIONS = [("north", "Север", "North", ["p1", "p2", "p5"], "p1", "p2"),
+            ("south", "Юг", "South", ["p6", "p7"], "p6", "p6"),
+            ("east", "Восток", "East", ["p3", "p4", "p8"], "p3", "p3")]
 
 
 def _picture(tmp_path):
@@ -153,7 +163,7 @@ def test_a_world_from_nothing_to_a_game_on_its_picture(editor_user, new_page, ar
 
     # Three factions with their provinces, capitals and armies; the north's fleet.
     press(page, page.get_by_role("link", name="Фракции и войска"))
-    for fid, ru, en, provinces, capital in FACTIONS:
+    for fid, ru, en, provinces, capital, post in FACTIONS:
         page.fill("#new-faction input[name=name_ru]", ru)
         page.fill("#new-faction input[name=name_en]", en)
         _act_form(page, "#new-faction", "Добавить фракцию")
@@ -164,7 +174,7 @@ def test_a_world_from_nothing_to_a_game_on_its_picture(editor_user, new_page, ar
         _act_form(page, f"{card} form:has(input[value=set_provinces])", "Сохранить провинции")
         page.select_option(f"{card} form:has(input[value=set_faction]) select[name=capital]", capital)
         _act_form(page, f"{card} form:has(input[value=set_faction])", "Сохранить")
-        page.select_option(f"{card} form:has(input[name=kind][value=army]) select[name=place]", capital)
+        page.select_option(f"{card} form:has(input[name=kind][value=army]) select[name=place]", post)
         _act_form(page, f"{card} form:has(input[value=add_unit]):has(input[name=kind][value=army])",
                   "Добавить армию")
         unit = f"form[data-unit={fid}-army-1]"
@@ -238,6 +248,114 @@ def test_a_world_from_nothing_to_a_game_on_its_picture(editor_user, new_page, ar
     north = page.locator("svg g.node[data-province=p1]")
     assert re.match(r"translate\(150(\.0)? 150(\.0)?\)", north.get_attribute("transform"))
     page.screenshot(path=str(folder / "projector-1920.png"))
+    _play_the_first_turn(page, game, new_page, folder)
+
+
+def _join_link(page, game, faction, login, name) -> str:
+    """A player added on the console's players page; their card's join link."""
+    page.goto(f"/g/{game.pk}/players/")
+    form = page.locator("form[action$='players/add']")
+    form.locator("select[name=faction]").select_option(faction)
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=username]").fill(login)
+    press(page, form.get_by_role("button", name="Добавить игрока"))
+    return page.locator(f".player-card[data-player={login}] a[rel=nofollow]").get_attribute("href")
+
+
+def _play_the_first_turn(page, game, new_page, folder):
+    """The new world's first turn through the pages: players join on tablets by the players page's links, the east
+    attacks the north's army at p2, the moderator ends Strategy, steps movement, types the battle's dice, applies
+    regroup and prints the battle sheets; the stored turn is `adjudicate turn`'s own on its case."""
+    from larp.battles.models import TurnResolution
+    from larp.sheets import services as sheets
+    from larp.sheets.models import PrintJob
+    from larp.turns.models import Turn
+
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    joins = {code: _join_link(page, game, code, f"new-{code}", name)
+             for code, name in (("north", "Ольга Северная"), ("east", "Игорь Восточный"))}
+    console_step(page, game, "Начать игру")
+
+    tablets = {}
+    for code, viewport in (("north", PHONE), ("east", TABLET)):
+        tablets[code] = new_page(viewport=viewport)
+        tablets[code].goto(joins[code])
+        tablets[code].locator("[data-order-form]").first.wait_for()
+    file_on_tablet(tablets["east"], "east-1", "attack", ["p2"])
+    file_on_tablet(tablets["north"], "north-1", "hold", [])
+    for code, tablet in tablets.items():
+        for viewport, name in ((PHONE, "390"), (TABLET, "768")):
+            tablet.set_viewport_size(viewport)
+            tablet.screenshot(path=str(folder / f"tablet-{code}-{name}.png"), full_page=True)
+            assert tablet.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (code, name)
+            # The map is as tall as the 1000 x 700 picture at the page's width: no empty bands above and below.
+            box = tablet.locator(".map-frame svg").bounding_box()
+            assert box["height"] == pytest.approx(box["width"] * 0.7, abs=2), (code, name, box)
+            if viewport is PHONE:  # on a phone the zoom buttons stand above the map, not over it
+                tools = tablet.locator(".map-tools").bounding_box()
+                assert tools["y"] + tools["height"] <= box["y"] + 1, (code, tools, box)
+
+    page.goto(f"/g/{game.pk}/console/")
+    page.fill("form[action$='control/end'] input[name=reason]", "все приказы сданы")
+    press(page, "form[action$='control/end'] button")
+    console_step(page, game, "Перейти к передвижению")
+    console_step(page, game, "Провести передвижение")
+    press(page, "form[action$='movement/apply'] button")
+    console_step(page, game, "Перейти к сражениям")
+    console_step(page, game, "Провести сражение 1")
+    heading = page.locator(".awaiting h2").inner_text()
+    assert "Провинция 2" in heading, heading
+    enter_dice(page, 6, 1)
+    assert "Все сражения проведены" in page.content()
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(folder / "console-battles-1920.png"), full_page=True)
+    console_step(page, game, "Перейти к перегруппировке")
+    console_step(page, game, "Применить перегруппировку")
+    press(page, "form[action$='regroup/apply'] button")
+    assert "Перегруппировка применена" in page.content()
+    page.goto(f"/g/{game.pk}/console/")
+    page.screenshot(path=str(folder / "console-1920.png"))
+    page.goto(f"/g/{game.pk}/map/")
+    page.locator(".map-frame svg image.map-picture").wait_for()
+    page.screenshot(path=str(folder / "console-map-1920.png"))
+
+    # The battle sheets, from the printing page (the worker's part done here, as the worker would).
+    page.goto(f"/g/{game.pk}/print/")
+    page.click("button[value=battle-sheets]")
+    jobs = page.locator(f"#print-jobs-{game.pk}")
+    jobs.locator("[id^=print-job-]").first.wait_for()
+    sheets.run_job(PrintJob.objects.get(game=game, kind="battle-sheets").pk)
+    link = jobs.get_by_role("link", name="Открыть PDF")
+    link.wait_for()
+    response = page.request.get(link.get_attribute("href"))
+    assert response.ok
+    (folder / "battle-sheets.pdf").write_bytes(response.body())
+    pages = [squash(p) for p in pdf_pages(response.body())]
+    assert [p.split()[2] for p in pages] == ["Восток", "Север", "Юг"], pages
+    # The east's army stands where it won, the north's has fallen back to its capital with its losses (R1).
+    assert "I Провинция 2 Конница, Пехота ×3 6 5 000" in pages[0], pages[0]
+    assert "I Северная марка Конница, Пехота 4 3 000" in pages[1], pages[1]
+    assert "I Морская зона 1 Корабли ×2 2 1 000" in pages[1], pages[1]
+    assert "I Провинция 6 Конница, Пехота ×3 6 5 000" in pages[2], pages[2]
+
+    # The stored turn is the engine's own for the turn's case.
+    turn = Turn.objects.get(game=game, number=1)
+    resolution = TurnResolution.objects.get(turn=turn)
+    case = dict(turn.start_state)
+    case["orders"] = [o.payload for o in turn.orders.order_by("implicit", "filed_at", "id")]
+    case["dice"], case["choices"], case["seed"] = resolution.dice, resolution.choices, None
+    path = folder / "turn-1.json"
+    path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
+    run = subprocess.run([sys.executable, "manage.py", "adjudicate", "turn", str(path)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    expected = json.loads(run.stdout)
+    stored = resolution.result
+    assert [(f["province"], f["winner"]) for f in expected["fought"]] == [("p2", "attacker")], expected["fought"]
+    assert stored["fought"] == expected["fought"]
+    assert stored["state"] == expected["state"] and stored["recoloured"] == expected["recoloured"]
+    assert {r["province"]: r["to"] for r in expected["recoloured"]} == {"p2": "east"}
 
 
 @pytest.mark.browser

@@ -76,6 +76,8 @@ def test_the_picture_upload_and_the_game_drawn_on_it(mod_client, moderator):
     assert (picture.width, picture.height) == (900, 600)
     svg = mod_client.get(reverse("tablet:map_svg", args=[game.pk])).content.decode()
     assert reverse("tablet:map_picture", args=[game.pk, picture.key]) in svg
+    # The map's box takes the picture's proportions (a wide picture on a phone: no empty bands around it).
+    assert re.search(r'viewBox="0 0 900(\.0)? 600(\.0)?"[^>]* style="aspect-ratio: 900(\.0)? / 600(\.0)?"', svg), svg[:600]
     north = Province.objects.get(game=game, code="northgate")
     # The place stands at its pixel of the picture (no padding around a picture).
     assert re.search(r'data-province="northgate" transform="translate\(100(\.0)? 80(\.0)?\)', svg), svg[:2000]
