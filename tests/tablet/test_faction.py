@@ -33,6 +33,7 @@ def test_own_player_sees_own_stacks_and_no_one_elses(client_for, tiny_game, play
     text = response.content.decode()
     assert response.status_code == 200
     assert "Альберт" in text and "Среднее войско" in text  # North's commander and cards
+    assert "Среднее войско<small>· мощь " in text  # a card's number is its power, not a count of cards
     assert SOUTH_SECRET_COMMANDER not in text and SOUTH_SECRET_TROOP not in text and "Всеволод" not in text
     assert "south-1" not in text.replace('data-unit="south-1"', "")  # no South order form or card
     if htmx:
