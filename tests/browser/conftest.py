@@ -145,6 +145,19 @@ def fill_red_plains_battle(page, game, title, armies, numbers=None, names=("Кл
             page.fill(f"input[name={side}_figures_{i}]", str(figures or ""))
 
 
+def roll_until_executed(page, limit=40):
+    """Red Plains' moderator page: «Бросить на сервере» until the execution's next act («Исполнить») is offered.
+    Each roll loads a new page; the next look waits for that page (one button or the other), so a page still
+    loading is never taken for one without the button."""
+    for _ in range(limit):
+        page.locator("[data-execute], [data-exec-server]").first.wait_for()
+        if page.locator("[data-execute]").count():
+            return
+        with page.expect_navigation():
+            page.click("[data-exec-server]")
+    raise AssertionError(f"no «execute» after {limit} server rolls")
+
+
 def press(page, target):
     """Press something on a console page and wait for its answer: the page's part swapped in place (htmx), or a
     new page. `target`: a selector, a locator, or a function that presses (a key)."""

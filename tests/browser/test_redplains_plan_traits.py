@@ -12,7 +12,7 @@ import copy
 import pytest
 from django.urls import reverse
 
-from tests.browser.conftest import PHONE, TABLET, fill_red_plains_battle, sign_in
+from tests.browser.conftest import PHONE, TABLET, fill_red_plains_battle, roll_until_executed, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -116,10 +116,7 @@ def test_a_cunning_plan_a_charismatic_general_and_a_unit_in_a_forest(red_plains_
     # the execution: Akodo's Charisma is named, and the melee line carries the impetus the engine used
     mod.goto(table_url)
     assert "Харизма — генерал Акодо, отряд «Конные самураи 1»: натиск +2" in mod.inner_text("[data-trait-mods]")
-    for _ in range(40):
-        if mod.locator("[data-execute]").count():
-            break
-        mod.click("[data-exec-server]")
+    roll_until_executed(mod)
     table.refresh_from_db()
     case = sit.turn_case(table.setup, table.state)
     engine = turn_mode(case)

@@ -7,7 +7,7 @@ replay of the stored log; screenshots go to test-artifacts/red-plains/."""
 import pytest
 from django.urls import reverse
 
-from tests.browser.conftest import PHONE, TABLET, fill_red_plains_battle, sign_in
+from tests.browser.conftest import PHONE, TABLET, fill_red_plains_battle, roll_until_executed, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -109,10 +109,7 @@ def test_shinobi_sabotage_and_signals_through_the_pages(red_plains_hall, new_pag
     mod.goto(table_url)
     assert "саботаж в отряде «Асигару с копьями 2»" in mod.inner_text("[data-shinobi-turn]")
     mod.screenshot(path=str(shots / "moderator-shinobi.png"), full_page=True)
-    for _ in range(40):
-        if mod.locator("[data-execute]").count():
-            break
-        mod.click("[data-exec-server]")
+    roll_until_executed(mod)
     mod.click("[data-execute]")
 
     # the executed turn's log tells both sides what each shinobi did

@@ -5,7 +5,7 @@ equals the engine's replay of the stored log, and the screenshots are saved for 
 import pytest
 from django.urls import reverse
 
-from tests.browser.conftest import PHONE, TABLET, fill_red_plains_battle, sign_in
+from tests.browser.conftest import PHONE, TABLET, fill_red_plains_battle, roll_until_executed, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -87,10 +87,7 @@ def test_a_whole_battle_through_the_pages(red_plains_hall, new_page, artifacts):
     count = int(mod.get_attribute("[data-dice-count]", "data-dice-count"))
     mod.fill("input[data-exec-dice]", " ".join(["5"] * count))
     mod.click("[data-exec-hand]")
-    for _ in range(40):
-        if mod.locator("[data-execute]").count():
-            break
-        mod.click("[data-exec-server]")
+    roll_until_executed(mod)
     mod.screenshot(path=str(artifacts / "red-plains" / "moderator.png"), full_page=True)
     mod.click("[data-execute]")
     assert mod.locator("[data-end]").count() == 1
@@ -203,10 +200,7 @@ def test_cavalry_pair_leader_move_and_dragon_move_through_the_pages(red_plains_h
     count = int(mod.get_attribute("[data-dice-count]", "data-dice-count"))
     mod.fill("input[data-exec-dice]", " ".join(["5"] * count))
     mod.click("[data-exec-hand]")
-    for _ in range(40):
-        if mod.locator("[data-execute]").count():
-            break
-        mod.click("[data-exec-server]")
+    roll_until_executed(mod)
     mod.screenshot(path=str(shots / "moderator-dragon.png"), full_page=True)
     table.refresh_from_db()
     engine = turn_mode(sit.turn_case(table.setup, table.state))

@@ -186,12 +186,13 @@ def test_an_id_with_a_lone_surrogate_is_refused_in_every_mode(tmp_path):
 
 
 @SETTINGS
-@given(command=st.sampled_from([c for c in COMMANDS if c not in ("rungame", "setup_demo")]),
+@given(command=st.sampled_from([c for c in COMMANDS if c not in ("rungame", "setup_demo", "rehearse")]),
        words=st.lists(st.one_of(WEIRD_TEXT, st.sampled_from(["--game", "--kind", "--turn", "--title", "--seed",
                                                                  "-o", "--faction", BIG, SURROGATE, "-"])),
                       max_size=5))
 def test_random_arguments(db, command, words):
-    """rungame would start servers, setup_demo writes the demo's logins under var/: their cases are above."""
+    """rungame and rehearse would start servers (and rehearse play a night: arguments it accepts, say none, are
+    not a refusal), setup_demo writes the demo's logins under var/: their cases are above."""
     words = [w.replace("\x00", "") for w in words]
     assert_contract(*manage(command, *words))
 

@@ -32,7 +32,7 @@ from larp.tablet.models import JoinToken, SpyReport
 from larp.turns import services as turns
 from larp.turns.models import AuditEntry
 
-PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "tablet:join"}
+PUBLIC = {"healthz", "login", "logout", "set_language", "turns:clock", "turns:clock_stream", "tablet:join"}
 AUTHENTICATED = {"home"}                       # any signed-in user: their own list of games
 MEMBER = {"tablet:map", "tablet:map_svg",   # anyone with a role in the game (positions, no stack contents)
           "tablet:history", "tablet:replay",  # ... finished turns replayed as the hall saw them (no contents)
@@ -214,6 +214,13 @@ def test_public_urls_leak_nothing(world):
     clock = anon.get(reverse("turns:clock", args=[game.pk]))
     assert clock.status_code == 200 and set(clock.json()) >= {"phase", "remaining"}
     assert NORTH_SECRET_COMMANDER not in clock.content.decode()
+    stream = anon.get(reverse("turns:clock_stream", args=[game.pk]))   # the same clock, pushed
+    try:
+        events = iter(stream.streaming_content)
+        first = next(events).decode() + next(events).decode()          # the retry line, then the clock now
+    finally:
+        stream.close()                                                   # its slot back to the web worker
+    assert stream.status_code == 200 and '"phase"' in first and NORTH_SECRET_COMMANDER not in first
     assert anon.get(reverse("healthz")).json() == {"ok": True}
 
 
