@@ -23,7 +23,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -163,6 +163,18 @@ def _read(game_id: int, feed: _Feed, tick: float) -> None:
             feed.changed.notify_all()
 
 
+def _let_go_of_the_database() -> None:
+    """A stream's thread closes the connection a clock read opened (a cache miss reads the database): it would
+    otherwise hold it for the stream's whole life — forty streams a web worker, past PostgreSQL's limit of
+    connections — and touch it again when the stream ends, outside any request. Not inside a transaction (a
+    test reading the stream in its own)."""
+    from django.db import connections
+
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None and not conn.in_atomic_block:
+            conn.close()
+
+
 def _as_of_now(read: dict) -> dict:
     """A clock read a moment (or long) ago, with the server's time and the seconds left as of now."""
     now = time.time()
@@ -184,8 +196,15 @@ def stream(game_id: int, seconds: float, tick: float = 0.25, heartbeat: float = 
     seen = 0
     yield "retry: 1000\n\n"
     _read(game_id, feed, 0)  # a new stream starts from the clock as it is now
+    _let_go_of_the_database()
     while time.monotonic() - start < seconds:
-        _read(game_id, feed, tick)
+        try:
+            _read(game_id, feed, tick)
+        except DatabaseError:  # the database restarting (or gone, at a test run's end): the tablet reconnects
+            log.warning("clock stream of game %s ended: the database did not answer", game_id)
+            return
+        finally:
+            _let_go_of_the_database()
         with feed.lock:
             if feed.seq == seen:
                 feed.changed.wait(tick)

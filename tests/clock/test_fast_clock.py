@@ -82,3 +82,30 @@ def test_the_page_offers_the_stream_only_when_the_server_pushes(tiny_game, moder
     assert 'data-clock-stream="/g/' in client_for(player).get(page).content.decode()
     settings.CLOCK_STREAM = False
     assert "data-clock-stream" not in client_for(player).get(page).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_holds_no_database_connection_between_its_reads(tiny_game, moderator):
+    """A clock read that misses the cache opens the thread's connection; a stream lives for minutes, forty of
+    them a web worker: each would hold a PostgreSQL connection all that time, and touch it again at its end,
+    outside any request (a live server then refuses it). The stream lets go after every read."""
+    import threading
+
+    from django.core.cache import cache
+    from django.db import connection
+
+    services.start_game(tiny_game, moderator)
+    seen = {}
+
+    def tablet():
+        cache.clear()                                     # the first read goes to the database
+        events = clock.stream(tiny_game.pk, seconds=5, tick=0.02, heartbeat=10)
+        seen["events"] = [next(events), next(events)]
+        seen["open"] = connection.connection is not None
+        events.close()
+
+    t = threading.Thread(target=tablet)
+    t.start()
+    t.join(10)
+    assert seen["events"][0].startswith("retry:") and '"phase"' in seen["events"][1]
+    assert seen["open"] is False
