@@ -145,6 +145,29 @@ def fill_red_plains_battle(page, game, title, armies, numbers=None, names=("Кл
             page.fill(f"input[name={side}_figures_{i}]", str(figures or ""))
 
 
+def engine_turn(game, number, folder):
+    """(stored, expected): the turn's stored result, and `manage.py adjudicate turn` on the turn's case as the
+    console put it together (its start, its orders, the dice and choices the console used)."""
+    import json
+    import subprocess
+    import sys
+
+    from larp.battles.models import TurnResolution
+    from larp.turns.models import Turn
+
+    turn = Turn.objects.get(game=game, number=number)
+    resolution = TurnResolution.objects.get(turn=turn)
+    case = dict(turn.start_state)
+    case["orders"] = [o.payload for o in turn.orders.order_by("implicit", "filed_at", "id")]
+    case["dice"], case["choices"], case["seed"] = resolution.dice, resolution.choices, None
+    path = folder / f"turn-{number}.json"
+    path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
+    run = subprocess.run([sys.executable, "manage.py", "adjudicate", "turn", str(path)],
+                         cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return resolution.result, json.loads(run.stdout)
+
+
 def roll_until_executed(page, limit=40):
     """Red Plains' moderator page: «Бросить на сервере» until the execution's next act («Исполнить») is offered.
     Each roll loads a new page; the next look waits for that page (one button or the other), so a page still

@@ -6,18 +6,14 @@ the picture. Then the new world's first turn is played through the pages: two pl
 players page, file on their tablets (the east attacks the north's army), the moderator runs every phase on the
 console with typed dice and prints the battle sheets; the stored turn is `adjudicate turn`'s own. Screenshots at
 390, 768 and 1920x1080 go to test-artifacts/editor/."""
-import json
 import re
-import subprocess
-import sys
 
 import pytest
 from PIL import Image, ImageDraw
 
-from tests.browser.conftest import PHONE, TABLET, press, sign_in
+from tests.browser.conftest import PHONE, TABLET, engine_turn, press, sign_in
 from tests.browser.test_whole_turn import console_step, enter_dice, file_on_tablet
 from tests.sheets.pdf import pdf_pages, squash
-from tests.workers import ROOT
 
 DESKTOP = {"width": 1920, "height": 1080}
 LAND = {"p1": (150, 150), "p2": (400, 150), "p3": (650, 150), "p4": (850, 200),
@@ -266,10 +262,8 @@ def _play_the_first_turn(page, game, new_page, folder):
     """The new world's first turn through the pages: players join on tablets by the players page's links, the east
     attacks the north's army at p2, the moderator ends Strategy, steps movement, types the battle's dice, applies
     regroup and prints the battle sheets; the stored turn is `adjudicate turn`'s own on its case."""
-    from larp.battles.models import TurnResolution
     from larp.sheets import services as sheets
     from larp.sheets.models import PrintJob
-    from larp.turns.models import Turn
 
     asked = []
     page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
@@ -340,18 +334,7 @@ def _play_the_first_turn(page, game, new_page, folder):
     assert "I Провинция 6 Конница, Пехота ×3 6 5 000" in pages[2], pages[2]
 
     # The stored turn is the engine's own for the turn's case.
-    turn = Turn.objects.get(game=game, number=1)
-    resolution = TurnResolution.objects.get(turn=turn)
-    case = dict(turn.start_state)
-    case["orders"] = [o.payload for o in turn.orders.order_by("implicit", "filed_at", "id")]
-    case["dice"], case["choices"], case["seed"] = resolution.dice, resolution.choices, None
-    path = folder / "turn-1.json"
-    path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
-    run = subprocess.run([sys.executable, "manage.py", "adjudicate", "turn", str(path)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    expected = json.loads(run.stdout)
-    stored = resolution.result
+    stored, expected = engine_turn(game, 1, folder)
     assert [(f["province"], f["winner"]) for f in expected["fought"]] == [("p2", "attacker")], expected["fought"]
     assert stored["fought"] == expected["fought"]
     assert stored["state"] == expected["state"] and stored["recoloured"] == expected["recoloured"]

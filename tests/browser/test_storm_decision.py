@@ -7,19 +7,14 @@ closes Strategy, steps movement, types the dice, confirms and applies regroup. T
 History's turn page, both tablets, the battle protocols and the turn results (PDFs from the worker) must tell the
 engine's decision in the same words, and the stored result must be the engine's own for the turn's case.
 """
-import json
-import subprocess
-import sys
-
 import pytest
 from django.urls import reverse
 from django.utils import translation
 from django.utils.text import capfirst
 
-from tests.browser.conftest import PHONE, TABLET, sign_in, press
+from tests.browser.conftest import PHONE, TABLET, engine_turn, press, sign_in
 from tests.browser.test_whole_turn import console_step, file_on_tablet
 from tests.sheets.pdf import pdf_pages, squash
-from tests.workers import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker]
 
@@ -97,9 +92,6 @@ def shoot(page, path, name):
 
 
 def test_a_storm_won_by_the_garrisons_destruction_reads_the_same_everywhere(storm_night, new_page, artifacts):
-    from larp.battles.models import TurnResolution
-    from larp.turns.models import Turn
-
     game, joins = storm_night
     said = words()
     shots = artifacts / "storm-decision"
@@ -206,18 +198,7 @@ def test_a_storm_won_by_the_garrisons_destruction_reads_the_same_everywhere(stor
             assert wrong not in text, text
 
     # --- the stored result is the engine's own for the turn's case ---------------------------------------------------
-    turn = Turn.objects.get(game=game, number=1)
-    resolution = TurnResolution.objects.get(turn=turn)
-    case = dict(turn.start_state)
-    case["orders"] = [o.payload for o in turn.orders.order_by("implicit", "filed_at", "id")]
-    case["dice"], case["choices"], case["seed"] = resolution.dice, resolution.choices, None
-    path = shots / "turn-1.json"
-    path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
-    run = subprocess.run([sys.executable, "manage.py", "adjudicate", "turn", str(path)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    expected = json.loads(run.stdout)
-    stored = resolution.result
+    stored, expected = engine_turn(game, 1, shots)
     assert [(f["province"], f["outcome"], f["decision"], f["winner"], f["loser"]) for f in stored["fought"]] == \
         [(f["province"], f["outcome"], f["decision"], f["winner"], f["loser"]) for f in expected["fought"]]
     assert sorted((f["province"], f["outcome"], f["decision"], f["winner"]) for f in expected["fought"]) == [

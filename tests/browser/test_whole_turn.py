@@ -6,16 +6,13 @@ movement, fights every battle from the console (hand dice, server dice, a modifi
 and the battle fought again), applies regroup and opens the next turn. Then the map in the database equals
 what `manage.py adjudicate turn` (the engine alone) makes of the same start, orders, dice and choices.
 """
-import json
 import re
-import subprocess
-import sys
 
 import pytest
 from django.urls import reverse
 
-from tests.workers import ROOT, wait_until
-from tests.browser.conftest import sign_in, press
+from tests.browser.conftest import engine_turn, press, sign_in
+from tests.workers import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -194,15 +191,7 @@ def test_a_whole_turn_through_the_pages_equals_the_engine(hall, new_page, artifa
     assert {r.source for r in DiceRoll.objects.filter(resolution=resolution)} == {"hand", "server"}
     assert DiceRoll.objects.filter(resolution=resolution, undone=True).count() == 1
     assert resolution.choices["modifiers"][0]["reason"] == "туман над бродом"
-    case = dict(turn.start_state)
-    case["orders"] = [o.payload for o in turn.orders.order_by("implicit", "filed_at", "id")]
-    case["dice"], case["choices"], case["seed"] = resolution.dice, resolution.choices, None
-    path = tmp_path / "turn-1.json"
-    path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
-    run = subprocess.run([sys.executable, "manage.py", "adjudicate", "turn", str(path)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    expected = json.loads(run.stdout)["state"]
+    expected = engine_turn(game, 1, tmp_path)[1]["state"]
     now = case_from_game(game)
     assert {a["id"]: (a["province"], sorted(a["troops"])) for a in now["armies"] if a["province"]} == \
         {k: (v["province"], sorted(v["troops"])) for k, v in expected["armies"].items() if v["province"]}
