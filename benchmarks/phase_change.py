@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from load.server import App, environment, free_port  # noqa: E402
+from load.server import App, environment, free_port, processes_cpu  # noqa: E402
 from scratch import Run, run_main  # noqa: E402
 
 TARGETS = {"reach_s": 1.5, "cpu_ms_per_tablet": 10.0, "idle_kb_min": 15.0, "poll_cpu_ms": 1.0,
@@ -58,19 +58,7 @@ CHROMIUM = {
 def cpu_snapshot(app_pgid: int) -> tuple[float, float, float]:
     """(0, CPU-seconds of the app's process group alone: web, worker, beat, wall time). Not this process: its
     sixty emulated tablets are the clients' CPU, not the server's (load.server's snapshot counts both)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    ours = 0.0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                parts = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(parts[2]) == app_pgid:
-            ours += (int(parts[11]) + int(parts[12])) / tick
-    return 0.0, ours, time.monotonic()
+    return 0.0, processes_cpu(lambda pid, pgid: pgid == app_pgid), time.monotonic()
 
 
 class Tablet:

@@ -120,7 +120,13 @@ def cpu_snapshot(app_pgid: int) -> tuple[float, float, float]:
     with open("/proc/stat") as f:
         fields = [int(x) for x in f.readline().split()[1:]]
     busy = (sum(fields) - fields[3] - fields[4]) / tick  # minus idle and iowait
-    ours = 0.0
+    return busy, processes_cpu(lambda pid, pgid: pgid == app_pgid or pid == os.getpid()), time.monotonic()
+
+
+def processes_cpu(counted) -> float:
+    """CPU-seconds (user + system) of the processes for which counted(pid, process group id) is true, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -129,10 +135,9 @@ def cpu_snapshot(app_pgid: int) -> tuple[float, float, float]:
                 parts = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        pgid = int(parts[2])
-        if pgid == app_pgid or int(entry) == os.getpid():
-            ours += (int(parts[11]) + int(parts[12])) / tick
-    return busy, ours, time.monotonic()
+        if counted(int(entry), int(parts[2])):
+            total += (int(parts[11]) + int(parts[12])) / tick
+    return total
 
 
 def others_cores(before: tuple, after: tuple) -> tuple[float, float]:
