@@ -17,6 +17,11 @@ CLOCK = re.compile(r"^/g/(\d{1,18})/clock(/stream)?$")
 TABLE_VERSION = re.compile(r"^/g/(\d{1,18})/tables/(\d{1,18})/version$")
 
 
+def is_poll(path: str) -> bool:
+    """Whether the path is the clock, its stream or a table's version (what tablets ask by the thousand)."""
+    return bool(CLOCK.match(path) or TABLE_VERSION.match(path))
+
+
 class FastLaneMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -25,6 +30,9 @@ class FastLaneMiddleware:
         if request.method == "GET":
             response = self._answer(request, request.path_info)
             if response is not None:
+                if not response.streaming and not response.has_header("Content-Length"):
+                    # Without a length gunicorn sends the body chunked: two more writes for a few bytes.
+                    response["Content-Length"] = str(len(response.content))
                 return response
         return self.get_response(request)
 

@@ -154,3 +154,10 @@ def test_worker_sigkilled_under_rungame_is_restarted_and_the_missed_deadline_clo
     assert Snapshot.objects.filter(turn=phase.turn, phase="strategy").count() == 1
     assert polls and not failures, f"the web server failed {len(failures)} of {len(polls)} polls"
     assert rungame.proc.poll() is None and rungame.worker_pid() not in (None, doomed)
+
+    # The access log keeps the pages and leaves out the polls tablets send by the thousand (larp/gunicorn_log.py).
+    assert _get(f"{rungame.base}/g/{game.pk}/clock")[0] == 200
+    assert _get(f"{rungame.base}/g/{game.pk}/console/", cookie)[0] == 200
+    assert wait_until(lambda: f'"GET /g/{game.pk}/console/ HTTP/1.1" 200' in rungame.text(), 5), rungame.text()[-3000:]
+    assert '"GET /healthz HTTP/1.1" 200' in rungame.text()
+    assert f"GET /g/{game.pk}/clock" not in rungame.text()

@@ -26,6 +26,7 @@ def test_after_the_full_check_polls_cost_no_query(table, player, client_for, sha
         again = tablet.get(url(table))
     assert again.status_code == 200 and json.loads(again.content) == json.loads(first.content)
     assert again["X-Content-Type-Options"] == "nosniff"  # the security headers are still set
+    assert again["Content-Length"] == str(len(again.content))  # not sent chunked by the web server
 
 
 def test_an_act_shows_at_the_next_poll(table, player, moderator, client_for, shared, django_assert_num_queries,

@@ -59,6 +59,7 @@ def web_command(python: str, host: str, port: int, web_workers: int, extra: list
     """gunicorn's command line; `extra` is appended (e.g. TLS options)."""
     return [python, "-m", "gunicorn", "larp.wsgi:application", "--bind", f"{host}:{port}",
             "--workers", str(web_workers), "--threads", str(web_threads()), "--timeout", "60", "--access-logfile", "-",
+            "--logger-class", "larp.gunicorn_log.Logger",  # the access log without the tablets' polls
             # Tablets ask the clock every second: keep their connections open between polls (idle
             # keep-alive connections wait in gthread's poller, not in one of the 4 threads).
             "--keep-alive", "75", *(extra or [])]
