@@ -95,7 +95,7 @@ def map_extent(game: Game) -> tuple[float, float, float]:
 
 def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, str] | None = None,
              route: list[str] | None = None, label_px: float = 10, flag_size: float = 1.0,
-             panel_width: float = 0.0, state: dict | None = None) -> dict:
+             panel_width: float = 0.0, state: dict | None = None, foci: bool = False) -> dict:
     """The map as SVG-ready geometry: positions, owners, flags, fortresses, sieges. No stack contents (R13).
 
     `positions` ({unit id: place id}) shows units where a movement step put them instead of where the
@@ -106,6 +106,8 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     corner of the map for a panel drawn over it: `panel` gives it in the map's units, and no name goes there.
     `state` (an engine state document: a turn's start as stored, or the state after its regroup) draws the
     owners and the armies and fleets as they stood then, not as the database has them now (History's replay).
+    `foci` adds `foci`, every faction's corner ({faction code: view box}), so that one drawing serves every
+    faction's tablets (`focus` is then that box of one of them).
     """
     provinces = list(Province.objects.filter(game=game).select_related("owner"))
     if not provinces:
@@ -205,13 +207,17 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
     route_points = " ".join(f"{x + pad:.1f},{y + pad:.1f}" for x, y in path) if len(path) > 1 else ""
     route_end = {"x": round(path[-1][0] + pad, 1), "y": round(path[-1][1] + pad, 1), "r": round(r * 2, 1)} \
         if path else None
-    focus_view = ""
-    if focus is not None and len(provinces) > 20:
+    def corner(faction_pk) -> str:
         # The player's own corner of the map first (provinces, armies, fleets); the whole map is one tap away.
-        mine = [pts[p.pk] for p in provinces if p.owner_id == focus.pk]
-        mine += [pts[a.place] for a in armies if a.faction_id == focus.pk]
-        mine += [pts[f.place] for f in fleets if f.faction_id == focus.pk]
-        focus_view = focus_box(mine, proj)
+        if len(provinces) <= 20:
+            return ""
+        mine = [pts[p.pk] for p in provinces if p.owner_id == faction_pk]
+        mine += [pts[a.place] for a in armies if a.faction_id == faction_pk]
+        mine += [pts[f.place] for f in fleets if f.faction_id == faction_pk]
+        return focus_box(mine, proj)
+
+    focus_view = corner(focus.pk) if focus is not None else ""
+    extra = {"foci": {f.code: corner(f.pk) for f in Faction.objects.filter(game=game)}} if foci else {}
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
             "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_view, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
             "legend": legend, "route": route_points,
@@ -220,10 +226,16 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
             "panel": panel and {"box": panel, "left": round(100 * panel[0] / bounds[0], 2),
                                 "top": round(100 * panel[1] / bounds[1], 2),
                                 "width": round(100 * (panel[2] - panel[0]) / bounds[0], 2),
-                                "height": round(100 * (panel[3] - panel[1]) / bounds[1], 2)}}
+                                "height": round(100 * (panel[3] - panel[1]) / bounds[1], 2)}, **extra}
 
 
 def map_version(data: dict, language: str, focus: str) -> str:
     """A short name for exactly this picture of the map (in this language, from this faction's corner)."""
     raw = json.dumps([data, language, focus], sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def focus_version(shared_version: str, focus: str, box: str) -> str:
+    """The version of one faction's picture of a drawing made for all (`map_view(foci=True)`, named by
+    `map_version(data, language, "")`): its own flags marked and its corner shown first."""
+    return hashlib.sha256(f"{shared_version}|{focus}|{box}".encode()).hexdigest()[:16]

@@ -7,16 +7,20 @@ its own) and the form's confirmation key (one per page drawn). Who may see the b
 """
 from __future__ import annotations
 
+import gzip
 import secrets
 
 from django.core.cache import cache
+from django.http import HttpResponse
 from django.middleware.csrf import get_token
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
 from larp.turns import state_version
 
 CSRF_MARK = "CSRF-7f3c9a1e-PLACEHOLDER"
 KEY_MARK = "FORMKEY-2b8d4e6f-PLACEHOLDER"
+FOCUS_MARK = "FOCUS-5e1a7c3d-PLACEHOLDER"
 TTL = 10 * 60
 
 
@@ -85,13 +89,41 @@ def map_context(game, focus_code: str, compute) -> dict:
     return _once(key, compute)
 
 
-def svg(game_id: int, focus_code: str, version: str):
-    """The map's SVG of exactly this version, if rendered before (an SVG named by its version never changes)."""
+def svg(game_id: int, focus_code: str, version: str) -> bytes | None:
+    """The map's SVG of exactly this version, gzipped, if made before (an SVG named by its version never
+    changes)."""
     if not state_version.enabled() or not version:
         return None
-    return _get(f"mapsvg:v1:{game_id}:{focus_code}:{get_language()}:{version}")
+    return _get(f"mapsvg:v2:{game_id}:{focus_code}:{get_language()}:{version}")
 
 
-def keep_svg(game_id: int, focus_code: str, version: str, content: bytes) -> None:
+def keep_svg(game_id: int, focus_code: str, version: str, content: str) -> bytes:
+    """The SVG gzipped once for all the tablets that will ask for it (kept when the cache is shared)."""
+    packed = gzip.compress(content.encode(), compresslevel=6, mtime=0)
     if state_version.enabled() and version:
-        _set(f"mapsvg:v1:{game_id}:{focus_code}:{get_language()}:{version}", content, 60 * 60)
+        _set(f"mapsvg:v2:{game_id}:{focus_code}:{get_language()}:{version}", packed, 60 * 60)
+    return packed
+
+
+def faction_svg(game_id: int, shared_version: str, render_shared, focus_code: str, box: str) -> str:
+    """One faction's map SVG made from the drawing all factions share (rendered once per state and language,
+    with FOCUS_MARK where the corner goes): its corner put in, its own flags marked."""
+    if state_version.enabled():
+        shared = _once(f"mapsvgall:v1:{game_id}:{get_language()}:{shared_version}", render_shared, 60 * 60)
+    else:
+        shared = render_shared()
+    text = shared.replace(f'data-focus="{FOCUS_MARK}"', f'data-focus="{box}"' if box else "")
+    if focus_code:
+        text = text.replace(f'class="flag" data-faction="{focus_code}"', f'class="flag own" data-faction="{focus_code}"')
+    return text
+
+
+def gzipped(request, packed: bytes) -> HttpResponse:
+    """The kept SVG as it is, gzipped, to a browser that takes gzip (every one); unpacked for any other."""
+    if "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", "").lower():
+        response = HttpResponse(packed, content_type="text/html; charset=utf-8")
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(gzip.decompress(packed), content_type="text/html; charset=utf-8")
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response

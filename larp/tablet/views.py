@@ -193,17 +193,22 @@ def _local_time(value) -> str:
 
 
 def _map_context(game: Game, focus: Faction | None) -> dict:
-    """The map's data and the address of its SVG, named by a version that changes whenever the picture does."""
+    """The map's data and the address of its SVG, named by a version that changes whenever the picture does.
+    One drawing serves every faction (drawn once per state: at a phase change eleven factions' tablets ask at
+    once); a faction's picture differs only by its corner and its own flags marked."""
     def compute():
-        data = maps.map_view(game, focus=focus)
-        return {"data": data, "version": maps.map_version(data, get_language(), focus.code if focus else "")}
+        data = maps.map_view(game, foci=True)
+        return {"data": data, "version": maps.map_version(data, get_language(), "")}
 
-    found = rendered.map_context(game, focus.code if focus else "", compute)
-    data, version = found["data"], found["version"]
-    query = urlencode({"f": focus.code if focus else "", "v": version})
-    return {"map": data, "map_version": version,
+    found = rendered.map_context(game, "", compute)
+    code = focus.code if focus else ""
+    data = {key: value for key, value in found["data"].items() if key != "foci"}
+    data["focus"] = found["data"]["foci"].get(code, "") if code else ""
+    version = maps.focus_version(found["version"], code, data["focus"])
+    query = urlencode({"f": code, "v": version})
+    return {"map": data, "map_version": version, "map_shared_version": found["version"],
             "map_src": reverse("tablet:map_svg", args=[game.pk]) + "?" + query,
-            "map_url": reverse("tablet:map", args=[game.pk]) + "?" + urlencode({"f": focus.code if focus else ""})}
+            "map_url": reverse("tablet:map", args=[game.pk]) + "?" + urlencode({"f": code})}
 
 
 def _map_focus(request: HttpRequest, game: Game) -> Faction | None:
@@ -246,18 +251,24 @@ def map_svg(request: HttpRequest, game_id: int) -> HttpResponse:
     focus = request.GET.get("f", "") or (membership.faction.code if membership and membership.faction_id
                                          and membership.role == Membership.PLAYER else "")
     kept = rendered.svg(game_id, focus, asked)
-    if kept is not None:
-        response = HttpResponse(kept)  # as rendered: the page puts it in place itself
-    else:
+    if kept is None:
         game = get_object_or_404(Game, pk=game_id)
         own = _map_focus(request, game)
         focus = own.code if own else ""
         context = {"game": game, "own_faction": own, **_map_context(game, own)}
-        response = render(request, "tablet/map.html#map_svg", context)
         if asked != context["map_version"]:
+            response = render(request, "tablet/map.html#map_svg", context)
             add_never_cache_headers(response)
             return response
-        rendered.keep_svg(game.pk, focus, asked, response.content)
+
+        def shared() -> str:  # the drawing every faction's picture is made from: no corner, no flag its own
+            marked = {**context["map"], "focus": rendered.FOCUS_MARK}
+            return render_to_string("tablet/map.html#map_svg", {**context, "own_faction": None, "map": marked},
+                                    request)
+
+        svg = rendered.faction_svg(game.pk, context["map_shared_version"], shared, focus, context["map"]["focus"])
+        kept = rendered.keep_svg(game.pk, focus, asked, svg)
+    response = rendered.gzipped(request, kept)  # as rendered: the page puts it in place itself
     response["Cache-Control"] = "private, max-age=31536000, immutable"
     return response
 

@@ -1,6 +1,7 @@
 """Render once, serve many (issue 36): a faction's board and the map are rendered once per game state and
 served to every tablet; what differs per tablet (CSRF token, confirmation key) is put in after the cache;
 any change of the game's state shows at once. Clock polls that name an unchanged clock get 304."""
+import gzip
 import re
 
 import pytest
@@ -115,3 +116,39 @@ def test_one_transaction_changes_the_state_version_once(tiny_game, moderator, mo
     with django_capture_on_commit_callbacks(execute=True):
         services.pause(tiny_game, moderator, phase_id=phase.pk)
     assert len(bumps) > before  # the next transaction is a change of its own
+
+
+def test_every_factions_map_is_made_from_one_drawing(latin_game, client_for, shared, settings, monkeypatch):
+    """At a phase change eleven factions' tablets ask for their maps at once: the map is drawn once for all, and
+    each faction's picture (its corner first, its own flags marked) equals the one drawn for it alone."""
+    from larp.maps import view as maps
+    from larp.tablet import views
+
+    drawn = []
+    real = maps.map_view
+    monkeypatch.setattr(maps, "map_view", lambda *a, **kw: drawn.append(kw) or real(*a, **kw))
+    players = {code: create_player(latin_game.factions.get(code=code), f"{code}-tablet")[0]
+               for code in ("athens", "venice")}
+    pictures = {}
+    for code, player in players.items():
+        tablet = client_for(player)
+        page = tablet.get(reverse("tablet:faction", args=[latin_game.pk, code])).content.decode()
+        src = re.search(r'data-map-src="([^"]+)"', page).group(1).replace("&amp;", "&")
+        packed = tablet.get(src, HTTP_ACCEPT_ENCODING="gzip, deflate")
+        plain = tablet.get(src)
+        assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+        assert gzip.decompress(packed.content) == plain.content
+        pictures[code] = plain.content.decode()
+    assert len(drawn) == 1 and drawn[0] == {"foci": True}  # one drawing for both factions
+
+    settings.STATE_CACHE = False  # drawn for each faction alone, as without a shared cache
+    for code, svg in pictures.items():
+        faction = latin_game.factions.get(code=code)
+        alone = views._map_context(latin_game, faction)
+        assert alone["map"]["focus"] and f'data-focus="{alone["map"]["focus"]}"' in svg
+        own = re.findall(r'<g class="flag own" data-faction="([a-z_]+)"', svg)
+        assert own and set(own) == {code}
+        assert "PLACEHOLDER" not in svg
+    assert pictures["athens"] != pictures["venice"]
+    strip = lambda s: re.sub(r' data-focus="[^"]*"| own(?=")', "", s)  # noqa: E731
+    assert strip(pictures["athens"]) == strip(pictures["venice"])

@@ -58,7 +58,7 @@ def test_provinces_sea_zones_links_and_owner_colours(client_for, tiny_game, play
     assert 'fill="#1565c0"' in text  # North's provinces in North's colour
     assert 'fill="#9e9e9e"' in text  # neutral grey
     assert "Серединград" in text and "Северное море" in text
-    flag = re.search(r'<g class="flag own" data-unit="north-2".*?</g>', text, re.S).group(0)
+    flag = re.search(r'<g class="flag own" data-faction="north" data-unit="north-2".*?</g>', text, re.S).group(0)
     assert ">II</text>" in flag and "#1565c0" in flag
 
 
