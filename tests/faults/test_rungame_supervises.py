@@ -38,10 +38,13 @@ def _children(pid: int) -> dict[int, str]:
     return found
 
 
-def _get(url: str, cookie: str = "") -> tuple[int, str]:
+PAGE_TIMEOUT = 20  # a page's first render on a machine the parallel suite keeps busy (the health polls keep 2 s)
+
+
+def _get(url: str, cookie: str = "", timeout: float = 2) -> tuple[int, str]:
     request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
     try:
-        with urllib.request.urlopen(request, timeout=2) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, ""
@@ -102,7 +105,7 @@ def test_worker_sigkilled_under_rungame_is_restarted_and_the_missed_deadline_clo
 
     assert wait_until(lambda: _get(rungame.base + "/healthz")[0] == 200, 40), rungame.text()[-3000:]
     assert wait_until(lambda: " ready." in rungame.text(), 40), rungame.text()[-3000:]
-    status, page = _get(f"{rungame.base}/g/{game.pk}/console/", cookie)
+    status, page = _get(f"{rungame.base}/g/{game.pk}/console/", cookie, PAGE_TIMEOUT)
     assert status == 200 and "Фоновые задачи не работают" not in page  # the worker's heartbeat is fresh
 
     phase = services.start_game(game, mod)
@@ -134,7 +137,7 @@ def test_worker_sigkilled_under_rungame_is_restarted_and_the_missed_deadline_clo
         assert wait_until(lambda: rungame.text().count(" ready.") >= 2, 20), rungame.text()[-3000:]
         ready_at = time.time()
         assert phase.deadline.timestamp() < ready_at  # the deadline passed while no worker ran
-        assert _get(f"{rungame.base}/g/{game.pk}/console/", cookie)[0] == 200
+        assert _get(f"{rungame.base}/g/{game.pk}/console/", cookie, PAGE_TIMEOUT)[0] == 200
 
         assert wait_until(lambda: Phase.objects.get(pk=phase.pk).state == Phase.CLOSED, 15), rungame.text()[-3000:]
         closed = Phase.objects.get(pk=phase.pk)
@@ -156,8 +159,8 @@ def test_worker_sigkilled_under_rungame_is_restarted_and_the_missed_deadline_clo
     assert rungame.proc.poll() is None and rungame.worker_pid() not in (None, doomed)
 
     # The access log keeps the pages and leaves out the polls tablets send by the thousand (larp/gunicorn_log.py).
-    assert _get(f"{rungame.base}/g/{game.pk}/clock")[0] == 200
-    assert _get(f"{rungame.base}/g/{game.pk}/console/", cookie)[0] == 200
+    assert _get(f"{rungame.base}/g/{game.pk}/clock", timeout=PAGE_TIMEOUT)[0] == 200
+    assert _get(f"{rungame.base}/g/{game.pk}/console/", cookie, PAGE_TIMEOUT)[0] == 200
     assert wait_until(lambda: f'"GET /g/{game.pk}/console/ HTTP/1.1" 200' in rungame.text(), 5), rungame.text()[-3000:]
     assert '"GET /healthz HTTP/1.1" 200' in rungame.text()
     assert f"GET /g/{game.pk}/clock" not in rungame.text()
