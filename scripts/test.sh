@@ -24,7 +24,7 @@ if [ -z "$workers" ]; then
   cores=$(nproc 2>/dev/null || echo 2)
   workers=$(( cores * 2 > 4 ? cores * 2 : 4 ))   # the browser and worker tests mostly wait: two per core
 fi
-parallel=(-n "$workers" --dist loadgroup)   # -n 0: one process
+parallel=(-n "$workers" --dist loadscope --no-loadscope-reorder)   # a module is a unit; longest first (tests/schedule.py). -n 0: one process
 echo "tests on $( [[ "${DATABASE_URL:-}" == postgres* ]] && echo PostgreSQL || echo SQLite ), $workers parallel process(es)"
 # Byte-code caches on, whatever the shell says: without them each of the parallel processes rewrites every test
 # module's asserts again (about 6 s of CPU each), and every worker or command a test starts compiles the project.

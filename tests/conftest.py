@@ -9,6 +9,8 @@ from django.contrib.auth import get_user_model
 
 from larp.campaign.services.members import add_moderator, create_player
 from larp.scenarios.loader import load_scenario
+from tests import schedule
+from tests.schedule import pytest_addoption, pytest_configure  # noqa: F401  (the order modules start in)
 
 
 DATABASE_MARKERS = ("postgres", "sqlite")
@@ -27,7 +29,7 @@ def pytest_report_header(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Two rules of the suite, enforced where tests are collected:
+    """Two rules of the suite, enforced where tests are collected, and the order modules start in:
 
     - a test that drives Chromium carries the `browser` marker (so `-m "not browser"` really leaves Chromium out);
     - a test marked `postgres("why")` runs only on PostgreSQL, one marked `sqlite("why")` only on SQLite: on the
@@ -48,6 +50,7 @@ def pytest_collection_modifyitems(config, items):
         config.hook.pytest_deselected(items=elsewhere)
         items[:] = [i for i in items if not i.get_closest_marker(other)]
         config._larp_elsewhere = (other, [(i.nodeid, i.get_closest_marker(other).args[0]) for i in elsewhere])
+    schedule.order(items, schedule.recorded())  # the longest modules start first (tests/schedule.py)
 
 
 def pytest_terminal_summary(terminalreporter, config):
