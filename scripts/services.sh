@@ -6,7 +6,7 @@
 #
 #   scripts/services.sh redis              Redis on 127.0.0.1:6379 (a running service is used as it is)
 #   scripts/services.sh postgres DBNAME    PostgreSQL on 127.0.0.1:5432 with database DBNAME
-#   scripts/services.sh chromium           Debian's chromium (the browser tests drive it)
+#   scripts/services.sh chromium           Debian's chromium and its headless shell (the browser tests drive it)
 #   scripts/services.sh tools              openssl and redis-server (HTTPS and fault tests run them)
 #   scripts/services.sh venv PYTHON        PYTHON can make a virtualenv (Debian splits off python3-venv)
 #   scripts/services.sh make               GNU make (the README's two commands are make targets)
@@ -83,7 +83,10 @@ with psycopg.connect(**params) as conn:
 PY
     ;;
   chromium)
-    have chromium || [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM:-}" ] || apt_install "Chromium" chromium ;;
+    # The tests drive Chromium's headless shell (a third of the full browser's CPU, tests/browser/conftest.py);
+    # the full browser is for the tablet benchmark and people.
+    [ -n "${CHROMIUM:-}" ] || { have chromium-headless-shell && have chromium; } \
+      || apt_install "Chromium" chromium chromium-headless-shell ;;
   venv)
     py="${2:-python3}"
     "$py" -c "import ensurepip, venv" >/dev/null 2>&1 && exit 0

@@ -1,9 +1,12 @@
 """Browser tests: Playwright driving Debian's headless Chromium (never a downloaded browser).
 
-`make test` installs Debian's chromium (scripts/services.sh chromium); without
-it these tests fail with a line saying what to install (leave them out with
-`-m "not browser"`, as `make test-quick` does). Screenshots go to
-test-artifacts/ (git-ignored).
+The browser is Chromium's headless shell, Debian's package chromium-headless-shell: the build of Chromium that
+Playwright itself runs for headless tests, the same Blink and V8 as the browser without its windowing layer.
+Driven by the same tests it takes about a third of the CPU the full `chromium --headless` takes (the browser
+tests are most of the suite's CPU on two cores); the full `chromium` is used when the shell is missing, or
+whichever `CHROMIUM` names. `make test` installs both (scripts/services.sh chromium); without either these tests
+fail with a line saying what to install (leave them out with `-m "not browser"`, as `make test-quick` does).
+Screenshots go to test-artifacts/ (git-ignored).
 """
 import os
 import shutil
@@ -19,7 +22,8 @@ PHONE = {"width": 390, "height": 844}
 
 
 def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
+    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium-headless-shell"),
+                      "/usr/bin/chromium-headless-shell", shutil.which("chromium"), "/usr/bin/chromium"):
         if candidate and Path(candidate).exists():
             return candidate
     return None
@@ -30,7 +34,8 @@ def browser():
     """One Chromium per test module; Playwright's event loop (and the ORM's async allowance) end with it."""
     path = chromium_path()
     if path is None:
-        pytest.fail("Debian's chromium is not installed: install it (scripts/services.sh chromium), or leave the "
+        pytest.fail("Debian's chromium-headless-shell (or chromium) is not installed: install it "
+                    "(scripts/services.sh chromium), or leave the "
                     "browser tests out with -m \"not browser\"", pytrace=False)
     from playwright.sync_api import sync_playwright
 
