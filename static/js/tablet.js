@@ -150,37 +150,46 @@
     },
 
     paint: function (el) {
+      /* Five times a second, but the page is touched only where something changed (once a second, as the time
+         does): rewriting the same text and classes made the tablet lay out and paint the page each time. */
       var p = this.data, left = this.remaining();
       var time = el.querySelector("[data-clock-time]"), note = el.querySelector("[data-clock-note]"),
         phase = el.querySelector("[data-clock-phase]");
-      el.classList.remove("urgent", "over", "closed", "paused");
+      var state = {};
       if (p.phase) {
-        phase.textContent = el.dataset.turnLabel.replace("{n}", p.turn) + " · " + (this.names[p.phase] || p.phase);
+        setText(phase, el.dataset.turnLabel.replace("{n}", p.turn) + " · " + (this.names[p.phase] || p.phase));
       } else {
-        phase.textContent = el.dataset.msgNotStarted;
+        setText(phase, el.dataset.msgNotStarted);
       }
       if (left == null) {
-        time.textContent = p.phase === "strategy" && p.state === "closed" ? "00:00" : "--:--";
+        setText(time, p.phase === "strategy" && p.state === "closed" ? "00:00" : "--:--");
       } else {
         var shown = p.phase === "strategy" ? Math.max(0, left) : left;
-        time.textContent = fmt(shown);
+        setText(time, fmt(shown));
       }
       var text;
-      if (!p.phase) { text = ""; el.classList.add("closed"); }  // the phase line says it, once
-      else if (p.state === "closed") { text = p.phase === "strategy" ? el.dataset.msgStrategyClosed : el.dataset.msgClosed; el.classList.add("closed"); }
-      else if (p.state === "paused") { text = el.dataset.msgPaused; el.classList.add("paused"); }
+      if (!p.phase) { text = ""; state.closed = true; }  // the phase line says it, once
+      else if (p.state === "closed") { text = p.phase === "strategy" ? el.dataset.msgStrategyClosed : el.dataset.msgClosed; state.closed = true; }
+      else if (p.state === "paused") { text = el.dataset.msgPaused; state.paused = true; }
       else if (p.phase === "strategy") {
-        if (left <= 0) { text = el.dataset.msgTimeUp; el.classList.add("over"); }
-        else { text = el.dataset.msgOpen; if (left <= 30) el.classList.add("urgent"); }
+        if (left <= 0) { text = el.dataset.msgTimeUp; state.over = true; }
+        else { text = el.dataset.msgOpen; if (left <= 30) state.urgent = true; }
       } else {
         text = el.dataset.msgOtherPhase;
-        if (left != null && left < 0) el.classList.add("over");
+        if (left != null && left < 0) state.over = true;
       }
       if (Net.down) text += " " + el.dataset.msgStale;
-      note.textContent = text;
-      el.classList.toggle("stale", Net.down);
+      setText(note, text);
+      state.stale = Net.down;
+      ["urgent", "over", "closed", "paused", "stale"].forEach(function (name) {
+        if (el.classList.contains(name) !== !!state[name]) el.classList.toggle(name, !!state[name]);
+      });
     }
   };
+
+  function setText(node, text) {
+    if (node && node.textContent !== text) node.textContent = text;
+  }
 
   function fmt(seconds) {
     var neg = seconds < 0, s = Math.abs(seconds);
