@@ -57,7 +57,8 @@ def progress(request: HttpRequest, game_id: int) -> HttpResponse:
     game = moderator_game(request.user, game_id)
     if not game.is_rehearsal:
         return redirect("rehearsal:page", game.pk)
-    return render(request, "rehearsal/partials/run.html", {"game": game, "run": selectors.run_of(game)})
+    return render(request, "rehearsal/partials/run.html", {"game": game, "run": selectors.run_of(game),
+                                                           "bots": selectors.bots_of(game)})
 
 
 @login_required
