@@ -11,6 +11,7 @@ DEBUG          off unless set to 1/true/yes
 ALLOWED_HOSTS  comma-separated, default "localhost,127.0.0.1"
 TIME_ZONE      default Europe/Moscow
 LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES  login throttling, default 5 failures, 5 minutes
+REHEARSAL_URL  the address the console's rehearsal bots play against (default: the page's own address)
 """
 import os
 from datetime import timedelta

@@ -187,3 +187,15 @@ def test_a_queued_copy_is_played_by_the_worker_to_its_report(live_server, worker
     assert services.bot_accounts(copy).count() == 1 + copy.factions.count()
     game.refresh_from_db()
     assert game.turns.count() == 0 and not game.rehearsal
+
+
+def test_the_command_s_game_option_copies_a_game_whose_players_are_members_of_it(started, player):
+    """`manage.py rehearse --game` copies through the same service: the copy used to be refused while the
+    original's players were its members."""
+    from larp.rehearsal.runner import SetupError, copy_game
+
+    copy = copy_game(str(started.pk), "Репетиция из командной строки")
+    assert copy.rehearsal_of == started and Membership.objects.filter(game=copy).count() == 0
+    assert copy_game(started.title, "Репетиция по названию").rehearsal_of == started
+    with pytest.raises(SetupError):
+        copy_game("no such game", "x")
