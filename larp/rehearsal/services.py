@@ -141,6 +141,8 @@ def run(copy_id: int) -> str:
         run["state"] = RUNNING
         _write(copy_id, run)
     o = run["options"]
+    if o["fast"]:
+        _short_open_strategy(copy_id, o["tablets"])
     options = Options(turns=o["turns"], tablets=o["tablets"], tables=list(o["tables"]), seed=o["seed"],
                       fast=o["fast"], url=settings.REHEARSAL_URL or run.get("url", ""), prepared=copy_id)
     rehearsal = Rehearsal(options)
@@ -171,6 +173,26 @@ def run(copy_id: int) -> str:
                finished=timezone.now().isoformat())
     _write(copy_id, run)
     return DONE
+
+
+def _short_open_strategy(copy_id: int, tablets: int) -> None:
+    """A copy of a game in its Strategy phase (running or paused) would wait for the original's deadline: with
+    short phases, it runs and ends as a short phase would (the runner shortens the phases still to come)."""
+    from datetime import timedelta
+
+    from larp.rehearsal.runner import FAST_SECONDS_PER_UNIT, FAST_STRATEGY_MIN
+    from larp.turns import clock
+    from larp.turns.models import Phase
+
+    phase = Phase.objects.filter(turn__game_id=copy_id, kind=Phase.STRATEGY).exclude(state=Phase.CLOSED).first()
+    if phase is None:
+        return
+    game = phase.turn.game
+    units = game.armies.count() + game.fleets.count()
+    seconds = FAST_STRATEGY_MIN + FAST_SECONDS_PER_UNIT * units * max(1, tablets)
+    Phase.objects.filter(pk=phase.pk).update(state=Phase.RUNNING, paused_remaining=None,
+                                             deadline=timezone.now() + timedelta(seconds=seconds))
+    clock.invalidate(copy_id)
 
 
 def bot_accounts(copy: Game):

@@ -199,3 +199,21 @@ def test_the_command_s_game_option_copies_a_game_whose_players_are_members_of_it
     assert copy_game(started.title, "Репетиция по названию").rehearsal_of == started
     with pytest.raises(SetupError):
         copy_game("no such game", "x")
+
+
+def test_a_copy_paused_in_its_strategy_phase_runs_a_short_one_when_played_fast(started, moderator):
+    from larp.rehearsal.services import _short_open_strategy
+    from larp.turns.models import Phase
+
+    turns.pause(started, moderator, "обед")
+    copy = services.make_copy(started, "Репетиция: на паузе", by=moderator)
+    phase = Phase.objects.get(turn__game=copy, kind=Phase.STRATEGY)
+    assert phase.state == Phase.PAUSED
+    _short_open_strategy(copy.pk, tablets=2)
+    phase.refresh_from_db()
+    from django.utils import timezone
+
+    left = (phase.deadline - timezone.now()).total_seconds()
+    units = copy.armies.count() + copy.fleets.count()
+    assert phase.state == Phase.RUNNING and 0 < left <= 20 + 0.5 * units * 2
+    assert Phase.objects.get(turn__game=started, kind=Phase.STRATEGY).state == Phase.PAUSED
