@@ -99,7 +99,7 @@ def start(original: Game, by, *, turns: int, tablets: int, tables: list[str], fa
         copy.rehearsal = {
             "state": QUEUED, "heartbeat": time.time(), "started": timezone.now().isoformat(), "url": url,
             "options": {"turns": turns, "tablets": tablets, "tables": list(tables), "fast": bool(fast), "seed": seed},
-            "progress": {"turn": 0, "turns": turns, "acts": 0, "failing": 0, "checks": []},
+            "progress": {"turn": 1, "turns": turns, "done": 0, "acts": 0, "failing": 0, "checks": []},
         }
         copy.save(update_fields=["rehearsal"])
         from larp.rehearsal.tasks import run_rehearsal
