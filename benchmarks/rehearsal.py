@@ -76,6 +76,9 @@ def main() -> int:
             return night(app, args)
         finally:
             app.stop()
+            import shutil
+
+            shutil.rmtree(var, ignore_errors=True)  # this run's own folder: its static files, schedule and log
 
 
 def night(app: App, args) -> int:
