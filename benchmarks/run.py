@@ -6,7 +6,7 @@ printing, the CPU of one order, a tablet on an emulated hall network, the
 deadline lateness with a real worker and sixty tablets at a phase change. Each prints its own table; this script
 ends with one line per script and exits 1 if any script failed or missed a
 target (each script exits 1 on a missed target, 2 when it cannot run here). The load test (benchmarks/load/run.py, about 6 minutes) runs only
-with --load.
+with --load, and a rehearsed night of 60 tablets (benchmarks/rehearsal.py, about 25 minutes) only with --rehearsal.
 """
 import argparse
 import subprocess
@@ -22,9 +22,11 @@ QUICK = ["engine.py", *sorted(p.name for p in HERE.glob("*_engine.py")), "table_
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--load", action="store_true", help="also run the load test (about 6 minutes)")
+    parser.add_argument("--rehearsal", action="store_true",
+                        help="also run a rehearsed night: 6 turns, 60 tablets (about 25 minutes)")
     parser.add_argument("only", nargs="*", help="run only these scripts (e.g. engine.py orda_engine.py)")
     args = parser.parse_args()
-    scripts = args.only or QUICK + (["load/run.py"] if args.load else [])
+    scripts = args.only or QUICK + (["load/run.py"] if args.load else []) + (["rehearsal.py"] if args.rehearsal else [])
     summary = []
     for name in scripts:
         print(f"\n== {name} ==", flush=True)

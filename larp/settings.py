@@ -11,6 +11,7 @@ DEBUG          off unless set to 1/true/yes
 ALLOWED_HOSTS  comma-separated, default "localhost,127.0.0.1"
 TIME_ZONE      default Europe/Moscow
 LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES  login throttling, default 5 failures, 5 minutes
+REHEARSAL_URL  the address the console's rehearsal bots play against (default: the page's own address)
 """
 import os
 from datetime import timedelta
@@ -191,6 +192,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 # hall's Wi-Fi, e.g. http://192.168.1.10:8000; empty: the address the
 # moderator's browser used) and how long a join code works.
 TABLET_BASE_URL = os.environ.get("TABLET_BASE_URL", "")
+# The address a rehearsal's bots play against (the console's «Репетиция», docs/rehearsal.md); empty: the address
+# the moderator's page was served from (the worker runs on the same machine).
+REHEARSAL_URL = os.environ.get("REHEARSAL_URL", "")
 TABLET_JOIN_MAX_AGE = int(os.environ.get("TABLET_JOIN_MAX_AGE", str(3 * 24 * 3600)))
 
 # Celery: tasks are small and write their results to the database.

@@ -32,6 +32,7 @@ urlpatterns = [
     path("g/<int:game_id>/ord/", include("larp.ordonnance.urls")),
     path("g/<int:game_id>/", include("larp.bridge.urls")),
     path("g/<int:game_id>/files/", include("larp.gamefile.urls")),
+    path("g/<int:game_id>/rehearsal/", include("larp.rehearsal.urls")),
     path("editor/", include("larp.editor.urls")),
     path("", include("larp.tablet.urls")),
     path("admin/", admin.site.urls),

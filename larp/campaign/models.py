@@ -32,6 +32,14 @@ class Game(models.Model):
         help_text=_("The scenario file's own header besides its id (names, year), kept to write the file back."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # A rehearsal copy (larp/rehearsal, docs/rehearsal.md): bots play it; it is marked «Репетиция» on every page
+    # and never listed as a real game. Deleting the original deletes its copies.
+    rehearsal_of = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="rehearsals",
+        verbose_name=_("rehearsal of"), help_text=_("Set on a rehearsal copy: the game it copies."))
+    rehearsal = models.JSONField(
+        _("rehearsal run"), default=dict, blank=True,
+        help_text=_("A rehearsal copy's run: its options, state, progress and report."))
 
     class Meta:
         verbose_name = _("game")
@@ -40,6 +48,10 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def is_rehearsal(self) -> bool:
+        return self.rehearsal_of_id is not None
 
     @property
     def army_max_men(self) -> int:

@@ -9,11 +9,15 @@ from larp.campaign.models import Membership
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    memberships = Membership.objects.filter(user=request.user).select_related("game", "faction")
+    # Rehearsal copies (larp/rehearsal) are never listed as games: they have their own list, marked.
+    memberships = Membership.objects.filter(user=request.user, game__rehearsal_of__isnull=True).select_related(
+        "game", "faction")
+    moderated = moderated_games(request.user)
     return render(
         request,
         "campaign/home.html",
-        {"memberships": memberships, "moderated": moderated_games(request.user)},
+        {"memberships": memberships, "moderated": moderated.filter(rehearsal_of__isnull=True),
+         "rehearsals": moderated.filter(rehearsal_of__isnull=False).distinct()},
     )
 
 

@@ -45,7 +45,9 @@ def keep() -> int:
 
 def running_game_ids() -> list[int]:
     Phase = apps.get_model("turns", "Phase")
-    return sorted(set(Phase.objects.exclude(state=Phase.CLOSED).values_list("turn__game_id", flat=True)))
+    # A rehearsal copy (bots playing) is thrown away after: no backups of it.
+    return sorted(set(Phase.objects.exclude(state=Phase.CLOSED).filter(turn__game__rehearsal_of__isnull=True)
+                      .values_list("turn__game_id", flat=True)))
 
 
 def backups(game_id: int) -> list[Backup]:

@@ -180,6 +180,39 @@ def export_game(game: Game) -> dict:
         }
 
 
+def without_accounts(data: dict) -> dict:
+    """The document with no account in it (a rehearsal's copy: a player belongs to one game, and the bots get
+    seats of their own): the accounts are left out, a row that must name one (a membership, a join code, a
+    roster) is left out with every row that must name it, and an optional reference to a left-out row is
+    emptied (an order's filer, an audit entry's author)."""
+    models = {gm.label: gm for gm in graph.game_models()}
+    users = graph.user_label()
+    kept = [dict(rec, fields=dict(rec["fields"])) for rec in data["objects"]]
+    gone: set[tuple[str, object]] = set()
+    changed = True
+    while changed:
+        changed, rest = False, []
+        for rec in kept:
+            gm = models.get(rec["model"])
+            dropped = False
+            for name, target in (gm.fks.items() if gm else ()):
+                value = rec["fields"].get(name)
+                if value is None or not (target == users or (target, value) in gone):
+                    continue
+                if name in gm.nullable:
+                    rec["fields"][name] = None
+                else:
+                    dropped = True
+            if dropped:
+                gone.add((rec["model"], rec["pk"]))
+                changed = True
+            else:
+                rest.append(rec)
+        kept = rest
+    return {**data, "users": [], "objects": kept,
+            "counts": {label: sum(1 for r in kept if r["model"] == label) for label in data.get("counts", {})}}
+
+
 class _Encoder(DjangoJSONEncoder):
     """Django's encoder, but times keep their microseconds (Django's drops them to milliseconds)."""
 
@@ -312,7 +345,8 @@ def _restore_rows(data: dict, keys: _Keys, title: str) -> dict[str, list[tuple[i
         for rec in sorted(by_model[label], key=lambda r: r["pk"]):
             fields = dict(rec["fields"])
             if label == "campaign.game":
-                fields["title"] = title
+                # A restored game is a game of its own: a rehearsal copy's mark names a game of another database.
+                fields.update(title=title, rehearsal_of=None, rehearsal={})
             later = []
             for name, target in gm.fks.items():
                 old = fields.get(name)

@@ -46,6 +46,7 @@ class Options:
     seed: int = 1
     url: str = ""
     fast: bool = False
+    prepared: int = 0          # a rehearsal copy made already (the console's page): played as it is
 
 
 @dataclass
@@ -139,7 +140,11 @@ def prepare(options: Options, out=None):
     from larp.tablet import services as tablet
 
     stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-    if options.game:
+    if options.prepared:
+        from larp.campaign.models import Game
+
+        game = Game.objects.get(pk=options.prepared, rehearsal_of__isnull=False)
+    elif options.game:
         game = copy_game(options.game, f"Репетиция {options.seed} ({options.game}) {stamp}")
     else:
         try:
@@ -170,8 +175,10 @@ def copy_game(name: str, title: str):
     found = Game.objects.filter(pk=int(name)) if name.isdigit() else Game.objects.filter(title=name)
     if found.count() != 1:
         raise SetupError(f"--game: no single game with id or title {name!r}")
+    from larp.rehearsal.services import make_copy
+
     try:
-        return gamefile.restore(gamefile.export_game(found.get()), title=title).game
+        return make_copy(found.get(), title)
     except gamefile.GameFileError as exc:
         raise SetupError(f"--game: {exc}") from None
 

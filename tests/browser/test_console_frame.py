@@ -12,7 +12,7 @@ from tests.browser.conftest import TABLET, latin_turn_one, press, sign_in
 pytestmark = pytest.mark.browser
 LAPTOP = {"width": 1280, "height": 800}
 PAGES = ["Пульт", "Передвижение", "Сражения", "Перегруппировка", "Столы", "Игроки и коды входа", "История",
-         "Журнал действий", "Проверка кубиков", "Карта", "Файлы игры"]
+         "Журнал действий", "Проверка кубиков", "Карта", "Файлы игры", "Репетиция"]
 
 
 @pytest.fixture

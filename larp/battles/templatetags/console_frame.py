@@ -38,6 +38,7 @@ RECORD_PAGES = (
     ("dice:verify", lambda: _("Checking the dice")),
     ("tablet:map", lambda: _("Map")),
     ("gamefile:page", lambda: _("Game files")),
+    ("rehearsal:page", lambda: _("Rehearsal")),
 )
 PHASE_ORDER = [Phase.STRATEGY, Phase.MOVEMENT, Phase.TACTICS, Phase.REGROUP]
 # Pages that belong to a group's entry without being its own address (History's turn and replay pages).
