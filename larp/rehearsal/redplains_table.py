@@ -221,11 +221,17 @@ class RedPlainsTable:
         return False
 
     def _give(self, seat, page: Page, form, picks: list[tuple[str, str, str]]) -> None:
+        self._press(seat, page, form, "orders", self.order_choice(form, picks))
+
+    @staticmethod
+    def order_choice(form, picks: list[tuple[str, str, str]]) -> dict:
+        """The form's order selects as the picks set them: every other select back to «—» (the form shows the
+        orders given before as chosen)."""
         choose = {name: "" for name in form.xpath(".//select[starts-with(@name, 'o_') or starts-with(@name, "
                                                   "'x_')]/@name")}
         for unit, group, detail in picks:
             choose[f"o_{unit}_1"], choose[f"x_{unit}_1"] = group, detail
-        self._press(seat, page, form, "orders", choose)
+        return choose
 
     @staticmethod
     def choose_orders(form, rng) -> list[tuple[str, str, str]]:
@@ -285,32 +291,34 @@ class RedPlainsTable:
         if after != before + 1:
             self.played.refusals.append((act, f"{what} for {key} made {after - before} rolls, not one"))
 
-    # --- fog ----------------------------------------------------------------------------------------
-
     def fog(self, page: Page, key: str) -> None:
-        """What the side's page shows is its own: its panel only, its own units' pickers, no enemy unit hidden in
-        a forest (W38.2), not the moderator's execution panel with the dice and odds."""
-        from larp.redplains import situation as sit
-        from larp.tables.models import Table
+        fog(self.checks, page, key, self.table_id)
 
-        if page.status != 200:
-            return
-        act = page.act.number
-        panels = set(page.xpath("//section[@data-side-panel]/@data-side-panel"))
-        self.checks.check("fog", panels <= {key}, f"the {key} seat's Red Plains page shows the panels of "
-                                                   f"{sorted(panels - {key})}", act)
-        table = Table.objects.get(pk=self.table_id)
-        state = table.state or {}
-        mine = {u["id"] for u in state.get("units", []) if u.get("side") == key}
-        pickers = set(page.xpath("//*[@data-picker]/@data-picker"))
-        self.checks.check("fog", pickers <= mine, f"the {key} seat's Red Plains page offers orders to enemy units "
-                                                  f"{sorted(pickers - mine)}", act)
-        hidden = {u for u in sit.unseen(table.setup, state) if u not in mine} if state.get("units") else set()
-        shown = set(page.xpath("//*[@data-board]//*[@data-unit]/@data-unit"))
-        self.checks.check("fog", not (shown & hidden), f"the {key} seat's Red Plains board shows enemy units "
-                                                       f"hidden in a forest {sorted(shown & hidden)}", act)
-        self.checks.check("fog", not page.xpath("//*[@id='rp-exec'] | //*[@data-odds]"),
-                          f"the {key} seat's Red Plains page shows the moderator's execution panel", act)
+
+def fog(checks, page: Page, key: str, table_id: int) -> None:
+    """What the side's page shows is its own: its panel only, its own units' pickers, no enemy unit hidden in a
+    forest (W38.2), not the moderator's execution panel with the dice and odds."""
+    from larp.redplains import situation as sit
+    from larp.tables.models import Table
+
+    if page.status != 200:
+        return
+    act = page.act.number
+    panels = set(page.xpath("//section[@data-side-panel]/@data-side-panel"))
+    checks.check("fog", panels <= {key}, f"the {key} seat's Red Plains page shows the panels of "
+                                         f"{sorted(panels - {key})}", act)
+    table = Table.objects.get(pk=table_id)
+    state = table.state or {}
+    mine = {u["id"] for u in state.get("units", []) if u.get("side") == key}
+    pickers = set(page.xpath("//*[@data-picker]/@data-picker"))
+    checks.check("fog", pickers <= mine, f"the {key} seat's Red Plains page offers orders to enemy units "
+                                         f"{sorted(pickers - mine)}", act)
+    hidden = {u for u in sit.unseen(table.setup, state) if u not in mine} if state.get("units") else set()
+    shown = set(page.xpath("//*[@data-board]//*[@data-unit]/@data-unit"))
+    checks.check("fog", not (shown & hidden), f"the {key} seat's Red Plains board shows enemy units hidden in a "
+                                              f"forest {sorted(shown & hidden)}", act)
+    checks.check("fog", not page.xpath("//*[@id='rp-exec'] | //*[@data-odds]"),
+                 f"the {key} seat's Red Plains page shows the moderator's execution panel", act)
 
 
 def play(mod, url: str, players: dict, checks) -> Played:

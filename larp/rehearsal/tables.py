@@ -14,9 +14,12 @@ SYSTEMS = ("tactical", "red-plains")
 ACT_LIMIT = 40   # a table not ended after this many acts is stuck
 
 
-def play_tactical(bot, url: str) -> tuple[bool, int]:
-    """(ended, acts) of the moderator's play of a tactical table from its page."""
+def play_tactical(bot, url: str, players: dict | None = None, checks=None) -> tuple[bool, int]:
+    """(ended, acts) of the moderator's play of a tactical table from its page; the sides' players (faction code
+    → Seat) read their pages before the battle, in it (asking the odds of their own next action) and at its end."""
     acts = 0
+    seats = _tactical_seats(url, players or {})
+    _players_look(bot, seats, url, checks)
     page = bot._seen(bot.seat.get(url, "table page (tactical)"))
     while acts < ACT_LIMIT:
         form = _approvable(page)
@@ -36,15 +39,68 @@ def play_tactical(bot, url: str) -> tuple[bool, int]:
         page = bot._submit(page, form, kind, choose)
         acts += 1
         if kind.startswith("table end"):
+            _players_look(bot, seats, url, checks)
             return True, acts
         if not page.url.rstrip("/").endswith(url.rstrip("/")):
             page = bot._seen(bot.seat.get(url, "table page (tactical)"))
         if kind.startswith("table start"):
             page, played = _first_turn(bot, page, url)
             acts += played
+            _players_look(bot, seats, url, checks)
             page, played = _combat(bot, page, url, ACT_LIMIT - acts - 1)
             acts += played
     return False, acts
+
+
+def _tactical_seats(url: str, players: dict) -> dict:
+    """The side key → its player's Seat, for the sides a faction with a tablet plays."""
+    import re
+
+    from larp.tables.models import Side
+
+    found = re.search(r"/(\d+)/?$", url.rstrip("/") + "/")
+    sides = Side.objects.filter(table_id=int(found.group(1))).select_related("faction") if found else []
+    return {s.key: players[s.faction.code] for s in sides if s.faction_id and s.faction.code in players}
+
+
+def _players_look(bot, seats: dict, url: str, checks) -> None:
+    """Each side's player reads the table's page (its fog checked) and, in the battle, asks the odds of an action
+    of its own among what its odds form offers (the players' one thing to do there: every battle act is the
+    moderator's)."""
+    import urllib.parse
+
+    for key, seat in sorted(seats.items()):
+        page = seat.get(url, "table page (tactical, player)")
+        if checks is not None:
+            tactical_fog(checks, page, key)
+        form = page.xpath("//section[@id='tr-player-odds']//form")
+        if not form:
+            continue
+        values = {}
+        for name in ("kind", "attacker", "defender", "attacked_from"):
+            options = [o for o in form[0].xpath(f".//select[@name='{name}']/option/@value") if o]
+            if options:
+                values[name] = bot.rng.choice(options)
+        values["distance_cm"] = str(bot.rng.randint(5, 40))
+        odds = seat.get(f"{url.split('?')[0]}?{urllib.parse.urlencode(values)}", "table odds (tactical, player)")
+        if checks is not None:
+            tactical_fog(checks, odds, key)
+
+
+def tactical_fog(checks, page: Page, key: str) -> None:
+    """A side's tactical page is its own: before the battle it shows its own army (the other's only as a status,
+    T-rules' army lists are each side's); none of the moderator's forms (approve, start, the action, the end).
+    In the battle the board is the table's, open to both sides: nothing else is hidden."""
+    if page.status != 200:
+        return
+    armies = {i.removeprefix("tr-army-") for i in page.xpath("//section[starts-with(@id, 'tr-army-')]/@id")}
+    checks.check("fog", armies <= {key}, f"the {key} seat's tactical page shows the armies of "
+                                         f"{sorted(armies - {key})}", page.act.number)
+    moderators = [f.get("action") for f in page.forms() if any(
+        part in (f.get("action") or "") for part in ("/approve/", "/start/", "/act/", "/end/", "/override/"))]
+    moderators += page.xpath("//form[@id='tr-action-form']/@id")
+    checks.check("fog", not moderators, f"the {key} seat's tactical page offers the moderator's forms "
+                                        f"{moderators}", page.act.number)
 
 
 COMBAT_KINDS = ("clash", "melee", "volley")   # the action form's combat kinds the bot tries
@@ -147,7 +203,7 @@ def _approvable(page: Page):
 def _tactical(night, bot, url: str):
     from larp.rehearsal.redplains_table import Played
 
-    ended, acts = play_tactical(bot, url)
+    ended, acts = play_tactical(bot, url, night.player_seats(), night.checks)
     return Played(ended=ended, acts=acts, bound=ACT_LIMIT, turns=acts)
 
 

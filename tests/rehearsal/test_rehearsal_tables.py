@@ -29,6 +29,8 @@ def test_red_plains_and_tactical_tables_are_played_to_their_end(live_server, wor
     kinds = report["latency"]
     assert "bridge confirm (red-plains)" in kinds and "bridge confirm (tactical)" in kinds
     assert "table execute (red-plains)" in kinds and "table confirm (red-plains)" in kinds
+    assert "table next step (tactical)" in kinds, sorted(kinds)
+    assert {"table clash (tactical)", "table melee (tactical)", "table volley (tactical)"} & set(kinds), sorted(kinds)
     seats = {a["seat"] for a in report["log"] if a["kind"].endswith("(red-plains)")}
     assert seats - {"moderator"}, "no player's seat acted at the Red Plains table"
     for name in ("table_replay", "table_not_stuck", "fog"):
