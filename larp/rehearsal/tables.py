@@ -1,10 +1,14 @@
-"""Playing a battle sent to a table through that system's pages, to its end.
+"""Playing a battle sent to a table through that system's pages, to its end, and checking it.
+
+One entry per system (`PLAYERS`: its play and its engine's replay); `play_table` runs it and checks the table
+(not stuck, within its rules' bound, stored finished, its state its engine's replay). Red Plains is played in
+`redplains_table.py`. A system without a player here is refused by the command (`SYSTEMS`).
 
 The tactical rules (docs/tactical-rules.md, "Table"): the moderator approves the suggested army of each side,
-starts the battle, rolls the Initiative on the server, begins the first turn with a side the page offers, and
-ends it by the act the page offers (T29: the engine names no winner), with the winner
-and the way it ended as the page's end form suggests them. A system without a player here is refused by the
-command (`SYSTEMS`).
+starts the battle, rolls the Initiative on the server, begins the first turn with a side the page offers, plays
+combat acts step by step (`_combat`), and ends it by the act the page offers (T29: the engine names no winner),
+with the winner and the way it ended as the page's end form suggests them. The sides' players read their pages
+and ask the odds of their own next action (`_players_look`, `tactical_fog`).
 """
 from __future__ import annotations
 
