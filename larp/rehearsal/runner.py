@@ -529,30 +529,17 @@ class Rehearsal:
             self.checks.check("act_once", n == 1, f"turn {turn.number}: phase {phase} started {n} times", act)
 
     def play_table(self, bot: ModeratorBot, turn: int, battle: str, system: str, url: str) -> None:
-        """Play the table a battle was sent to, to its end; its stored state must be its engine's replay."""
-        import re
+        """Play the table a battle was sent to, to its end, and check it (`tables.play_table`)."""
+        from larp.rehearsal.tables import play_table
 
-        from larp.rehearsal.tables import play_tactical
-        from larp.tables.models import Table
+        play_table(self, bot, turn, battle, system, url)
 
-        ended, acts = play_tactical(bot, url)
-        act = self.log.acts[-1].number
-        self.checks.check("table_not_stuck", ended, f"turn {turn}: the {system} table of battle {battle} offers no "
-                                                    f"act before its end ({acts} acts played)", act)
-        found = re.search(r"/(\d+)/?$", url.rstrip("/") + "/")
-        table = Table.objects.filter(pk=int(found.group(1))).first() if found else None
-        if table is None:
-            self.checks.check("table_replay", False, f"no table at {url}", act)
-            return
-        if system == "tactical":
-            from larp.tactical.services import replay_table
-
-            self.checks.check("table_replay", replay_table(table) == table.state,
-                              f"turn {turn}: the tactical table {table.pk}'s stored state is not its replay", act)
-        if ended:
-            self.checks.check("table_not_stuck", table.status == Table.FINISHED,
-                              f"turn {turn}: table {table.pk} ended on its page but is {table.status}", act)
-            self.night.tables_ended[system] = self.night.tables_ended.get(system, 0) + 1
+    def player_seats(self) -> dict:
+        """Each faction's first tablet seat (signed in by its join code): who plays its side at a table."""
+        seats = {}
+        for bot in self.tablets:
+            seats.setdefault(bot.faction, bot.seat)
+        return seats
 
     def final_checks(self) -> None:
         from larp.dice import selectors as dice
