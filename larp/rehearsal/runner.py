@@ -210,7 +210,7 @@ class Rehearsal:
         self.checks.check("fog", not foreign, f"{bot.faction}'s tablet page shows the stacks of other factions' "
                                               f"units {foreign}", page.act.number)
         others = sorted({h for h in page.xpath("//a/@href | //form/@action")
-                         if f"/f/" in h and f"/f/{bot.faction}/" not in h})
+                         if "/f/" in h and f"/f/{bot.faction}/" not in h})
         self.checks.check("fog", not others, f"{bot.faction}'s tablet page links to other factions' pages {others}",
                           page.act.number)
 
