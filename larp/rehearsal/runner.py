@@ -46,6 +46,7 @@ class Options:
     seed: int = 1
     url: str = ""
     fast: bool = False
+    contests: int = 0      # «Ордонанс» contests played alongside, per turn (ordonnance_table.py)
 
 
 @dataclass
@@ -287,6 +288,8 @@ class Rehearsal:
         self.moderate(turn)
         self.turn_equals_engine(turn)
         self.acts_once(turn)
+        from larp.rehearsal.ordonnance_table import play_contests
+        play_contests(self, turn.number)
         if not last:
             kind, label, form, page = self.mod.next_step()
             ok = kind == "post" and form.get("action", "").endswith("/next")
@@ -525,10 +528,10 @@ class Rehearsal:
         """Play the table a battle was sent to, to its end; its stored state must be its engine's replay."""
         import re
 
-        from larp.rehearsal.tables import play_tactical
+        from larp.rehearsal.tables import play_at
         from larp.tables.models import Table
 
-        ended, acts = play_tactical(bot, url)
+        ended, acts = play_at(self, bot, turn, battle, system, url)
         act = self.log.acts[-1].number
         self.checks.check("table_not_stuck", ended, f"turn {turn}: the {system} table of battle {battle} offers no "
                                                     f"act before its end ({acts} acts played)", act)

@@ -10,8 +10,16 @@ from __future__ import annotations
 
 from larp.rehearsal.bots import Page, form_values
 
-SYSTEMS = ("tactical",)
+SYSTEMS = ("tactical", "orda")
 ACT_LIMIT = 40   # a table not ended after this many acts is stuck
+
+
+def play_at(rehearsal, bot, turn: int, battle: str, system: str, url: str) -> tuple[bool, int]:
+    """(ended, acts) of the table `system` at `url`, played by its system's bots."""
+    if system == "orda":
+        from larp.rehearsal.orda_table import play
+        return play(rehearsal, bot, turn, battle, url)
+    return play_tactical(bot, url)
 
 
 def play_tactical(bot, url: str) -> tuple[bool, int]:
