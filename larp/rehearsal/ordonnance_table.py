@@ -61,9 +61,10 @@ class Contest:
     # --- the moderator opens it ---------------------------------------------------------------------------
 
     def open(self) -> bool:
-        mod = self.mod.seat
-        base = f"/g/{self.mod.game_id}/ordonnance/"
-        page = mod.get(base + "decks/", "contest decks page (ordonnance)")
+        from django.urls import reverse
+
+        mod, game = self.mod.seat, self.mod.game_id
+        page = mod.get(reverse("ordonnance:decks", args=[game]), "contest decks page (ordonnance)")
         if not page.xpath("//ul[@class='cards']//a[contains(@href, '/decks/')]"):
             form = next((f for f in page.forms() if f.xpath(".//input[@name='name']")), None)
             if form is None:
@@ -74,7 +75,7 @@ class Contest:
             page = self.press(mod, page, form, "deck list", choose)
             if page.status >= 400:
                 return False
-        page = mod.get(base + "new/", "contest new page (ordonnance)")
+        page = mod.get(reverse("ordonnance:new", args=[game]), "contest new page (ordonnance)")
         form = next((f for f in page.forms() if f.xpath(".//input[@name='player1']")), None)
         if form is None:
             return self.stuck(page, "the new contest page offers no form")
@@ -89,7 +90,8 @@ class Contest:
             choose[f"player{i}"] = f"Игрок: {option.text_content().strip()}"
             choose[f"faction{i}"] = option.get("value")
         page = self.press(mod, page, form, "new", choose)
-        found = re.search(r"/ordonnance/(\d+)/?$", page.url.split("?")[0])
+        table_path = reverse("ordonnance:table", args=[game, 0]).rsplit("/0/", 1)[0]
+        found = re.search(re.escape(table_path) + r"/(\d+)/?$", page.url.split("?")[0])
         if page.status >= 400 or not found:
             return self.stuck(page, "the new contest was not made")
         self.table_id, self.url = int(found.group(1)), page.url.split("?")[0]
