@@ -228,13 +228,13 @@ class OrdaTable:
             if not form:
                 continue
             choose = {"stats": "1"}
-            for field in form[0].xpath(".//input[@type='number']"):
-                if field.get("value"):
+            for box in form[0].xpath(".//input[@type='number']"):
+                if box.get("value"):
                     continue
-                param = field.get("name", "").split("__")[-1]
+                param = box.get("name", "").split("__")[-1]
                 lo, hi = STATS_RANGE.get(param, (1, 2))
-                lo, hi = max(lo, int(field.get("min", lo))), min(hi, int(field.get("max", hi)))
-                choose[field.get("name")] = str(self.rng.randint(lo, hi))
+                lo, hi = max(lo, int(box.get("min", lo))), min(hi, int(box.get("max", hi)))
+                choose[box.get("name")] = str(self.rng.randint(lo, hi))
             data = self.press(mod, data, form[0], "data stats", choose)
         form = [f for f in data.forms() if f.xpath(".//button[@name='fields']")]
         if form:
