@@ -4,13 +4,13 @@ Who presses what follows the table's page: the active faction's seat begins its 
 turn; the attacked faction's seat chooses the counter-measure; the attacker's seat rolls. A seat is the tablet of
 the war faction the table's side belongs to (its player signed in by the join code), and now and then the moderator
 instead (the moderator may press any act). Every choice is among what the seat's page offers, by the bot's seeded
-rng: a unit of the «Выберите юнит» links, one of its move forms (mostly the one that brings it nearest an enemy
+rng: a unit of the «Выберите юнита» links, one of its move forms (mostly the one that brings it nearest an enemy
 token, or the enemy's walls once none stands), one of its «Атаковать» forms, now and then its trait's form; a
 counter-measure form; server dice, or the moderator's dice typed by hand.
 
 Before the first turn a battle of the war lacks the printed values the source lost (O23): the moderator follows
-the table page's links to the game's data set (creating it on the «Данные» page if the game has none), enters the
-numbers on the data set's editor page — each chosen by the rng within the range the form accepts, kept small so a
+the table page's links to the game's data set (creating it on the «Данные «Орды»» page if the game has none),
+enters the numbers on the data set's editor page — each chosen by the rng within the range the form accepts, kept small so a
 battle ends (attack 1–3, defence 0–2, speed 1–3, summon 1–3, range 2–3, durability 2–4) — and takes them with
 «Взять значения из набора данных». The set is titled as made up for a rehearsal.
 

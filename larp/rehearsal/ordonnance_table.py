@@ -1,8 +1,8 @@
 """An «Ордонанс» contest played alongside the war (the scenario's contests, docs/ordonnance.md "Pages"), through
 its pages, to its end.
 
-The moderator opens it as the hall does: a deck list on the «Колоды» page when the game has none (every one of the
-31 possible cards, 1–3 copies each by the bot's seeded rng, marked made up for tests: the rules do not give the
+The moderator opens it as the hall does: a deck list on the «Составы колод» page when the game has none (every one
+of the 31 possible cards, 1–3 copies each by the bot's seeded rng, marked made up for tests: the rules do not give the
 deck, C4), then the «Новая партия» page — a virtual deck, two players tied to two factions of the game the rng
 picks, the announced scoring as the rng picks — and deals on the table's page (the server's lot, or a first
 player the page names). Then the player to move lays a card from the hand on their tablet (its seat at the table
