@@ -325,10 +325,15 @@ def ability_choices(case: dict, u: dict) -> dict | None:
 
     on_board = [x for x in case["units"] if x["where"] == O.BOARD]
     units, hexes, traits = [], [], []
+    params = ["attack", "defence", "speed", "range"]
     if needs in ("unit", "unit_param"):
         extra = {"param": "attack"} if needs == "unit_param" else {}
         units = [(x["id"], describe.unit_name(case, x["id"]) + f" — {labels.faction(x['faction'])}")
                  for x in on_board if legal({"target": x["id"], **extra})]
+        if needs == "unit_param":
+            # The two lists are chosen apart, so a value is offered only if every target offered takes it (range
+            # only for ranged units, O21): no pair the page offers is refused.
+            params = [p for p in params if all(legal({"target": uid, "param": p}) for uid, _name in units)]
     elif needs == "hex":
         taken = {tuple(x["hex"]) for x in on_board}
         board_hexes = case["board"].get("hexes") or _disc(case["board"].get("radius", 0))
@@ -340,7 +345,7 @@ def ability_choices(case: dict, u: dict) -> dict | None:
     if not (units or hexes or traits):
         return None
     return {"trait": trait, "trait_name": labels.trait_name(trait), "needs": needs, "units": units, "hexes": hexes,
-            "params": [(p, labels.param(p)) for p in ("attack", "defence", "speed", "range")], "traits": traits}
+            "params": [(p, labels.param(p)) for p in params], "traits": traits}
 
 
 def _deals(step) -> bool:

@@ -47,6 +47,7 @@ class Options:
     url: str = ""
     fast: bool = False
     prepared: int = 0          # a rehearsal copy made already (the console's page): played as it is
+    contests: int = 0          # «Ордонанс» contests played alongside, per turn (ordonnance_table.py)
 
 
 @dataclass
@@ -294,6 +295,8 @@ class Rehearsal:
         self.moderate(turn)
         self.turn_equals_engine(turn)
         self.acts_once(turn)
+        from larp.rehearsal.ordonnance_table import play_contests
+        play_contests(self, turn.number)
         if not last:
             kind, label, form, page = self.mod.next_step()
             ok = kind == "post" and form.get("action", "").endswith("/next")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from larp.rehearsal.bots import Page, form_values
 
-SYSTEMS = ("tactical", "red-plains")
+SYSTEMS = ("tactical", "red-plains", "orda")
 ACT_LIMIT = 40   # a table not ended after this many acts is stuck
 
 
@@ -239,6 +239,9 @@ def play_table(night, bot, turn: int, battle: str, system: str, url: str) -> Non
 
     from larp.tables.models import Table
 
+    if system == "orda":
+        _play_orda(night, bot, turn, battle, url)
+        return
     play, replay = PLAYERS[system]
     played = play(night, bot, url)
     checks, act = night.checks, night.log.acts[-1].number
@@ -263,3 +266,23 @@ def play_table(night, bot, turn: int, battle: str, system: str, url: str) -> Non
         checks.check("table_not_stuck", table.status == Table.FINISHED,
                      f"turn {turn}: table {table.pk} ended on its page but is {table.status}", act)
         night.night.tables_ended[system] = night.night.tables_ended.get(system, 0) + 1
+
+
+def _play_orda(night, bot, turn: int, battle: str, url: str) -> None:
+    """An Orda table: its bots check its replay, its bound and its fog as they play (`orda_table.play`); here
+    only that it ended and is stored finished."""
+    import re
+
+    from larp.rehearsal.orda_table import play
+    from larp.tables.models import Table
+
+    ended, acts = play(night, bot, turn, battle, url)
+    act = night.log.acts[-1].number
+    night.checks.check("table_not_stuck", ended, f"turn {turn}: the orda table of battle {battle} offers no act "
+                                                 f"before its end ({acts} acts played)", act)
+    found = re.search(r"/(\d+)/?$", url.rstrip("/") + "/")
+    table = Table.objects.filter(pk=int(found.group(1))).first() if found else None
+    if ended and table is not None:
+        night.checks.check("table_not_stuck", table.status == Table.FINISHED,
+                           f"turn {turn}: table {table.pk} ended on its page but is {table.status}", act)
+        night.night.tables_ended["orda"] = night.night.tables_ended.get("orda", 0) + 1

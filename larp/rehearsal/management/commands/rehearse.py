@@ -26,11 +26,16 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1, help="every choice of the bots follows from it")
         parser.add_argument("--url", default="", help="a running server on this database (else one is started)")
         parser.add_argument("--fast", action="store_true", help="short Strategy phases")
+        parser.add_argument("--contests", type=int, default=None,
+                            help="«Ордонанс» contests played per turn (default 1 with --tables, else 0)")
         parser.add_argument("--json", default="", help="also write the report as JSON to this file")
 
-    def handle(self, *args, game, scenario, turns, tablets, tables, seed, url, fast, json: str, **options):
+    def handle(self, *args, game, scenario, turns, tablets, tables, seed, url, fast, json: str, contests=None,
+               **options):
         if not 1 <= turns <= 50:
             raise input_error("--turns must be from 1 to 50")
+        if contests is not None and not 0 <= contests <= 5:
+            raise input_error("--contests must be from 0 to 5")
         if not 1 <= tablets <= 5:
             raise input_error("--tablets must be from 1 to 5")
         if not 0 <= seed < 2 ** 63:
@@ -46,7 +51,7 @@ class Command(BaseCommand):
             raise input_error(f"--tables: the bots cannot play {', '.join(unplayed)} tables yet "
                               f"(docs/rehearsal.md); choose from {', '.join(PLAYED)}")
         opts = Options(scenario=scenario, game=game, turns=turns, tablets=tablets, tables=systems, seed=seed,
-                       url=url, fast=fast)
+                       url=url, fast=fast, contests=(1 if systems else 0) if contests is None else contests)
         try:
             night = Rehearsal(opts, say=lambda line: (self.stderr.write(f"[rehearse] {line}"),
                                                   self.stderr.flush())).run()
