@@ -1,6 +1,8 @@
-"""A 2-turn rehearsal of the demo game (the default scenario): bots through the real pages, a real worker
-closing the deadline, one battle in three sent to a tactical-rules table and its result confirmed back, every
-check run; any violation fails the test with the report's lines."""
+"""A 2-turn rehearsal of the demo game (the default scenario) with all three table systems: bots through the real
+pages, a real worker closing the deadline, one battle in three sent to a table — Red Plains, tactical rules and
+«Орда» in turn — played there through its pages (the players' seats where the table gives them) to its rules' own
+end and its result confirmed back, an «Ордонанс» contest played after each turn, every check run; any violation
+fails the test with the report's lines."""
 import io
 import json
 
@@ -12,26 +14,67 @@ from larp.rehearsal.checks import CHECKS
 
 pytestmark = pytest.mark.worker
 
+SEED = 7   # with it battles of each of the three systems go to tables within the two turns
 
-def test_a_two_turn_rehearsal_of_the_demo_game_finds_no_violation(live_server, worker_factory, tmp_path):
+
+def test_a_two_turn_rehearsal_of_the_demo_game_with_every_table_system_finds_no_violation(
+        live_server, worker_factory, tmp_path):
+    from larp.orda.models import DataSet
+    from larp.tables.models import Table
+
     worker_factory("rehearsal")
     out, path = io.StringIO(), tmp_path / "night.json"
     try:
         call_command("rehearse", "--url", live_server.url, "--scenario", "latin-east-1204", "--turns", "2",
-                     "--fast", "--seed", "7", "--tables", "tactical", "--json", str(path), stdout=out)
+                     "--fast", "--seed", str(SEED), "--tables", "red-plains,tactical,orda", "--json", str(path),
+                     stdout=out)
     except CommandError:
         pytest.fail("the rehearsal found violations:\n" + out.getvalue(), pytrace=False)
     report = json.loads(path.read_text(encoding="utf-8"))
-    assert report["passed"] and report["violations"] == [] and report["turns"] == 2
+    assert report["passed"] and report["violations"] == [] and report["turns"] == 2, out.getvalue()
     checked = report["checks"]
     assert set(checked) == set(CHECKS)
     for name in CHECKS:
         assert checked[name] >= 1, name
     assert checked["turn_equals_engine"] == 2 and checked["late_refused"] == 2
+    for name in ("table_replay", "table_not_stuck", "fog"):
+        assert checked[name] >= 3, name
     kinds = report["latency"]
     assert kinds["file order"]["n"] > 20 and "battle confirm (server dice)" in kinds and "regroup apply" in kinds
-    assert report["tables_ended"].get("tactical", 0) >= 1 and "bridge confirm (tactical)" in kinds
     assert "PASSED" in out.getvalue()
+
+    ended = report["tables_ended"]
+    assert all(ended.get(system, 0) >= 1 for system in ("red-plains", "tactical", "orda")), ended
+    for system in ("red-plains", "tactical", "orda"):
+        assert f"bridge confirm ({system})" in kinds, system
+    # Red Plains: the turn's steps, pressed by a player's seat too.
+    assert "table execute (red-plains)" in kinds and "table confirm (red-plains)" in kinds
+    seats = {a["seat"] for a in report["log"] if a["kind"].endswith("(red-plains)")}
+    assert seats - {"moderator"}, "no player's seat acted at the Red Plains table"
+    # Tactical rules: combat acts and the turn tracker's steps.
+    assert "table next step (tactical)" in kinds, sorted(kinds)
+    assert {"table clash (tactical)", "table melee (tactical)", "table volley (tactical)"} & set(kinds), sorted(kinds)
+    # «Орда»: the data the war's battles lack entered through its pages; each table ended by the engine's own reason
+    # (O22), not by a ruling, with its players pressing at it.
+    for kind in ("table turn start (orda)", "table declare (orda)", "table counter (orda)", "table values (orda)",
+                 "table page (orda, player)"):
+        assert kind in kinds, kind
+    game = report["game"]
+    orda = Table.objects.filter(game_id=game, system="orda")
+    assert orda.exists() and all(t.status == Table.FINISHED for t in orda)
+    assert {t.result["ended_by"] for t in orda} <= {"cities_destroyed", "reserves_exhausted"}
+    for t in orda:
+        assert t.steps.filter(kind="turn_start").filter(user__memberships__role="player").exists()
+    (ds,) = DataSet.objects.filter(game_id=game)
+    assert ds.title.startswith("Репетиция")
+    # «Ордонанс»: one virtual contest after each turn, played by the players' tablets to its end.
+    contests = Table.objects.filter(game_id=game, system="ordonnance")
+    assert contests.count() == 2 and ended.get("ordonnance", 0) == 2
+    for contest in contests:
+        assert contest.status == Table.FINISHED and contest.state["game_over"] and contest.setup["mode"] == "virtual"
+        assert contest.steps.filter(kind="play").filter(user__memberships__role="player").exists()
+    for kind in ("contest deal (ordonnance)", "contest play (ordonnance)", "contest page (ordonnance, player)"):
+        assert kind in kinds, kind
 
 
 def test_the_report_names_a_violation_with_its_seed_and_act():
