@@ -45,3 +45,27 @@ def test_the_report_names_a_violation_with_its_seed_and_act():
     assert (v.check, v.act, v.seed) == ("fog", 12, 41) and "--seed 41" in v.steps() and "act 12" in v.steps()
     with pytest.raises(KeyError):
         checks.check("no such check", True, "", 1)
+
+
+def test_orders_kept_expects_a_fleet_order_an_army_boarded_away_to_be_gone():
+    """R5: an army boarding a fleet withdraws the fleet's order, and leaving it later does not bring it back
+    (seed 1 with 5 tablets: a seat orders nicaea-f1, another seat's nicaea-4 lands by it, a third marches)."""
+    from larp.rehearsal.checks import expected_orders
+    from larp.rehearsal.tablets import Filing
+
+    def filed(unit, act, saved=True, **picks):
+        return Filing(unit, picks, f"key-{act}", act, 200 if saved else 422, saved)
+
+    fleet = filed("nicaea-f1", 10, type="fleet_move", s1="black_sea")
+    boards = filed("nicaea-4", 12, type="landing", s1="black_sea", fleet="nicaea-f1", s2="x")
+    leaves = filed("nicaea-4", 20, type="march", s1="y")
+    other = filed("nicaea-f2", 11, type="fleet_move", s1="z")
+    refused = filed("nicaea-3", 13, saved=False, type="sea_attack", s1="z", fleet="nicaea-f2", s2="x")
+    expected = expected_orders([fleet, boards, other, refused, leaves])
+    assert expected["nicaea-f1"] == (fleet, boards)  # dropped: no order expected
+    assert expected["nicaea-4"] == (leaves, None)
+    assert expected["nicaea-f2"] == (other, None)  # a refused boarding drops nothing
+    assert "nicaea-3" not in expected
+    # An order given to the fleet after the boarding stands.
+    again = filed("nicaea-f1", 25, type="fleet_move", s1="black_sea")
+    assert expected_orders([fleet, boards, leaves, again])["nicaea-f1"] == (again, None)
