@@ -187,10 +187,12 @@ def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = Non
 
 def dropped_fleets(turn, faction: Faction, code: str | None = None) -> set[str]:
     """The faction's fleets whose order was withdrawn this turn because an army's order boarded them (R5)
-    and that were given none since: the seat that filed it must see it is gone, not believe it stands."""
+    and that were given none since: the seat that filed it must see it is gone, not believe it stands (after
+    the deadline too, when the fleet's card shows the hold made for it)."""
     from larp.orders.models import OrderEvent
 
-    events = OrderEvent.objects.filter(turn=turn, faction=faction)
+    # The hold made at the deadline (IMPLICIT) is not an order given: the withdrawal still stands behind it.
+    events = OrderEvent.objects.filter(turn=turn, faction=faction).exclude(action=OrderEvent.IMPLICIT)
     if code is not None:
         events = events.filter(unit=code)
     last = {}
@@ -202,7 +204,8 @@ def dropped_fleets(turn, faction: Faction, code: str | None = None) -> set[str]:
 def _mark_dropped(entries: list[dict], dropped: set[str]) -> None:
     for entry in entries:
         entry["dropped"] = (entry.get("kind") == "fleet" and entry.get("code") in dropped
-                            and not entry.get("carries") and entry.get("order") is None)
+                            and not entry.get("carries")
+                            and (entry.get("order") is None or entry["order"].implicit))
 
 
 def fleet_codes(faction: Faction) -> list[str]:
