@@ -427,10 +427,10 @@ class Rehearsal:
                                                                  for f in bot.filings).items()):
             order = kept.get(unit)
             if dropped_by is not None:
-                # R5: an army's order acknowledged later boarded this fleet, which withdrew the fleet's order.
+                # R5: a later army order boarded this fleet, which withdrew the fleet's order (the answer said so).
                 self.checks.check("orders_kept", order is None,
                                   f"turn {turn.number}: {unit}'s order {filing.picks} (act {filing.act}) was "
-                                  f"withdrawn when {dropped_by.unit}'s order boarded it (act {dropped_by.act}), "
+                                  f"said withdrawn when {dropped_by.unit}'s order was filed (act {dropped_by.act}), "
                                   f"yet the server keeps {order.payload if order else 'none'}", dropped_by.act)
                 continue
             ok = order is not None and (order.key == filing.key or order.key in filing.together)

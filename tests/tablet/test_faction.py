@@ -173,13 +173,15 @@ def test_a_fleet_order_an_army_boarded_away_stays_gone_and_its_seat_is_told(clie
     boarded = seat_b.post(file_url(tiny_game, "north-2"), {"type": "sea_attack", "s1": "north_sea", "s2": "isle"},
                           **HTMX)
     assert boarded.status_code == 200 and not Order.objects.filter(fleet__isnull=False).exists()
-    assert "Собственный приказ флота снят" in _card(boarded.content.decode(), "north-f1")
+    card = _card(boarded.content.decode(), "north-f1")
+    assert "Собственный приказ флота снят" in card and "data-withdrawn" in card
     left = seat_b.post(file_url(tiny_game, "north-2"), {"type": "hold"}, **HTMX)
     assert left.status_code == 200 and not Order.objects.filter(fleet__isnull=False).exists()
     actions = list(OrderEvent.objects.filter(unit="north-f1").order_by("at", "id").values_list("action", flat=True))
     assert actions == [OrderEvent.FILED, OrderEvent.DROPPED]
     told = FLEET_ORDER_WITHDRAWN
-    assert told in _card(left.content.decode(), "north-f1")  # the fleet's card refreshed out of band
+    card = _card(left.content.decode(), "north-f1")  # the fleet's card refreshed out of band
+    assert told in card and "data-dropped" in card
     assert told in _card(seat_a.get(page_url(tiny_game)).content.decode(), "north-f1")
     # A new order for the fleet stands again, and the card no longer says it was withdrawn.
     again = seat_a.post(file_url(tiny_game, "north-f1"), {"type": "fleet_move", "s1": "south_sea"}, **HTMX)
