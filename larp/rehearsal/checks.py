@@ -55,3 +55,29 @@ class Checks:
     @property
     def failed(self) -> bool:
         return bool(self.violations)
+
+
+def expected_orders(filings) -> dict:
+    """unit -> (its last acknowledged filing, the later filing whose answer said the unit's order was withdrawn,
+    or None).
+
+    `filings`: every tablet's filings of one turn (`tablets.Filing`). R5: a fleet carrying an army takes no
+    order of its own, so an army's sea attack or landing that boards a fleet withdraws the fleet's order
+    (`orders.services._drop_carrying_fleet_order`), and the tablet that filed the army's order is told on the
+    fleet's card (`Filing.withdrawn`); the army leaving the fleet later does not bring the order back: the
+    fleet holds unless it is given a new order. So a fleet's order acknowledged before an answer that said it
+    was withdrawn is expected gone, not kept. (The army's picks need not name the fleet: the form asks which
+    fleet only when there is a choice.)
+    """
+    last: dict = {}
+    told: dict = {}
+    for filing in filings:
+        if not filing.saved:
+            continue
+        if filing.unit not in last or last[filing.unit].act < filing.act:
+            last[filing.unit] = filing
+        for fleet in filing.withdrawn:
+            if fleet not in told or told[fleet].act < filing.act:
+                told[fleet] = filing
+    return {unit: (filing, told[unit] if unit in told and told[unit].act > filing.act else None)
+            for unit, filing in last.items()}

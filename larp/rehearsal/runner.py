@@ -426,16 +426,16 @@ class Rehearsal:
         kept = {}
         for order in Order.objects.filter(turn=turn, implicit=False):
             kept[order.payload.get("unit")] = order
-        carried = {o.payload.get("fleet") for o in kept.values() if o.payload.get("fleet")}
-        last: dict[str, object] = {}
-        for bot in self.tablets:
-            for filing in bot.filings:
-                if filing.saved and (filing.unit not in last or last[filing.unit].act < filing.act):
-                    last[filing.unit] = filing
-        for unit, filing in sorted(last.items()):
+        for unit, (filing, dropped_by) in sorted(named.expected_orders(f for bot in self.tablets
+                                                                 for f in bot.filings).items()):
             order = kept.get(unit)
-            if order is None and unit in carried:
-                continue  # a fleet whose order was withdrawn: an army's order boards it (R5)
+            if dropped_by is not None:
+                # R5: a later army order boarded this fleet, which withdrew the fleet's order (the answer said so).
+                self.checks.check("orders_kept", order is None,
+                                  f"turn {turn.number}: {unit}'s order {filing.picks} (act {filing.act}) was "
+                                  f"said withdrawn when {dropped_by.unit}'s order was filed (act {dropped_by.act}), "
+                                  f"yet the server keeps {order.payload if order else 'none'}", dropped_by.act)
+                continue
             ok = order is not None and (order.key == filing.key or order.key in filing.together)
             self.checks.check("orders_kept", ok, f"turn {turn.number}: {unit}'s acknowledged order {filing.picks} "
                                                  f"(act {filing.act}) is not the one kept "

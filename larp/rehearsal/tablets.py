@@ -25,6 +25,7 @@ class Filing:
     saved: bool
     refusal: str = ""
     together: tuple = ()    # the keys of filings for the same unit sent at the same moment (any may be kept)
+    withdrawn: tuple = ()   # the fleets whose own order the answer says is withdrawn (an army boarded them, R5)
 
 
 @dataclass
@@ -113,7 +114,9 @@ class TabletBot:
         saved = answer.status == 200 and bool(answer.xpath("//*[@data-saved]"))
         self.answers.append(answer)
         refusal = " ".join(answer.text_of("//*[@data-refused]").split())
-        filing = Filing(unit, picks, key, answer.act.number, answer.status, saved, refusal)
+        withdrawn = tuple(a.get("data-unit") for a in answer.xpath("//article[@data-unit]"
+                                                                  "[.//*[@data-withdrawn or @data-dropped]]"))
+        filing = Filing(unit, picks, key, answer.act.number, answer.status, saved, refusal, withdrawn=withdrawn)
         self.filings.append(filing)
         return filing
 

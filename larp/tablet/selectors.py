@@ -114,6 +114,7 @@ def faction_board(user, faction: Faction) -> dict:
     units = [unit_entry(u, sit=sit, label_of=label_of, order=by_unit.get(u.code), is_open=is_open,
                         carried_army=carried.get(u.code), busy=busy_fleets(carried, u.code))
              for u in list(armies) + list(fleets)]
+    _mark_dropped(units, dropped_fleets(turn, faction) if turn is not None else set())
     garrisons = []
     cards_by = defaultdict(list)
     for card in TroopCard.objects.filter(garrison__owner=faction).select_related("troop_type", "garrison"):
@@ -176,9 +177,35 @@ def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = Non
     carried = carriers(visible_orders(user, turn).filter(
         faction=faction, type__in=[Order.SEA_ATTACK, Order.LANDING])) if turn is not None else {}
     carried_army = carried.get(unit.code) if isinstance(unit, Fleet) else None
-    return unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game).places, order=order,
-                      is_open=orders_open(phase), selected=selected, carried_army=carried_army,
-                      busy=busy_fleets(carried, unit.code))
+    entry = unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game).places,
+                       order=order, is_open=orders_open(phase), selected=selected, carried_army=carried_army,
+                       busy=busy_fleets(carried, unit.code))
+    if isinstance(unit, Fleet) and turn is not None:
+        _mark_dropped([entry], dropped_fleets(turn, faction, unit.code))
+    return entry
+
+
+def dropped_fleets(turn, faction: Faction, code: str | None = None) -> set[str]:
+    """The faction's fleets whose order was withdrawn this turn because an army's order boarded them (R5)
+    and that were given none since: the seat that filed it must see it is gone, not believe it stands (after
+    the deadline too, when the fleet's card shows the hold made for it)."""
+    from larp.orders.models import OrderEvent
+
+    # The hold made at the deadline (IMPLICIT) is not an order given: the withdrawal still stands behind it.
+    events = OrderEvent.objects.filter(turn=turn, faction=faction).exclude(action=OrderEvent.IMPLICIT)
+    if code is not None:
+        events = events.filter(unit=code)
+    last = {}
+    for unit, action in events.order_by("at", "id").values_list("unit", "action"):
+        last[unit] = action
+    return {unit for unit, action in last.items() if action == OrderEvent.DROPPED}
+
+
+def _mark_dropped(entries: list[dict], dropped: set[str]) -> None:
+    for entry in entries:
+        entry["dropped"] = (entry.get("kind") == "fleet" and entry.get("code") in dropped
+                            and not entry.get("carries")
+                            and (entry.get("order") is None or entry["order"].implicit))
 
 
 def fleet_codes(faction: Faction) -> list[str]:

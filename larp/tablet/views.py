@@ -148,7 +148,8 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
                 note = _("Its own order was withdrawn: the fleet carries an army this turn (R5).") \
                     if code == dropped else None
                 extra = render(request, "tablet/faction.html#unit",
-                               {"unit": fleet, "oob": True, "faction": faction, "game": faction.game, "note": note})
+                               {"unit": fleet, "oob": True, "faction": faction, "game": faction.game, "note": note,
+                                "withdrawn": code == dropped})
                 response.content += extra.content
         if selectors.boarded_fleets(request.user, faction).keys() != boarded.keys():
             # A fleet was boarded or left: the other armies' sea orders may (no longer) board it (R5).

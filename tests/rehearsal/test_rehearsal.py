@@ -88,3 +88,28 @@ def test_the_report_names_a_violation_with_its_seed_and_act():
     assert (v.check, v.act, v.seed) == ("fog", 12, 41) and "--seed 41" in v.steps() and "act 12" in v.steps()
     with pytest.raises(KeyError):
         checks.check("no such check", True, "", 1)
+
+
+def test_orders_kept_expects_a_fleet_order_an_army_boarded_away_to_be_gone():
+    """R5: an army boarding a fleet withdraws the fleet's order (the answer's fleet card says so), and leaving it
+    later does not bring it back (seed 1 with 5 tablets: seat 1 orders nicaea-f1 at act 190, seat 2's nicaea-4
+    lands by it at act 195, seat 5's nicaea-4 marches at act 209)."""
+    from larp.rehearsal.checks import expected_orders
+    from larp.rehearsal.tablets import Filing
+
+    def filed(unit, act, saved=True, withdrawn=(), **picks):
+        return Filing(unit, picks, f"key-{act}", act, 200 if saved else 422, saved, withdrawn=withdrawn)
+
+    fleet = filed("nicaea-f1", 190, type="fleet_move", s1="levant_coast")
+    boards = filed("nicaea-4", 195, type="landing", s1="levant_coast", s2="x", withdrawn=("nicaea-f1",))
+    leaves = filed("nicaea-4", 209, type="march", s1="y")
+    other = filed("nicaea-f2", 191, type="fleet_move", s1="z")
+    refused = filed("nicaea-3", 196, saved=False, type="sea_attack", s1="z", s2="x", withdrawn=("nicaea-f2",))
+    expected = expected_orders([fleet, boards, other, refused, leaves])
+    assert expected["nicaea-f1"] == (fleet, boards)  # withdrawn: no order expected
+    assert expected["nicaea-4"] == (leaves, None)
+    assert expected["nicaea-f2"] == (other, None)  # a refused filing withdrew nothing
+    assert "nicaea-3" not in expected
+    # An order given to the fleet after it was withdrawn stands.
+    again = filed("nicaea-f1", 225, type="fleet_move", s1="levant_coast")
+    assert expected_orders([fleet, boards, leaves, again])["nicaea-f1"] == (again, None)

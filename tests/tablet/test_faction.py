@@ -157,6 +157,55 @@ def test_army_order_drops_the_fleets_own_order_and_refreshes_its_card(client_for
     assert not Order.objects.filter(fleet__isnull=False).exists()
 
 
+FLEET_ORDER_WITHDRAWN = "Приказ флота снят, когда приказ армии посадил её на этот флот (R5)"
+
+
+def test_a_fleet_order_an_army_boarded_away_stays_gone_and_its_seat_is_told(client_for, tiny_game, player, started):
+    """Two seats of one faction (the rehearsal's orders_kept, 5 tablets): seat A orders the fleet; seat B's army
+    boards it, which withdraws the fleet's order (R5); B's army then leaves the fleet. The fleet holds (its
+    order does not come back), and seat A's page says its order was withdrawn, not just «no order»."""
+    from larp.campaign.services.members import create_player
+
+    second, _ = create_player(tiny_game.factions.get(code="north"), "north-player-2", password="north-password-2")
+    seat_a, seat_b = client_for(player), client_for(second)
+    assert seat_a.post(file_url(tiny_game, "north-f1"), {"type": "fleet_move", "s1": "south_sea"},
+                       **HTMX).status_code == 200
+    boarded = seat_b.post(file_url(tiny_game, "north-2"), {"type": "sea_attack", "s1": "north_sea", "s2": "isle"},
+                          **HTMX)
+    assert boarded.status_code == 200 and not Order.objects.filter(fleet__isnull=False).exists()
+    card = _card(boarded.content.decode(), "north-f1")
+    assert "Собственный приказ флота снят" in card and "data-withdrawn" in card
+    left = seat_b.post(file_url(tiny_game, "north-2"), {"type": "hold"}, **HTMX)
+    assert left.status_code == 200 and not Order.objects.filter(fleet__isnull=False).exists()
+    actions = list(OrderEvent.objects.filter(unit="north-f1").order_by("at", "id").values_list("action", flat=True))
+    assert actions == [OrderEvent.FILED, OrderEvent.DROPPED]
+    told = FLEET_ORDER_WITHDRAWN
+    card = _card(left.content.decode(), "north-f1")  # the fleet's card refreshed out of band
+    assert told in card and "data-dropped" in card
+    assert told in _card(seat_a.get(page_url(tiny_game)).content.decode(), "north-f1")
+    # A new order for the fleet stands again, and the card no longer says it was withdrawn.
+    again = seat_a.post(file_url(tiny_game, "north-f1"), {"type": "fleet_move", "s1": "south_sea"}, **HTMX)
+    assert again.status_code == 200 and told not in again.content.decode()
+    assert Order.objects.get(fleet__isnull=False).payload["type"] == "fleet_move"
+
+
+def test_after_the_deadline_a_fleet_whose_order_was_boarded_away_still_says_so(client_for, tiny_game, player,
+                                                                               started):
+    """At the deadline the fleet gets the hold made for units without an order (R3): its card must not let the
+    seat that ordered it believe it simply filed nothing."""
+    c = client_for(player)
+    c.post(file_url(tiny_game, "north-f1"), {"type": "fleet_move", "s1": "south_sea"}, **HTMX)
+    c.post(file_url(tiny_game, "north-2"), {"type": "sea_attack", "s1": "north_sea", "s2": "isle"}, **HTMX)
+    c.post(file_url(tiny_game, "north-2"), {"type": "hold"}, **HTMX)
+    Phase.objects.filter(pk=started.pk).update(deadline=timezone.now() - timezone.timedelta(seconds=1))
+    assert c.post(file_url(tiny_game, "north-1"), {"type": "hold"}, **HTMX).status_code == 409  # closes the phase
+    assert Order.objects.get(fleet__isnull=False).implicit
+    page = c.get(page_url(tiny_game)).content.decode()
+    card = _card(page, "north-f1")
+    assert FLEET_ORDER_WITHDRAWN in card and "Приказа не было" in card
+    assert page.count(FLEET_ORDER_WITHDRAWN) == 1  # on that fleet's card only
+
+
 def test_plain_post_without_htmx_redirects_with_a_message(client_for, tiny_game, player, started):
     c = client_for(player)
     response = c.post(file_url(tiny_game, "north-1"), {"type": "hold"})
