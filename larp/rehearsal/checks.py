@@ -14,7 +14,8 @@ CHECKS = {
     "orders_kept": "every acknowledged order is on the server after the deadline",
     "late_refused": "no order is accepted after the deadline (and its grace)",
     "deadline_once": "each deadline is closed once",
-    "act_once": "each act of the console is done once (a battle confirmed once, regroup applied once)",
+    "act_once": "each act is done once (a battle confirmed once, regroup applied once, an order resent after "
+                "its answer was lost kept once)",
     "fog": "a tablet's pages never show another faction's hidden data",
     "turn_equals_engine": "the turn the console applied equals `adjudicate turn` on its case",
     "table_replay": "every table's stored state equals its engine's replay",

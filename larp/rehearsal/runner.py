@@ -196,6 +196,8 @@ class Rehearsal:
         self.night = Night(options, self.log, self.checks)
         self.rng = random.Random(options.seed)
         self.own_units: dict[str, set] = {}
+        self.resent: list[tuple] = []  # (faction, unit, key, act) of orders sent again after a lost answer
+        self.offline_rng = random.Random(f"{options.seed}-offline")
 
     # --- checks after every act ------------------------------------------------------------------
 
@@ -386,7 +388,25 @@ class Rehearsal:
                                                     f"together was refused (status {second.status}: "
                                                     f"{second.refusal})", second.act)
             return first
+        if 0.12 <= roll < 0.16:
+            return self.offline_and_back(bot, page, unit, form, picks)
         return bot.file(page, unit, form, picks)
+
+    def offline_and_back(self, bot: TabletBot, page: Page, unit: str, form, picks: dict):
+        """The order reaches the server but its answer is lost on the hall's Wi-Fi; the tablet goes quiet for a
+        moment, comes back, reads its page and sends the order again with the same confirmation key (as
+        tablet.js's outbox does). The answer to the copy is the acknowledgement; the server must keep the order
+        once (`act_once` after the deadline: one event of the key)."""
+        # Its own random numbers: the night's other choices stay what the seed made them before.
+        key = f"offline-{self.offline_rng.randrange(10 ** 9)}"
+        bot.file(page, unit, form, picks, kind="file order (answer lost)", key=key)
+        bot.filings.pop()  # the tablet never saw that answer: not an acknowledgement
+        bot.answers.pop()
+        time.sleep(self.offline_rng.uniform(0.2, 0.6))  # offline: no request at all
+        bot.seat.get(bot.page_url, "tablet page (back online)")
+        again = bot.file(page, unit, form, picks, kind="file order (resent after going offline)", key=key)
+        self.resent.append((bot.faction, unit, key, again.act))
+        return again
 
     def _wait_remaining(self, bot: TabletBot, seconds: float) -> None:
         """Until the tablet's clock says `seconds` are left (its own clock from the server's answer)."""
@@ -423,6 +443,15 @@ class Rehearsal:
                                            detail__phase=Phase.STRATEGY).count()
         self.checks.check("deadline_once", closes == 1,
                           f"turn {turn.number}: Strategy closed {closes} times in the audit log", act)
+        from larp.orders.models import OrderEvent
+
+        for faction, unit, key, resent_at in self.resent:
+            events = OrderEvent.objects.filter(turn=turn, unit=unit, key=key).exclude(
+                action=OrderEvent.DROPPED).count()
+            self.checks.check("act_once", events == 1, f"turn {turn.number}: {faction}'s order for {unit}, sent, its "
+                                                       f"answer lost and sent again with its key (act {resent_at}), "
+                                                       f"is on the record {events} times", resent_at)
+        self.resent = []
         kept = {}
         for order in Order.objects.filter(turn=turn, implicit=False):
             kept[order.payload.get("unit")] = order

@@ -41,6 +41,7 @@ def test_a_two_turn_rehearsal_of_the_demo_game_with_every_table_system_finds_no_
         assert checked[name] >= 3, name
     kinds = report["latency"]
     assert kinds["file order"]["n"] > 20 and "battle confirm (server dice)" in kinds and "regroup apply" in kinds
+    assert "file order (resent after going offline)" in kinds and "file order (answer lost)" in kinds
     assert "PASSED" in out.getvalue()
 
     ended = report["tables_ended"]
