@@ -7,6 +7,7 @@ rehearsal's log (`Log`), numbered, timed and kept with its status for the checks
 from __future__ import annotations
 
 import http.cookiejar
+import gzip
 import threading
 import time
 import urllib.error
@@ -30,6 +31,7 @@ class Act:
     sent: dict = field(default_factory=dict)
     note: str = ""
     expect: tuple = ()      # a refusal expected here (a late order's 409): not a defect
+    bytes: int = 0          # the answer's body on the wire (gzip when the server sent it so, as to a tablet)
 
 
 class Log:
@@ -118,7 +120,7 @@ class Seat:
         act = self.log.new(self.name, kind, method, full, data)
         act.expect = tuple(expect)
         body = None
-        headers = {"Accept-Language": "ru", "User-Agent": f"larp-rehearsal/{self.name}"}
+        headers = {"Accept-Language": "ru", "User-Agent": f"larp-rehearsal/{self.name}", "Accept-Encoding": "gzip"}
         if data is not None:
             body = urllib.parse.urlencode([(k, v) for k, vs in data.items() for v in (vs if isinstance(vs, list)
                                                                                        else [vs])]).encode()
@@ -133,11 +135,11 @@ class Seat:
         started = time.monotonic()
         try:
             with self.opener.open(request, timeout=self.timeout) as response:
-                act.status, final, text = response.status, response.geturl(), response.read().decode("utf-8",
-                                                                                                      "replace")
+                act.status, final = response.status, response.geturl()
+                text = _body(act, response.read(), response.headers)
         except urllib.error.HTTPError as error:
             act.status, final = error.code, error.geturl() or full
-            text = error.read().decode("utf-8", "replace")
+            text = _body(act, error.read(), error.headers)
         except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
             act.status, final, text = 0, full, ""
             act.note = f"no answer: {error}"
@@ -154,6 +156,14 @@ class Seat:
             if cookie.name == "csrftoken":
                 return cookie.value
         return ""
+
+
+def _body(act: Act, raw: bytes, headers) -> str:
+    """The answer's text; its size on the wire noted on the act."""
+    act.bytes = len(raw)
+    if (headers.get("Content-Encoding") or "").lower() == "gzip":
+        raw = gzip.decompress(raw)
+    return raw.decode("utf-8", "replace")
 
 
 def together(*calls) -> list:

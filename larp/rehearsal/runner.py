@@ -61,6 +61,12 @@ class Night:
     seconds: float = 0.0
     tables_ended: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
+    change_cpu: list = field(default_factory=list)  # the server's CPU-seconds over each phase change (own stack)
+    tablets: int = 0
+
+
+# The moderator's acts that change the phase (their kinds: the console's address, moderator.py's _kind_of).
+PHASE_CHANGES = ("console: start", "console: next", "console: open")
 
 
 # --- the stack ------------------------------------------------------------------------------------
@@ -117,6 +123,29 @@ class Stack:
             time.sleep(0.3)
         self.stop()
         raise RuntimeError(f"the stack did not start; logs in {self.workdir}")
+
+    def cpu_seconds(self) -> float:
+        """CPU-seconds the stack's processes and theirs (gunicorn's workers, Celery's) have used so far (/proc)."""
+        tick = os.sysconf("SC_CLK_TCK")
+        parents, used = {}, {}
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{name}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(name)] = int(fields[1])
+            # Its own CPU and that of its children that have ended (a restarted worker's, a pool's).
+            used[int(name)] = sum(int(v) for v in fields[11:15]) / tick
+        mine = {child.pid for child in self.children}
+        grown = True
+        while grown:
+            more = {pid for pid, parent in parents.items() if parent in mine} - mine
+            grown = bool(more)
+            mine |= more
+        return sum(used.get(pid, 0.0) for pid in mine)
 
     def stop(self) -> None:
         for child in self.children:
@@ -198,10 +227,18 @@ class Rehearsal:
         self.own_units: dict[str, set] = {}
         self.resent: list[tuple] = []  # (faction, unit, key, act) of orders sent again after a lost answer
         self.offline_rng = random.Random(f"{options.seed}-offline")
+        self.stack = None  # its processes' CPU is read around each phase change (not with --url: not ours)
+        self._cpu_before: float | None = None
 
     # --- checks after every act ------------------------------------------------------------------
 
     def after_act(self, act: Act) -> None:
+        if self.stack is not None and act.seat == "moderator":
+            # The server's CPU over a phase change: from the moderator's act before it to the answer to it.
+            now = self.stack.cpu_seconds()
+            if act.kind.startswith(PHASE_CHANGES) and self._cpu_before is not None:
+                self.night.change_cpu.append(now - self._cpu_before)
+            self._cpu_before = now
         expected = act.expect or ()
         ok = act.status in expected or 200 <= act.status < 400
         self.checks.check("http", ok, f"{act.method} {act.url} ({act.kind}, {act.seat}) answered "
@@ -230,7 +267,7 @@ class Rehearsal:
             self.own_units = self._units_by_faction(game)
             base = self.options.url
             if not base:
-                stack = Stack(workdir)
+                stack = self.stack = Stack(workdir)
                 base = stack.url
                 self.night.notes.append(f"stack: {base}, broker {stack.env.get('CELERY_BROKER_URL', 'default')}, "
                                         f"logs in {workdir}")
@@ -247,6 +284,7 @@ class Rehearsal:
                 page = bot.join()
                 self.fog(bot, page)
                 self.tablets.append(bot)
+            self.night.tablets = len(self.tablets)
             first = self._start_game()
             for number in range(first, first + self.options.turns):
                 self.play_turn(number, last=number == first + self.options.turns - 1)

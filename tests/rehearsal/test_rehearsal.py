@@ -43,6 +43,10 @@ def test_a_two_turn_rehearsal_of_the_demo_game_with_every_table_system_finds_no_
     assert kinds["file order"]["n"] > 20 and "battle confirm (server dice)" in kinds and "regroup apply" in kinds
     assert "file order (resent after going offline)" in kinds and "file order (answer lost)" in kinds
     assert "PASSED" in out.getvalue()
+    # The night's figures: a tablet's bytes on the wire; the server's CPU only for a server of its own.
+    figures = report["figures"]
+    assert 0 < figures["tablet_kb"] and 0 < figures["tablet_kb_per_minute"] < figures["tablet_kb"]
+    assert "change_cpu_ms" not in figures and "not measured (a server of its own only" in out.getvalue()
 
     ended = report["tables_ended"]
     assert all(ended.get(system, 0) >= 1 for system in ("red-plains", "tactical", "orda")), ended
@@ -114,3 +118,27 @@ def test_orders_kept_expects_a_fleet_order_an_army_boarded_away_to_be_gone():
     # An order given to the fleet after it was withdrawn stands.
     again = filed("nicaea-f1", 225, type="fleet_move", s1="levant_coast")
     assert expected_orders([fleet, boards, leaves, again])["nicaea-f1"] == (again, None)
+
+
+def test_its_own_stack_counts_the_cpu_of_its_processes_and_theirs():
+    """The server's CPU over a phase change is read from /proc for the stack's processes and their children
+    (gunicorn's workers, Celery's pool): a child busy for a moment shows in it."""
+    import subprocess
+    import sys
+    import time
+
+    from larp.rehearsal.runner import Stack
+
+    busy = "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass\ntime.sleep(5)"
+    parent = subprocess.Popen([sys.executable, "-c", f"import subprocess, sys; subprocess.run([sys.executable, "
+                                                     f"'-c', {busy!r}])"])
+    try:
+        stack = Stack.__new__(Stack)  # its processes only, no server started
+        stack.children = [parent]
+        end = time.monotonic() + 30  # the grandchild's 0.6 s of CPU, however busy the machine
+        while stack.cpu_seconds() < 0.5 and time.monotonic() < end:
+            time.sleep(0.2)
+        assert stack.cpu_seconds() >= 0.5
+    finally:
+        parent.kill()
+        parent.wait()
