@@ -4,6 +4,7 @@ with a reason, and the battle ends by the rules (Border: the Mongol capital dest
 must equal the engine's replay of the stored log. The numbers are the data set MADE UP FOR THE TESTS."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, TABLET, sign_in
 
@@ -73,12 +74,12 @@ def test_a_whole_orda_battle_through_the_pages(hall, new_page, artifacts):
     # Tour 1, Rus: Иван III goes next to the Mongol capital and strikes the Налётчик с длинным луком.
     rus.click("button:has-text('Начало хода')")
     rus.click("a.button:has-text('Иван III')")
-    assert rus.locator("g.hex.can-move").count() >= 3
+    rus.locator("g.hex.can-move").nth(2).wait_for()  # the unit's page has loaded: three moves at least
     (artifacts / "orda").mkdir(exist_ok=True)
     rus.screenshot(path=str(artifacts / "orda" / "tablet.png"), full_page=True)
     hex_click(rus, "0,-1")
     rus.click("a.button:has-text('Иван III')")
-    assert rus.locator('g.hex.can-target[data-hex="-1,-1"]').count() == 1
+    expect(rus.locator('g.hex.can-target[data-hex="-1,-1"]')).to_have_count(1)  # once the unit's page has loaded
     hex_click(rus, "-1,-1")
     # The target's player chooses the counter-measure on the phone, with the odds.
     nm.goto(url)
