@@ -166,6 +166,16 @@ def _body(act: Act, raw: bytes, headers) -> str:
     return raw.decode("utf-8", "replace")
 
 
+def any_options(form, rng) -> dict:
+    """One option, chosen by `rng`, of each named list the form offers (a list offering none is left out)."""
+    choose = {}
+    for select in form.xpath(".//select[@name]"):
+        options = select.xpath("./option/@value")
+        if options:
+            choose[select.get("name")] = rng.choice(options)
+    return choose
+
+
 def together(*calls) -> list:
     """Run the calls at once, each in its own thread (a double click, two seats pressing together); their
     results in the order given."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from larp.rehearsal.bots import Page, together
+from larp.rehearsal.bots import Page, any_options, together
 
 MODERATOR_SHARE = 0.15      # a seat's act pressed by the moderator instead
 TOGETHER_SHARE = 0.1        # a turn's start or end pressed by the player and the moderator at once
@@ -323,12 +323,7 @@ class OrdaTable:
         if self.rng.random() < 0.1:
             ability = page.form("/act/ability/")
             if ability is not None:
-                choose = {}
-                for select in ability.xpath(".//select[@name]"):
-                    options = select.xpath("./option/@value")
-                    if options:
-                        choose[select.get("name")] = self.rng.choice(options)
-                self.press(seat, page, ability, "ability", choose)
+                self.press(seat, page, ability, "ability", any_options(ability, self.rng))
                 return True
         if self.declare(seat, page):
             return True
@@ -351,12 +346,7 @@ class OrdaTable:
         if not targets or self.rng.random() < 0.1:
             return False
         form = self.rng.choice(targets)
-        choose = {}
-        for select in form.xpath(".//select[@name]"):
-            options = select.xpath("./option/@value")
-            if options:
-                choose[select.get("name")] = self.rng.choice(options)
-        self.press(seat, page, form, "declare", choose)
+        self.press(seat, page, form, "declare", any_options(form, self.rng))
         return True
 
     def pick_move(self, page: Page, faction: str, moves: list, unit: str):

@@ -12,7 +12,7 @@ and ask the odds of their own next action (`_players_look`, `tactical_fog`).
 """
 from __future__ import annotations
 
-from larp.rehearsal.bots import Page, form_values
+from larp.rehearsal.bots import Page, any_options, form_values
 
 SYSTEMS = ("tactical", "red-plains", "orda")
 ACT_LIMIT = 40   # a table not ended after this many acts is stuck
@@ -34,12 +34,8 @@ def play_tactical(bot, url: str, players: dict | None = None, checks=None) -> tu
             form, kind = page.form("/end/"), "table end (tactical)"
         if form is None:
             return False, acts
-        choose = {}
-        if kind.startswith("table end"):  # the winner and the way it ended: one of the options each offers
-            for select in form.xpath(".//select[@name]"):
-                options = select.xpath("./option/@value")
-                if options:
-                    choose[select.get("name")] = bot.rng.choice(options)
+        # The end: the winner and the way it ended, one of the options each offers.
+        choose = any_options(form, bot.rng) if kind.startswith("table end") else {}
         page = bot._submit(page, form, kind, choose)
         acts += 1
         if kind.startswith("table end"):
