@@ -161,7 +161,8 @@ def page(request, s, *, refusal: str = "", status: int = 200):
         state = services.current(s.table)
         ctx = selectors.table_context(s.table, state, s, selected=request.GET.get("unit"))
         ctx.update(game=s.table.game, table=s.table, errors=[refusal] if refusal else [],
-                   log=selectors.log(s.table, state["case"]), result=s.table.result, projector=False,
+                   log=selectors.log(s.table, state["case"], limit=selectors.LOG_SHOWN),
+                   log_total=s.table.steps.count(), result=s.table.result, projector=False,
                    losses=[(labels.faction(k), v) for k, v in (s.table.result.get("losses") or {}).items()],
                    open=ACTS.open_for(state, s.table, s.moderator, s.side_key),
                    side_choices=[(k, labels.side(k)) for k in ("rus_china", "mongolia")])

@@ -353,15 +353,25 @@ def _deals(step) -> bool:
     return step.kind == "setup" or bool((step.payload.get("choices") or {}).get("reshuffle"))
 
 
-def log(table: Table, case: dict) -> list[dict]:
-    """The steps, newest first, each as a sentence, with its dice (hand or server, and the server's counters)."""
+LOG_SHOWN = 40  # the table's page shows the latest steps; the battle protocol (PDF) has every one
+
+
+def log(table: Table, case: dict, limit: int | None = None) -> list[dict]:
+    """The steps, newest first, each as a sentence, with its dice (hand or server, and the server's counters);
+    only the latest `limit` of them when given (a table at tour 30 has hundreds: its page is drawn after every
+    act, and a tablet cannot show them all anyway)."""
     from larp.dice.models import Roll
 
+    steps = table.steps.select_related("user").order_by("-seq")
+    rolled = Roll.objects.filter(stream=table.dice).order_by("pk")
+    if limit is not None:
+        steps = list(steps[:limit])
+        rolled = rolled.filter(ref__in=[s.ref for s in steps])
     rolls: dict[str, list] = {}
-    for r in Roll.objects.filter(stream=table.dice).order_by("pk"):
+    for r in rolled:
         rolls.setdefault(r.ref, []).append(r)
     out = []
-    for s in table.steps.select_related("user").order_by("-seq"):
+    for s in steps:
         try:
             text = describe.step_summary(case, case, s.kind, s.payload, s.outcome)
         except (KeyError, TypeError, IndexError):

@@ -69,7 +69,7 @@ def projector(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse
     with labels.speaking_for(s.table):
         state = services.current(s.table)
         ctx = selectors.table_context(s.table, state, s)
-        ctx.update(game=s.table.game, table=s.table, log=selectors.log(s.table, state["case"])[:6],
+        ctx.update(game=s.table.game, table=s.table, log=selectors.log(s.table, state["case"], limit=6),
                    result=s.table.result, projector=True,
                    losses=[(labels.faction(k), v) for k, v in (s.table.result.get("losses") or {}).items()])
         response = render(request, "orda/projector.html", ctx)

@@ -221,3 +221,28 @@ def test_with_four_players_a_mongol_first_moves_the_zigzag_on_by_one(tiny_game, 
     assert table.setup["game"]["order"] == ["north_mongolia", "china", "south_mongolia", "rus"]
     assert "rolloff" not in table.setup
     assert [s.key for s in table.sides.all()] == table.setup["game"]["order"]
+
+
+def test_the_page_shows_the_latest_steps_and_sends_to_the_protocol_for_the_rest(waiting, users, client_for,
+                                                                                 monkeypatch):
+    """A table at tour 30 has hundreds of steps and its page is drawn after every act: it shows the latest
+    (selectors.LOG_SHOWN), newest first with their dice, and says where the whole log is."""
+    from larp.orda import selectors
+
+    mod = client_for(users["moderator"])
+    for dice in ((5, 5), (4, 4), (1, 3)):               # two ties, then North Mongolia first: three steps
+        mod.post(act_url(waiting, "rolloff"), {"how": "hand", "die_china": dice[0], "die_north_mongolia": dice[1]})
+    table = Table.objects.get(pk=waiting.pk)
+    total = table.steps.count()
+    state = services.current(table)
+    whole = selectors.log(table, state["case"])
+    assert len(whole) == total == 3
+    assert selectors.log(table, state["case"], limit=2) == whole[:2]          # the same entries, dice and all
+    assert whole[0]["dice"] and [d["value"] for d in whole[0]["dice"]] == [1, 3]
+    log = page_of(mod, table).split('id="orda-log"')[1]
+    assert "Показано шагов" not in log and "бросок 1" in log
+    monkeypatch.setattr(selectors, "LOG_SHOWN", 2)
+    log = page_of(mod, table).split('id="orda-log"')[1]
+    assert f"Показано шагов: 2 из {total}." in log and "Весь журнал — в протоколе боя." in log
+    assert reverse("orda:print", args=[table.game_id, table.pk, "protocol"]) in log
+    assert "бросок 3" in log and "бросок 1:" not in log and log.count('<span class="seq">') == 2
