@@ -45,3 +45,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     # A test's commits need no disk flush: nothing must survive a crash of the machine running the suite.
     DATABASES["default"]["OPTIONS"] = {**DATABASES["default"].get("OPTIONS", {}),  # noqa: F405
                                        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;"}
+
+# Sessions read through the cache (larp/sessions.py), as on a night with Redis: the live server and the tests
+# are one process, so its locmem cache is the one every request and test reads; a sign-out or a revoked code
+# deletes the cached copy with the row. (Without Redis, `larp.settings` reads sessions from the database only.)
+SESSION_ENGINE = "larp.sessions"
