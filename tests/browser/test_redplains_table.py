@@ -4,6 +4,7 @@ the server, undoes a step and rules on a unit with a reason, to the end of the b
 equals the engine's replay of the stored log, and the screenshots are saved for the closing note."""
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, TABLET, fill_red_plains_battle, roll_until_executed, sign_in
 
@@ -65,7 +66,7 @@ def test_a_whole_battle_through_the_pages(red_plains_hall, new_page, artifacts):
     north.select_option('select[name="o_n1_1"]', "ordinary:move")
     north.select_option('select[name="o_n2_1"]', "ordinary:move")
     north.click("form.rp-orders button[type=submit]")
-    assert north.locator(".rp-given li").count() == 2
+    expect(north.locator(".rp-given li")).to_have_count(2)                              # once the answer is in
     (artifacts / "red-plains").mkdir(exist_ok=True)
     north.screenshot(path=str(artifacts / "red-plains" / "tablet.png"), full_page=True)
     north.click("#side-north [data-confirm]")
@@ -179,6 +180,7 @@ def test_cavalry_pair_leader_move_and_dragon_move_through_the_pages(red_plains_h
     assert north.locator('select[name="x_n2_1"] option').count() == 6                       # 3 turns x 1-2 cells
     north.select_option('select[name="x_n2_1"]', "ahead:2")
     north.click("form.rp-orders button[type=submit]")
+    expect(north.locator(".rp-given")).to_contain_text("Перестроение направо, затем перемещение")  # the answer in
     given = north.locator(".rp-given li").all_inner_texts()
     assert any("Перестроение направо, затем перемещение" in t for t in given)
     assert any("Бросок Дракона, прямо, до 2 клеток вперёд" in t for t in given)
