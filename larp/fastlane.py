@@ -15,6 +15,8 @@ import re
 
 CLOCK = re.compile(r"^/g/(\d{1,18})/clock(/stream)?$")
 TABLE_VERSION = re.compile(r"^/g/(\d{1,18})/tables/(\d{1,18})/version$")
+BOARD = re.compile(r"^/g/(\d{1,18})/f/([-a-zA-Z0-9_]{1,64})/$")
+MAP_SVG = re.compile(r"^/g/(\d{1,18})/map/svg$")
 
 
 def is_poll(path: str) -> bool:
@@ -46,6 +48,20 @@ class FastLaneMiddleware:
 
                 view = views.clock_stream if found.group(2) else views.clock_view
                 return view(request, int(found.group(1)))
+        elif path.endswith("/") and request.META.get("HTTP_HX_REQUEST") == "true":
+            found = BOARD.match(path)
+            if found:
+                from larp.tablet import board_pass
+
+                return FastLaneMiddleware._checked_host(request, board_pass.board(
+                    request, int(found.group(1)), found.group(2)))
+        elif path.endswith("/svg"):
+            found = MAP_SVG.match(path)
+            if found:
+                from larp.tablet import board_pass
+
+                return FastLaneMiddleware._checked_host(request, board_pass.svg(
+                    request, int(found.group(1)), request.GET.get("f", ""), request.GET.get("v", "")))
         elif path.endswith("/version"):
             found = TABLE_VERSION.match(path)
             if found:
@@ -56,3 +72,9 @@ class FastLaneMiddleware:
                     request.get_host()
                 return answer
         return None
+
+    @staticmethod
+    def _checked_host(request, answer):
+        if answer is not None:
+            request.get_host()  # DisallowedHost (400) as on any other page
+        return answer

@@ -16,3 +16,13 @@ class TabletConfig(AppConfig):
         for signal in (post_save, post_delete):
             signal.connect(lambda sender, instance, **kw: forget([instance.pk]), sender=JoinToken, weak=False,
                            dispatch_uid=f"join-code-forget-{signal is post_save}")
+
+        from django.contrib.auth.signals import user_logged_out
+
+        from larp.tablet import board_pass
+
+        # A session signed out keeps no pass to its boards (larp.tablet.board_pass).
+        user_logged_out.connect(
+            lambda sender, request=None, **kw: board_pass.revoke_session(
+                getattr(getattr(request, "session", None), "session_key", None)),
+            weak=False, dispatch_uid="board-pass-logout")

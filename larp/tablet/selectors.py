@@ -98,11 +98,13 @@ def _stacks(qs):
 
 def faction_board(user, faction: Faction) -> dict:
     """Everything the faction page shows; the caller has checked require_faction (R13)."""
+    from larp.tablet import rendered
+
     game = faction.game
-    phase = current_phase(game)
+    phase = rendered.shared(game.pk, "phase", lambda: current_phase(game))
     turn = phase.turn if phase else None
     sit = start_situation(turn) if turn else None
-    label_of = names(game).places
+    label_of = rendered.shared(game.pk, "places", lambda: names(game).places)
     is_open = orders_open(phase)
     by_unit = {}
     if turn is not None:
