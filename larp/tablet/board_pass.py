@@ -4,31 +4,34 @@ middleware's whole path when they are already rendered for this state (issue 36)
 At a phase change sixty tablets ask for their board and, when the map changed, its SVG. Both are rendered once
 per state and kept (larp.tablet.rendered); what each tablet's request still cost was Django's way to the view:
 the session, the user's row, the join code, the faction and the role. Here, after the full check of a session
-(`grant`, from the views), that session holds a pass for PASS_SECONDS naming its user, its join code and the
-boards it may see; `answer` (larp.fastlane) serves the kept board or SVG to it in a few cache round trips, and
-checks again each time what can be withdrawn at once:
-- the session still exists (sign-out and a flushed session remove it) and is the same user's, signed in by the
-  same join code, with the same password hash;
-- the join code still works (its cached check, which every revocation forgets: larp.tablet.middleware);
-- sign-out removes the pass too.
-A player moved to another faction or removed from the game loses the pass at the latest PASS_SECONDS later
-(as a table's version pass: larp.tables.version_pass). Anything not kept, or any doubt, goes the ordinary way.
+(`grant`, from the views), that session holds a pass naming its user, its join code and the boards it may see;
+`answer` (larp.fastlane) serves the kept board or SVG to it in a few cache round trips, and checks again, each
+time, everything that can take the right away:
+- the session still exists (sign-out, a flushed or expired session remove it from the cache) for the same
+  user, signed in by the same join code, with the same password hash; sign-out also removes the pass;
+- the join code still works (its cached check, which every revocation forgets at once; looked up in the
+  database when not cached: larp.tablet.middleware._works);
+- the game's memberships and the user's row are as they were when the pass was granted (a version of each,
+  bumped after any of them is saved or deleted: a player moved, removed, made moderator, deactivated).
+A pass lasts PASS_SECONDS at most; anything not kept, or any doubt, goes the ordinary way.
 
-Only with a cache every web process shares (Redis), as the rendered boards themselves.
+Only with a cache every web process shares (Redis) and sessions kept in it (larp.sessions), as on a game night.
 """
 from __future__ import annotations
 
 import hashlib
+import secrets
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 
 from larp.turns import state_version
 
-PASS_SECONDS = 30
+PASS_SECONDS = 60 * 60  # every right is checked live (above); this only bounds what a lost write leaves behind
+VERSION_SECONDS = 24 * 60 * 60
 
 
 def _pass_key(session_key: str) -> str:
@@ -39,6 +42,48 @@ def _session_cache_key(session_key: str) -> str:
     from larp.sessions import SessionStore
 
     return SessionStore.cache_key_prefix + session_key
+
+
+def _members_key(game_id: int) -> str:
+    return f"boardpass:members:v1:{game_id}"
+
+
+def _user_key(user_id) -> str:
+    return f"boardpass:user:v1:{user_id}"
+
+
+def changed(key: str) -> None:
+    """Passes granted before no longer hold (now, and again after commit: a pass granted meanwhile read the
+    rows before the change)."""
+    from django.db import transaction
+
+    def bump():
+        try:
+            cache.set(key, secrets.token_hex(6), VERSION_SECONDS)
+        except Exception:  # noqa: BLE001 - then the version is gone, and with it every pass that named it
+            try:
+                cache.delete(key)
+            except Exception:  # noqa: BLE001
+                pass
+
+    bump()
+    transaction.on_commit(bump)
+
+
+def members_changed(game_id: int) -> None:
+    changed(_members_key(game_id))
+
+
+def user_changed(user_id) -> None:
+    changed(_user_key(user_id))
+
+
+def _version(key: str) -> str:
+    value = cache.get(key)
+    if value is None:
+        cache.add(key, secrets.token_hex(6), VERSION_SECONDS)
+        value = cache.get(key)
+    return value
 
 
 def enabled() -> bool:
@@ -58,13 +103,16 @@ def grant(request, game_id: int, faction_code: str | None = None, role: str | No
     key = _pass_key(session.session_key)
     try:
         held = cache.get(key) or {}
-        fresh = {"u": str(request.user.pk), "h": session.get(HASH_SESSION_KEY), "t": session.get(JOIN_SESSION_KEY)}
+        fresh = {"u": str(request.user.pk), "h": session.get(HASH_SESSION_KEY), "t": session.get(JOIN_SESSION_KEY),
+                 "uv": _version(_user_key(request.user.pk))}
         if any(held.get(k) != v for k, v in fresh.items()):
             held = fresh
+        members = _version(_members_key(game_id))
         games = held.setdefault("g", {})
-        boards = games.setdefault(game_id, {})
+        if games.get(game_id, {}).get("mv") != members:
+            games[game_id] = {"mv": members, "boards": {}}
         if faction_code:
-            boards[faction_code] = role
+            games[game_id]["boards"][faction_code] = role
         cache.set(key, held, PASS_SECONDS)
     except Exception:  # noqa: BLE001 - the ordinary way still answers
         pass
@@ -79,31 +127,31 @@ def revoke_session(session_key: str | None) -> None:
 
 
 def _held(request, game_id: int, extra: list[str]):
-    """(the pass's boards of this game, the cached values of `extra`) when this session holds a valid pass, else
-    None."""
+    """(the boards this session's pass lets it see in this game, the cached values of `extra`) when it holds a
+    pass that still holds, else None."""
     from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 
-    from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY, _key as join_key
+    from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY, _works
 
     session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
     if not session_key or not enabled():
         return None
-    keys = [_pass_key(session_key), _session_cache_key(session_key), *extra]
+    keys = [_pass_key(session_key), _session_cache_key(session_key), _members_key(game_id), *extra]
     try:
         found = cache.get_many(keys)
         held, session = found.get(keys[0]), found.get(keys[1])
         if not held or not session or game_id not in held.get("g", {}):
             return None
         if session.get(SESSION_KEY) != held["u"] or session.get(HASH_SESSION_KEY) != held["h"] \
-                or session.get(JOIN_SESSION_KEY) != held["t"]:
+                or session.get(JOIN_SESSION_KEY) != held["t"] or found.get(keys[2]) != held["g"][game_id]["mv"]:
             return None
-        if held["t"] is not None:
-            known = cache.get(join_key(held["t"]))
-            if known is None or str(known[0]) != held["u"] or known[1] <= timezone.now():
-                return None  # revoked (forgotten at once), expired, or not checked lately: the ordinary way
+        if cache.get(_user_key(held["u"])) != held["uv"]:
+            return None
+        if held["t"] is not None and not _works(held["t"], int(held["u"])):
+            return None  # revoked (its cached check is forgotten at once) or expired: the ordinary way signs out
     except Exception:  # noqa: BLE001
         return None
-    return held["g"][game_id], [found.get(k) for k in extra]
+    return held["g"][game_id]["boards"], [found.get(k) for k in extra]
 
 
 def _csrf_secret(request) -> str | None:

@@ -64,15 +64,47 @@ def _wait_for(key: str, seconds: float = 3):
         return wait.value
     try:
         until = time.monotonic() + seconds
-        while time.monotonic() < until and wait.value is None:
-            if wait.done.wait(0.015):  # made in this process: `_made` handed it over
-                break
+        redis, done = _redis_and_key(f"{key}:done")
+        while wait.value is None and not wait.done.is_set() and time.monotonic() < until:
             wait.value = _get(key)
+            if wait.value is not None:
+                break
+            if redis is None:  # a cache without blocking reads (tests' local memory): asked every few ms
+                wait.done.wait(0.015)  # or made in this process meanwhile: `_made` handed it over
+                continue
+            try:  # blocked in Redis until the maker says it is kept (`_announce`), not asking every few ms
+                if redis.blpop([done], timeout=BLOCK_SECONDS):
+                    redis.rpush(done, 1)  # and the next process's waiter is woken in turn
+            except Exception:  # noqa: BLE001
+                time.sleep(0.015)
     finally:
         with _waits_lock:
             _waits.pop(key, None)
         wait.done.set()
     return wait.value
+
+
+BLOCK_SECONDS = 0.3  # under the cache's socket timeout (larp/settings.py: 0.5 s)
+
+
+def _redis_and_key(key: str):
+    """(the Redis client of the shared cache, `key` as it names it there), or (None, None) for another cache."""
+    try:
+        full = cache.make_and_validate_key(key)
+        return cache._cache.get_client(full, write=True), full
+    except Exception:  # noqa: BLE001 - not Django's Redis cache
+        return None, None
+
+
+def _announce(key: str) -> None:
+    """The value of `key` is kept: the requests of other processes blocked waiting for it (`_wait_for`) wake."""
+    redis, done = _redis_and_key(f"{key}:done")
+    if redis is not None:
+        try:
+            redis.rpush(done, 1)
+            redis.expire(done, 10)
+        except Exception:  # noqa: BLE001 - they find it at their next look, within BLOCK_SECONDS
+            pass
 
 
 def _made(key: str, value) -> None:
@@ -101,6 +133,7 @@ def _once(key: str, make, ttl: int = TTL):
     value = make()
     _set(key, value, ttl)
     _made(key, value)
+    _announce(key)
     if mine:
         try:
             cache.delete(f"{key}:making")

@@ -92,20 +92,19 @@ def _page_context(request, faction: Faction, role: str | None = None) -> dict:
 @login_required
 @never_cache
 def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpResponse:
+    faction = get_object_or_404(Faction.objects.select_related("game"), game_id=game_id, code=faction)
+    role = faction_role(request.user, faction)  # R13, and whether a moderator looks, in one query
+    if role is None:
+        raise PermissionDenied("This faction's stacks and orders are secret.")
+    board_pass.grant(request, faction.game_id, faction.code, role)  # its next boards: larp.fastlane
     if request.htmx:
         # The board a phase change makes every tablet fetch: rendered once per faction and state.
-        faction = get_object_or_404(Faction.objects.select_related("game"), game_id=game_id, code=faction)
-        role = faction_role(request.user, faction)  # R13, and whether a moderator looks, in one query
-        if role is None:
-            raise PermissionDenied("This faction's stacks and orders are secret.")
-        board_pass.grant(request, faction.game_id, faction.code, role)  # its next boards: larp.fastlane
         payload = clock.payload(faction.game_id)  # first: a passed deadline is closed before the board is read
         variant = f"{'m' if role == Membership.MODERATOR else 'p'}{int(selectors.clock_open(payload))}"
         html = rendered.board(request, faction.game_id, faction.code, variant, lambda extra: render_to_string(
             "tablet/faction.html#board", {**_page_context(request, faction, role), **extra}, request=request))
         return HttpResponse(html)
-    faction = _faction(request, game_id, faction)
-    return render(request, "tablet/faction.html", _page_context(request, faction))
+    return render(request, "tablet/faction.html", _page_context(request, faction, role))
 
 
 @login_required

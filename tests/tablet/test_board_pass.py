@@ -140,11 +140,22 @@ def test_the_map_svg_of_a_version_is_served_from_the_pass(tiny_game, moderator, 
     assert client.get(src).status_code == 302
 
 
-def test_tablets_of_a_faction_asking_at_once_wait_for_one_render(tiny_game, moderator, player, shared):
-    """One render per faction and state: the others asking meanwhile (through the pass too) get the same text."""
+@pytest.mark.parametrize("where", ["local memory", "redis"])
+def test_tablets_of_a_faction_asking_at_once_wait_for_one_render(shared, monkeypatch, where):
+    """One render per faction and state: the others asking meanwhile (through the pass too) get the same text,
+    woken when it is kept (in Redis, blocked on its list rather than asking every few milliseconds)."""
+    import os
+    import time
+
+    from django.conf import settings
     from django.core.cache import cache
 
-    import time
+    if where == "redis":
+        from larp.cache import SharedClientRedisCache
+
+        cache = SharedClientRedisCache(settings.TEST_REDIS_URL, {"KEY_PREFIX": f"test-rendered-{os.getpid()}"})
+        monkeypatch.setattr(rendered, "cache", cache)
+        assert rendered._redis_and_key("k")[0] is not None
 
     key = "board-test-key"
     cache.delete_many([key, f"{key}:making"])
@@ -168,7 +179,7 @@ def test_tablets_of_a_faction_asking_at_once_wait_for_one_render(tiny_game, mode
     for t in [renderer, *others]:
         t.join(5)
     assert got == ["the board"] * 5 and len(made) == 1
-    cache.delete(key)
+    cache.delete_many([key, f"{key}:done"])
     assert rendered._kept_or_coming(key) is None  # neither kept nor being made: the ordinary way renders
 
 
@@ -195,3 +206,38 @@ def test_a_board_render_reads_the_shared_tables_once_per_state(tiny_game, modera
         rendered._scope.game_id = rendered._scope.version = None
     assert rendered.shared(tiny_game.pk, "x", lambda: calls.append(1) or "c") == "c"  # outside a render
     assert len(calls) == 2
+
+
+def test_a_player_moved_or_deactivated_loses_the_pass_at_once(tiny_game, moderator, player, client, shared):
+    from larp.campaign.models import Membership
+
+    services.start_game(tiny_game, moderator)
+    joined(client, moderator, tiny_game, player)
+    board(client, tiny_game)
+    assert board(client, tiny_game).status_code == 200
+    membership = Membership.objects.get(user=player, game=tiny_game)
+    membership.faction = tiny_game.factions.get(code="south")
+    membership.save()
+    assert board(client, tiny_game).status_code == 403  # north's board: no longer this player's (R13)
+    assert board(client, tiny_game, "south").status_code == 200
+    assert board(client, tiny_game, "south").status_code == 200  # the pass granted anew, for south
+    player.is_active = False
+    player.save()
+    assert board(client, tiny_game, "south").status_code == 302
+
+
+def test_a_join_code_checked_long_ago_is_looked_up_again(tiny_game, moderator, player, client, shared,
+                                                         django_assert_num_queries):
+    from django.core.cache import cache
+
+    from larp.tablet.middleware import _key
+
+    services.start_game(tiny_game, moderator)
+    code = joined(client, moderator, tiny_game, player)
+    board(client, tiny_game)
+    cache.delete(_key(code.pk))  # its cached check lapsed (CHECK_SECONDS)
+    with django_assert_num_queries(1):  # the code's row, and nothing else of the ordinary way
+        assert board(client, tiny_game).status_code == 200
+    code.revoked_at = code.expires_at
+    code.save()
+    assert board(client, tiny_game).status_code == 302
