@@ -191,7 +191,7 @@ def test_a_board_render_reads_the_shared_tables_once_per_state(tiny_game, modera
     south, _ = create_player(tiny_game.factions.get(code="south"), "south-player")
     board(client_for(player), tiny_game)
     tablet = client_for(south)
-    with django_assert_max_num_queries(18) as captured:  # its session's checks (3) and its faction's render
+    with django_assert_max_num_queries(16) as captured:  # its session's checks (3) and its faction's render
         assert board(tablet, tiny_game, "south").status_code == 200
     sql = " ".join(q["sql"] for q in captured.captured_queries)
     assert 'FROM "campaign_province"' not in sql and 'FROM "campaign_faction" WHERE' not in sql  # names: shared
