@@ -8,6 +8,10 @@ the full check ran on that session's first poll, and runs again whenever its pas
 seconds). Anything else, or a poll without a pass, goes the ordinary way (sessions, sign-in, join code,
 seat). The host is still checked (ALLOWED_HOSTS) and the security headers are still set (this middleware
 sits below SecurityMiddleware).
+
+At a phase change every tablet also asks for its faction's board and the map's SVG, rendered once per state:
+those kept are answered here to a session holding a pass to them (`larp.tablet.board_pass`: every right it
+stands for checked live); the others, and the first render, go the ordinary way.
 """
 from __future__ import annotations
 

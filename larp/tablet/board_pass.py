@@ -20,6 +20,7 @@ Only with a cache every web process shares (Redis) and sessions kept in it (larp
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 
 from django.conf import settings
@@ -32,6 +33,7 @@ from larp.turns import state_version
 
 PASS_SECONDS = 60 * 60  # every right is checked live (above); this only bounds what a lost write leaves behind
 VERSION_SECONDS = 24 * 60 * 60
+SESSION_KEY_FORMAT = re.compile(r"^[a-z0-9]{8,64}$")  # as Django makes them; anything else goes the ordinary way
 
 
 def _pass_key(session_key: str) -> str:
@@ -133,8 +135,8 @@ def _held(request, game_id: int, extra: list[str]):
 
     from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY, _works
 
-    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    if not session_key or not enabled():
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    if not SESSION_KEY_FORMAT.match(session_key) or not enabled():
         return None
     keys = [_pass_key(session_key), _session_cache_key(session_key), _members_key(game_id), *extra]
     try:
@@ -215,10 +217,11 @@ def svg(request, game_id: int, focus_code: str, version: str):
     if not focus_code or not version:
         return None
     language = translation.get_language_from_request(request)
-    key = rendered.svg_key(game_id, focus_code, language, version)
-    found = _held(request, game_id, [key])
-    if found is None or found[1][0] is None:
+    if _held(request, game_id, []) is None:
         return None
-    response = rendered.gzipped(request, found[1][0])
+    kept = rendered.kept_svg(game_id, focus_code, language, version)
+    if kept is None:
+        return None
+    response = rendered.gzipped(request, kept)
     response["Cache-Control"] = "private, max-age=31536000, immutable"
     return _finish(request, response, language)

@@ -231,12 +231,20 @@ def svg_key(game_id: int, focus_code: str, language: str, version: str) -> str:
     return f"mapsvg:v2:{game_id}:{focus_code}:{language}:{version}"
 
 
-def keep_svg(game_id: int, focus_code: str, version: str, content: str) -> bytes:
-    """The SVG gzipped once for all the tablets that will ask for it (kept when the cache is shared)."""
-    packed = gzip.compress(content.encode(), compresslevel=6, mtime=0)
+def keep_svg(game_id: int, focus_code: str, version: str, make) -> bytes:
+    """The SVG `make()` gives, gzipped once for all the tablets that will ask for it (kept when the cache is
+    shared; the tablets asking while it is made wait for it)."""
+    def packed() -> bytes:
+        return gzip.compress(make().encode(), compresslevel=6, mtime=0)
+
     if state_version.enabled() and version:
-        _set(svg_key(game_id, focus_code, get_language(), version), packed, 60 * 60)
-    return packed
+        return _once(svg_key(game_id, focus_code, get_language(), version), packed, 60 * 60)
+    return packed()
+
+
+def kept_svg(game_id: int, focus_code: str, language: str, version: str) -> bytes | None:
+    """The SVG of this version kept gzipped, or being made now (larp.tablet.board_pass serves it)."""
+    return _kept_or_coming(svg_key(game_id, focus_code, language, version))
 
 
 def faction_svg(game_id: int, shared_version: str, render_shared, focus_code: str, box: str) -> str:

@@ -270,8 +270,8 @@ def map_svg(request: HttpRequest, game_id: int) -> HttpResponse:
             return render_to_string("tablet/map.html#map_svg", {**context, "own_faction": None, "map": marked},
                                     request)
 
-        svg = rendered.faction_svg(game.pk, context["map_shared_version"], shared, focus, context["map"]["focus"])
-        kept = rendered.keep_svg(game.pk, focus, asked, svg)
+        kept = rendered.keep_svg(game.pk, focus, asked, lambda: rendered.faction_svg(
+            game.pk, context["map_shared_version"], shared, focus, context["map"]["focus"]))
     response = rendered.gzipped(request, kept)  # as rendered: the page puts it in place itself
     response["Cache-Control"] = "private, max-age=31536000, immutable"
     return response
