@@ -8,6 +8,10 @@ the full check ran on that session's first poll, and runs again whenever its pas
 seconds). Anything else, or a poll without a pass, goes the ordinary way (sessions, sign-in, join code,
 seat). The host is still checked (ALLOWED_HOSTS) and the security headers are still set (this middleware
 sits below SecurityMiddleware).
+
+At a phase change every tablet also asks for its faction's board and the map's SVG, rendered once per state:
+those kept are answered here to a session holding a pass to them (`larp.tablet.board_pass`: every right it
+stands for checked live); the others, and the first render, go the ordinary way.
 """
 from __future__ import annotations
 
@@ -15,6 +19,8 @@ import re
 
 CLOCK = re.compile(r"^/g/(\d{1,18})/clock(/stream)?$")
 TABLE_VERSION = re.compile(r"^/g/(\d{1,18})/tables/(\d{1,18})/version$")
+BOARD = re.compile(r"^/g/(\d{1,18})/f/([-a-zA-Z0-9_]{1,64})/$")
+MAP_SVG = re.compile(r"^/g/(\d{1,18})/map/svg$")
 
 
 def is_poll(path: str) -> bool:
@@ -46,6 +52,20 @@ class FastLaneMiddleware:
 
                 view = views.clock_stream if found.group(2) else views.clock_view
                 return view(request, int(found.group(1)))
+        elif path.endswith("/") and request.META.get("HTTP_HX_REQUEST") == "true":
+            found = BOARD.match(path)
+            if found:
+                from larp.tablet import board_pass
+
+                return FastLaneMiddleware._checked_host(request, board_pass.board(
+                    request, int(found.group(1)), found.group(2)))
+        elif path.endswith("/svg"):
+            found = MAP_SVG.match(path)
+            if found:
+                from larp.tablet import board_pass
+
+                return FastLaneMiddleware._checked_host(request, board_pass.svg(
+                    request, int(found.group(1)), request.GET.get("f", ""), request.GET.get("v", "")))
         elif path.endswith("/version"):
             found = TABLE_VERSION.match(path)
             if found:
@@ -56,3 +76,9 @@ class FastLaneMiddleware:
                     request.get_host()
                 return answer
         return None
+
+    @staticmethod
+    def _checked_host(request, answer):
+        if answer is not None:
+            request.get_host()  # DisallowedHost (400) as on any other page
+        return answer

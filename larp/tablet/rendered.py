@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gzip
 import secrets
+import threading
+import time
 
 from django.core.cache import cache
 from django.http import HttpResponse
@@ -38,11 +40,85 @@ def _set(key: str, value, ttl: int = TTL) -> None:
         pass
 
 
+class _Wait:
+    def __init__(self):
+        self.done = threading.Event()
+        self.value = None
+
+
+_waits: dict[str, _Wait] = {}
+_waits_lock = threading.Lock()
+
+
+def _wait_for(key: str, seconds: float = 3):
+    """The value another request is making, once it is kept (None after `seconds`). One thread of this process
+    asks the cache for it; the others asking meanwhile wait for that one (at a phase change a process holds
+    several of a faction's tablets; each asking Redis every few milliseconds cost more than the wait)."""
+    with _waits_lock:
+        wait = _waits.get(key)
+        mine = wait is None
+        if mine:
+            wait = _waits[key] = _Wait()
+    if not mine:
+        wait.done.wait(seconds)
+        return wait.value
+    try:
+        until = time.monotonic() + seconds
+        redis, done = _redis_and_key(f"{key}:done")
+        while wait.value is None and not wait.done.is_set() and time.monotonic() < until:
+            wait.value = _get(key)
+            if wait.value is not None:
+                break
+            if redis is None:  # a cache without blocking reads (tests' local memory): asked every few ms
+                wait.done.wait(0.015)  # or made in this process meanwhile: `_made` handed it over
+                continue
+            try:  # blocked in Redis until the maker says it is kept (`_announce`), not asking every few ms
+                if redis.blpop([done], timeout=BLOCK_SECONDS):
+                    redis.rpush(done, 1)  # and the next process's waiter is woken in turn
+            except Exception:  # noqa: BLE001
+                time.sleep(0.015)
+    finally:
+        with _waits_lock:
+            _waits.pop(key, None)
+        wait.done.set()
+    return wait.value
+
+
+BLOCK_SECONDS = 0.3  # under the cache's socket timeout (larp/settings.py: 0.5 s)
+
+
+def _redis_and_key(key: str):
+    """(the Redis client of the shared cache, `key` as it names it there), or (None, None) for another cache."""
+    try:
+        full = cache.make_and_validate_key(key)
+        return cache._cache.get_client(full, write=True), full
+    except Exception:  # noqa: BLE001 - not Django's Redis cache
+        return None, None
+
+
+def _announce(key: str) -> None:
+    """The value of `key` is kept: the requests of other processes blocked waiting for it (`_wait_for`) wake."""
+    redis, done = _redis_and_key(f"{key}:done")
+    if redis is not None:
+        try:
+            redis.rpush(done, 1)
+            redis.expire(done, 10)
+        except Exception:  # noqa: BLE001 - they find it at their next look, within BLOCK_SECONDS
+            pass
+
+
+def _made(key: str, value) -> None:
+    """Hand a value just made to the requests of this process waiting for it."""
+    with _waits_lock:
+        wait = _waits.get(key)
+    if wait is not None:
+        wait.value = value
+        wait.done.set()
+
+
 def _once(key: str, make, ttl: int = TTL):
     """The cached value, or made by one request while the others asking for it at the same moment wait for it
     (a phase change brings a faction's five tablets at once: one renders, four wait a few milliseconds)."""
-    import time
-
     found = _get(key)
     if found is not None:
         return found
@@ -51,14 +127,13 @@ def _once(key: str, make, ttl: int = TTL):
     except Exception:  # noqa: BLE001
         mine = True
     if not mine:
-        until = time.monotonic() + 3
-        while time.monotonic() < until:
-            time.sleep(0.015)
-            found = _get(key)
-            if found is not None:
-                return found
+        found = _wait_for(key)
+        if found is not None:
+            return found
     value = make()
     _set(key, value, ttl)
+    _made(key, value)
+    _announce(key)
     if mine:
         try:
             cache.delete(f"{key}:making")
@@ -67,18 +142,73 @@ def _once(key: str, make, ttl: int = TTL):
     return value
 
 
+def _kept_or_coming(key: str):
+    """The value kept under `key`; or, while another request is making it, that value once made; else None."""
+    try:
+        found = cache.get_many([key, f"{key}:making"])
+    except Exception:  # noqa: BLE001
+        return None
+    if key in found:
+        return found[key]
+    return _wait_for(key) if f"{key}:making" in found else None
+
+
 def board(request, game_id: int, faction_code: str, variant: str, render) -> str:
     """The board fragment's HTML for this request: from the cache when this faction's board was rendered for
     the same state (and language, role and whether orders are open: `variant`), else `render(context_extra)`."""
     if not state_version.enabled():
         return render({})
-    key = f"board:v1:{game_id}:{faction_code}:{get_language()}:{variant}:{state_version.current(game_id)}"
-    html = _once(key, lambda: render({"csrf_token": CSRF_MARK, "form_key": KEY_MARK}))
+    version = state_version.current(game_id)
+
+    def make():
+        _scope.game_id, _scope.version = game_id, version
+        try:
+            return render({"csrf_token": CSRF_MARK, "form_key": KEY_MARK})
+        finally:
+            _scope.game_id = _scope.version = None
+
+    html = _once(_board_key(game_id, faction_code, variant, version), make)
     return personalise(request, html)
 
 
+_scope = threading.local()  # the game and state version whose board this thread renders now
+_shared: dict = {}
+SHARED_ENTRIES = 256
+
+
+def shared(game_id: int, name: str, compute):
+    """While a board of this game is rendered for a state version: what every faction's board of that state
+    reads alike (the places' names, the current phase), computed once in this process instead of once per
+    faction. Outside such a render: `compute()`. Read only: one object serves every board."""
+    if getattr(_scope, "version", None) is None or _scope.game_id != game_id:
+        return compute()
+    key = (game_id, _scope.version, get_language(), name)
+    found = _shared.get(key)
+    if found is None:
+        found = compute()
+        if len(_shared) >= SHARED_ENTRIES:
+            _shared.clear()
+        _shared[key] = found
+    return found
+
+
+def _board_key(game_id: int, faction_code: str, variant: str, version: str) -> str:
+    return f"board:v1:{game_id}:{faction_code}:{get_language()}:{variant}:{version}"
+
+
+def kept_board(game_id: int, faction_code: str, variant: str, version: str) -> str | None:
+    """The board rendered for this state version, if it was or is being rendered now (larp.tablet.board_pass
+    serves it)."""
+    return _kept_or_coming(_board_key(game_id, faction_code, variant, version))
+
+
 def personalise(request, html: str) -> str:
-    return html.replace(CSRF_MARK, get_token(request)).replace(KEY_MARK, secrets.token_urlsafe(16))
+    return fill(html, get_token(request))
+
+
+def fill(html: str, csrf_token: str) -> str:
+    """The kept board made this browser's: its CSRF token and a new form key."""
+    return html.replace(CSRF_MARK, csrf_token).replace(KEY_MARK, secrets.token_urlsafe(16))
 
 
 def map_context(game, focus_code: str, compute) -> dict:
@@ -94,15 +224,27 @@ def svg(game_id: int, focus_code: str, version: str) -> bytes | None:
     changes)."""
     if not state_version.enabled() or not version:
         return None
-    return _get(f"mapsvg:v2:{game_id}:{focus_code}:{get_language()}:{version}")
+    return _get(svg_key(game_id, focus_code, get_language(), version))
 
 
-def keep_svg(game_id: int, focus_code: str, version: str, content: str) -> bytes:
-    """The SVG gzipped once for all the tablets that will ask for it (kept when the cache is shared)."""
-    packed = gzip.compress(content.encode(), compresslevel=6, mtime=0)
+def svg_key(game_id: int, focus_code: str, language: str, version: str) -> str:
+    return f"mapsvg:v2:{game_id}:{focus_code}:{language}:{version}"
+
+
+def keep_svg(game_id: int, focus_code: str, version: str, make) -> bytes:
+    """The SVG `make()` gives, gzipped once for all the tablets that will ask for it (kept when the cache is
+    shared; the tablets asking while it is made wait for it)."""
+    def packed() -> bytes:
+        return gzip.compress(make().encode(), compresslevel=6, mtime=0)
+
     if state_version.enabled() and version:
-        _set(f"mapsvg:v2:{game_id}:{focus_code}:{get_language()}:{version}", packed, 60 * 60)
-    return packed
+        return _once(svg_key(game_id, focus_code, get_language(), version), packed, 60 * 60)
+    return packed()
+
+
+def kept_svg(game_id: int, focus_code: str, language: str, version: str) -> bytes | None:
+    """The SVG of this version kept gzipped, or being made now (larp.tablet.board_pass serves it)."""
+    return _kept_or_coming(svg_key(game_id, focus_code, language, version))
 
 
 def faction_svg(game_id: int, shared_version: str, render_shared, focus_code: str, box: str) -> str:

@@ -98,11 +98,13 @@ def _stacks(qs):
 
 def faction_board(user, faction: Faction) -> dict:
     """Everything the faction page shows; the caller has checked require_faction (R13)."""
+    from larp.tablet import rendered
+
     game = faction.game
-    phase = current_phase(game)
+    phase = rendered.shared(game.pk, "phase", lambda: current_phase(game))
     turn = phase.turn if phase else None
     sit = start_situation(turn) if turn else None
-    label_of = names(game).places
+    label_of = rendered.shared(game.pk, "places", lambda: names(game).places)
     is_open = orders_open(phase)
     by_unit = {}
     if turn is not None:
@@ -136,9 +138,12 @@ def readiness(faction: Faction, phase: Phase | None) -> dict:
 
     if phase is None or phase.kind != Phase.STRATEGY:
         return {"ready_mark": None, "close_when_ready": False}
+    from larp.tablet import rendered
+
     mark = ReadyMark.objects.filter(phase=phase, faction=faction).first()
-    ts = TurnSettings.objects.filter(game_id=faction.game_id).only("close_when_ready").first()
-    return {"ready_mark": mark, "close_when_ready": bool(ts and ts.close_when_ready)}
+    close = rendered.shared(faction.game_id, "close_when_ready", lambda: bool(
+        TurnSettings.objects.filter(game_id=faction.game_id).values_list("close_when_ready", flat=True).first()))
+    return {"ready_mark": mark, "close_when_ready": close}
 
 
 def _summary(units: list[dict]) -> dict:
@@ -245,9 +250,12 @@ def spy_reports(faction: Faction) -> list[dict]:
 def faction_turn_result(faction: Faction) -> dict | None:
     """What happened to this faction's own stacks in the last turn whose regroup was applied: its own part
     of the printed turn results, in the same words (larp.sheets.build.turn_results). None before that."""
-    resolution = (TurnResolution.objects.filter(turn__game_id=faction.game_id, applied_at__isnull=False)
-                  .select_related("turn").order_by("-turn__number").first())
-    if resolution is None:
+    from larp.tablet import rendered
+
+    resolution = rendered.shared(faction.game_id, "last_resolution", lambda: (
+        TurnResolution.objects.filter(turn__game_id=faction.game_id, applied_at__isnull=False)
+        .select_related("turn").order_by("-turn__number").first()) or False)
+    if not resolution:
         return None
     key = f"larp:turn-result:{resolution.pk}:{resolution.applied_at.timestamp()}:{faction.pk}:{get_language()}"
     try:

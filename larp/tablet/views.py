@@ -33,7 +33,7 @@ from larp.campaign import labels
 from larp.campaign.people import person
 from larp.orders.services import OrderRefused
 from larp.maps import view as maps
-from larp.tablet import rendered, selectors, services, tokens
+from larp.tablet import board_pass, rendered, selectors, services, tokens
 from larp.tablet.forms import AddPlayerForm, OrderPicksForm, SpyReportForm
 from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY
 from larp.tablet.models import JoinToken
@@ -79,30 +79,32 @@ def _clock_context(game_id: int) -> dict:
             "phase_names": json.dumps({k: str(v) for k, v in Phase.KINDS}, ensure_ascii=False)}
 
 
-def _page_context(request, faction: Faction) -> dict:
+def _page_context(request, faction: Faction, role: str | None = None) -> dict:
+    """The faction page's context; `role` when faction_role was asked already (whether a moderator looks)."""
     clock_context = _clock_context(faction.game_id)
     board = selectors.faction_board(request.user, faction)
+    moderator = role == Membership.MODERATOR if role is not None else is_moderator(request.user, faction.game_id)
     return {**board, **clock_context, **selectors.readiness(faction, board["phase"]),
-            **_map_context(faction.game, faction), "is_moderator": is_moderator(request.user, faction.game_id),
+            **_map_context(faction.game, faction), "is_moderator": moderator,
             "form_key": secrets.token_urlsafe(16), "turn_result": selectors.faction_turn_result(faction)}
 
 
 @login_required
 @never_cache
 def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpResponse:
+    faction = get_object_or_404(Faction.objects.select_related("game"), game_id=game_id, code=faction)
+    role = faction_role(request.user, faction)  # R13, and whether a moderator looks, in one query
+    if role is None:
+        raise PermissionDenied("This faction's stacks and orders are secret.")
+    board_pass.grant(request, faction.game_id, faction.code, role)  # its next boards: larp.fastlane
     if request.htmx:
         # The board a phase change makes every tablet fetch: rendered once per faction and state.
-        faction = get_object_or_404(Faction.objects.select_related("game"), game_id=game_id, code=faction)
-        role = faction_role(request.user, faction)  # R13, and whether a moderator looks, in one query
-        if role is None:
-            raise PermissionDenied("This faction's stacks and orders are secret.")
         payload = clock.payload(faction.game_id)  # first: a passed deadline is closed before the board is read
         variant = f"{'m' if role == Membership.MODERATOR else 'p'}{int(selectors.clock_open(payload))}"
         html = rendered.board(request, faction.game_id, faction.code, variant, lambda extra: render_to_string(
-            "tablet/faction.html#board", {**_page_context(request, faction), **extra}, request=request))
+            "tablet/faction.html#board", {**_page_context(request, faction, role), **extra}, request=request))
         return HttpResponse(html)
-    faction = _faction(request, game_id, faction)
-    return render(request, "tablet/faction.html", _page_context(request, faction))
+    return render(request, "tablet/faction.html", _page_context(request, faction, role))
 
 
 @login_required
@@ -246,6 +248,7 @@ def map_svg(request: HttpRequest, game_id: int) -> HttpResponse:
     """The map's SVG alone. Asked for by its current version, it is cached by the tablet for good: the next
     page or phase change that shows the same map costs nothing; a changed map has a new address."""
     membership = require_member(request.user, game_id)  # positions are for everyone in the game (R13)
+    board_pass.grant(request, game_id)  # its next kept SVGs: larp.fastlane
     asked = request.GET.get("v", "")
     # The SVG of a version never changes: rendered once for all. Kept under the focus it was rendered for, so a
     # focus named in the address that finds one is a faction of this game: no need to look it up.
@@ -267,8 +270,8 @@ def map_svg(request: HttpRequest, game_id: int) -> HttpResponse:
             return render_to_string("tablet/map.html#map_svg", {**context, "own_faction": None, "map": marked},
                                     request)
 
-        svg = rendered.faction_svg(game.pk, context["map_shared_version"], shared, focus, context["map"]["focus"])
-        kept = rendered.keep_svg(game.pk, focus, asked, svg)
+        kept = rendered.keep_svg(game.pk, focus, asked, lambda: rendered.faction_svg(
+            game.pk, context["map_shared_version"], shared, focus, context["map"]["focus"]))
     response = rendered.gzipped(request, kept)  # as rendered: the page puts it in place itself
     response["Cache-Control"] = "private, max-age=31536000, immutable"
     return response
