@@ -1,0 +1,175 @@
+"""What the server-sent streams share: the clock's (larp.turns.clock) and a table's version (larp.tables.version_pass).
+
+- One reader per process (`Feed`, `read`): the open streams of one thing (a game's clock, a table) take turns
+  reading it at most once a tick and wake the others when it changed, so sixty open streams cost about what one
+  does, and a change shows within a tick.
+- The events (`events`): what was read now, then whenever it changes; a heartbeat when nothing did; the end
+  after a while (the page's EventSource reconnects).
+- One pool of slots (`respond`, CLOCK_STREAM_SLOTS): each open stream holds one of the web worker's threads;
+  past that the answer is 204, which ends the page's EventSource, and the page polls instead.
+- A stream lets go of the database between its reads (`let_go_of_the_database`).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Hashable, Iterator
+
+from django.db import DatabaseError
+
+log = logging.getLogger(__name__)
+
+
+class Feed:
+    """One thing as this process's open streams share it: read by one of them per tick, not by each."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self.read_at = -1e9
+        self.reading = False
+        self.seq = 0
+        self.tag = None
+        self.current: dict = {}
+
+
+_feeds: dict[Hashable, Feed] = {}
+_feeds_lock = threading.Lock()
+
+
+def feed(key: Hashable) -> Feed:
+    with _feeds_lock:
+        found = _feeds.get(key)
+        if found is None:
+            found = _feeds[key] = Feed()
+        return found
+
+
+def read(feed: Feed, tick: float, fetch: Callable[[], tuple[str, dict]]) -> None:
+    """At most once a tick per process: `fetch()` gives (tag, what to send); the streams are woken if the tag
+    changed."""
+    with feed.lock:
+        if feed.reading or time.monotonic() - feed.read_at < tick:
+            return
+        feed.reading = True
+    try:
+        tag, current = fetch()
+    finally:
+        with feed.lock:
+            feed.reading, feed.read_at = False, time.monotonic()
+    with feed.lock:
+        if tag != feed.tag:
+            feed.tag, feed.current, feed.seq = tag, current, feed.seq + 1
+            feed.changed.notify_all()
+
+
+def let_go_of_the_database() -> None:
+    """A stream's thread closes the connection a read opened (a cache miss reads the database): it would
+    otherwise hold it for the stream's whole life — forty streams a web worker, past PostgreSQL's limit of
+    connections — and touch it again when the stream ends, outside any request. Not inside a transaction (a
+    test reading the stream in its own)."""
+    from django.db import connections
+
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None and not conn.in_atomic_block:
+            conn.close()
+
+
+class Ended(Exception):
+    """Raised by a feed's fetch when what the stream follows is gone (a table deleted): the stream ends."""
+
+
+def events(key: Hashable, fetch: Callable[[], tuple[str, dict]], seconds: float, *, tick: float, heartbeat: float,
+           event: Callable[[dict], dict], beat: Callable[[], dict], what: str) -> Iterator[str]:
+    """Server-sent events: `event(read)` for what is read now, then whenever its tag changes; `beat()` when
+    nothing did for `heartbeat` seconds; the end after `seconds`. `what` names the stream in the log."""
+    shared = feed(key)
+    start = last_beat = time.monotonic()
+    seen = 0
+    yield "retry: 1000\n\n"
+    try:
+        read(shared, 0, fetch)  # a new stream starts from the thing as it is now
+    except Ended:
+        return
+    finally:
+        let_go_of_the_database()
+    while time.monotonic() - start < seconds:
+        try:
+            read(shared, tick, fetch)
+        except DatabaseError:  # the database restarting (or gone, at a test run's end): the page reconnects
+            log.warning("%s ended: the database did not answer", what)
+            return
+        except Ended:
+            return
+        finally:
+            let_go_of_the_database()
+        with shared.lock:
+            if shared.seq == seen:
+                shared.changed.wait(tick)
+            fresh = (shared.seq, shared.current) if shared.seq != seen else None
+        now = time.monotonic()
+        if fresh is not None:
+            seen, last_beat = fresh[0], now
+            yield f"data: {json.dumps(event(fresh[1]))}\n\n"
+        elif now - last_beat >= heartbeat:
+            last_beat = now
+            yield f"data: {json.dumps(beat())}\n\n"
+
+
+_slots = None
+_slots_lock = threading.Lock()
+
+
+def slots() -> threading.BoundedSemaphore:
+    """The web worker's stream slots, one pool for every kind of stream."""
+    global _slots
+    from django.conf import settings
+
+    with _slots_lock:
+        if _slots is None or _slots.size != settings.CLOCK_STREAM_SLOTS:
+            _slots = threading.BoundedSemaphore(settings.CLOCK_STREAM_SLOTS)
+            _slots.size = settings.CLOCK_STREAM_SLOTS
+        return _slots
+
+
+class Held:
+    """A stream that gives its slot back when the server closes it (ended, or the page went away), even if
+    it never started."""
+
+    def __init__(self, events, release):
+        self.events, self.release, self.closed = events, release, False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self.events)
+
+    def close(self):
+        if not self.closed:
+            self.closed = True
+            try:
+                self.events.close()
+            finally:
+                self.release()
+
+
+def respond(make_events: Callable[[], Iterator[str]]):
+    """The stream's response when this worker has a slot free, else 204 (the page's EventSource ends there and
+    the page polls)."""
+    from django.http import HttpResponse, StreamingHttpResponse
+
+    held = slots()
+    if not held.acquire(blocking=False):
+        return HttpResponse(status=204)
+    try:
+        response = StreamingHttpResponse(Held(make_events(), held.release), content_type="text/event-stream")
+    except BaseException:
+        held.release()
+        raise
+    response["Cache-Control"] = "no-cache"
+    response["Content-Encoding"] = "identity"  # not gzipped: each event must leave at once
+    response["X-Accel-Buffering"] = "no"
+    return response
