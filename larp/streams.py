@@ -98,10 +98,13 @@ def events(key: Hashable, fetch: Callable[[], tuple[str, dict]], seconds: float,
     while time.monotonic() - start < seconds:
         try:
             read(shared, tick, fetch)
+        except Ended:
+            return
         except DatabaseError:  # the database restarting (or gone, at a test run's end): the page reconnects
             log.warning("%s ended: the database did not answer", what)
             return
-        except Ended:
+        except Exception as e:  # noqa: BLE001 - anything else: this stream ends, the page reconnects
+            log.warning("%s ended: %r", what, e)
             return
         finally:
             let_go_of_the_database()
