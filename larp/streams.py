@@ -1,8 +1,8 @@
 """What the server-sent streams share: the clock's (larp.turns.clock) and a table's version (larp.tables.version_pass).
 
-- One reader per process (`Feed`, `read`): the open streams of one thing (a game's clock, a table) take turns
-  reading it at most once a tick and wake the others when it changed, so sixty open streams cost about what one
-  does, and a change shows within a tick.
+- One reader per process (`Feed`, `read`): one of the open streams of one thing (a game's clock, a table) reads
+  it once a tick and wakes the others when it changed, so sixty open streams cost about what one does, and a
+  change shows within a tick.
 - The events (`events`): what was read now, then whenever it changes; a heartbeat when nothing did; the end
   after a while (the page's EventSource reconnects).
 - One pool of slots (`respond`, CLOCK_STREAM_SLOTS): each open stream holds one of the web worker's threads;
@@ -33,8 +33,10 @@ class Feed:
         self.seq = 0
         self.tag = None
         self.current: dict = {}
+        self.reader = None  # the stream that reads each tick (`events`)
 
 
+LOOK = 4  # ticks a stream that is not the reader sleeps at most (then checks the reader still reads)
 _feeds: dict[Hashable, Feed] = {}
 _feeds_lock = threading.Lock()
 
@@ -84,8 +86,13 @@ class Ended(Exception):
 def events(key: Hashable, fetch: Callable[[], tuple[str, dict]], seconds: float, *, tick: float, heartbeat: float,
            event: Callable[[dict], dict], beat: Callable[[], dict], what: str) -> Iterator[str]:
     """Server-sent events: `event(read)` for what is read now, then whenever its tag changes; `beat()` when
-    nothing did for `heartbeat` seconds; the end after `seconds`. `what` names the stream in the log."""
+    nothing did for `heartbeat` seconds; the end after `seconds`. `what` names the stream in the log.
+
+    One of the thing's open streams in this process is its reader (`Feed.reader`): it wakes each tick and reads;
+    the others sleep until it wakes them with a change, or for LOOK ticks (a heartbeat may be due). A reader that
+    stopped reading (ended, or stuck writing to a slow tablet) is replaced by the first stream that notices."""
     shared = feed(key)
+    me = object()
     start = last_beat = time.monotonic()
     seen = 0
     yield "retry: 1000\n\n"
@@ -95,30 +102,41 @@ def events(key: Hashable, fetch: Callable[[], tuple[str, dict]], seconds: float,
         return
     finally:
         let_go_of_the_database()
-    while time.monotonic() - start < seconds:
-        try:
-            read(shared, tick, fetch)
-        except Ended:
-            return
-        except DatabaseError:  # the database restarting (or gone, at a test run's end): the page reconnects
-            log.warning("%s ended: the database did not answer", what)
-            return
-        except Exception as e:  # noqa: BLE001 - anything else: this stream ends, the page reconnects
-            log.warning("%s ended: %r", what, e)
-            return
-        finally:
-            let_go_of_the_database()
+    try:
+        while time.monotonic() - start < seconds:
+            with shared.lock:
+                if shared.reader is None or time.monotonic() - shared.read_at > LOOK * tick:
+                    shared.reader = me
+                reading = shared.reader is me
+            if reading:
+                try:
+                    read(shared, tick, fetch)
+                except Ended:
+                    return
+                except DatabaseError:  # the database restarting (or gone, at a test run's end): the page reconnects
+                    log.warning("%s ended: the database did not answer", what)
+                    return
+                except Exception as e:  # noqa: BLE001 - anything else: this stream ends, the page reconnects
+                    log.warning("%s ended: %r", what, e)
+                    return
+                finally:
+                    let_go_of_the_database()
+            with shared.lock:
+                if shared.seq == seen:
+                    shared.changed.wait(tick if reading else LOOK * tick)
+                fresh = (shared.seq, shared.current) if shared.seq != seen else None
+            now = time.monotonic()
+            if fresh is not None:
+                seen, last_beat = fresh[0], now
+                yield f"data: {json.dumps(event(fresh[1]))}\n\n"
+            elif now - last_beat >= heartbeat:
+                last_beat = now
+                yield f"data: {json.dumps(beat())}\n\n"
+    finally:
         with shared.lock:
-            if shared.seq == seen:
-                shared.changed.wait(tick)
-            fresh = (shared.seq, shared.current) if shared.seq != seen else None
-        now = time.monotonic()
-        if fresh is not None:
-            seen, last_beat = fresh[0], now
-            yield f"data: {json.dumps(event(fresh[1]))}\n\n"
-        elif now - last_beat >= heartbeat:
-            last_beat = now
-            yield f"data: {json.dumps(beat())}\n\n"
+            if shared.reader is me:  # another stream reads from now on
+                shared.reader = None
+                shared.changed.notify_all()
 
 
 _slots = None

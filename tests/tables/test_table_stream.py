@@ -160,3 +160,24 @@ def test_a_stream_holds_no_database_connection_between_its_reads(table, settings
     t.join(10)
     assert seen["events"][0].startswith("retry:") and '"version"' in seen["events"][1]
     assert seen["open"] is False
+
+
+def test_one_stream_reads_and_another_takes_over_when_it_stops(table, moderator, shared,
+                                                              django_capture_on_commit_callbacks):
+    """The streams of a table in a process: one of them reads each tick, the others sleep until it wakes them;
+    when the reader ends (or stops reading: stuck writing to a slow tablet), another stream reads instead."""
+    from larp import streams
+
+    shared_feed = streams.feed(("table", table.game_id, table.pk))
+    first = version_pass.stream(table.game_id, table.pk, seconds=5, tick=0.02, heartbeat=0.05)
+    next(first), next(first)
+    assert event(next(first)) == {"beat": 1} and shared_feed.reader is not None  # it read while it waited
+    first.close()
+    assert shared_feed.reader is None
+    shared_feed.reader = object()  # a reader that never reads again
+    second = version_pass.stream(table.game_id, table.pk, seconds=5, tick=0.02, heartbeat=10)
+    next(second), next(second)
+    with django_capture_on_commit_callbacks(execute=True):
+        act(table, moderator)
+    assert event(next(second))["version"] == table.version + 1
+    second.close()
