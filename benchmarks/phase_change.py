@@ -514,7 +514,8 @@ async def run(app: App, args) -> int:
         ("idle tablet, both ways", idle_bytes / 1000, TARGETS["idle_kb_min"], "KB/min"),
         ("idle clock's server CPU per tablet-second (app, worker, beat)", poll_cpu_ms, TARGETS["poll_cpu_ms"], "ms"),
         (f"a table act reaches its {len(watchers)} tablets (worst)", max(table_reach), TARGETS["table_reach_s"], "s"),
-        ("idle table tablet's server CPU per second (2 polls' worth)", per_tablet_second, 2 * TARGETS["table_poll_cpu_ms"], "ms"),
+        ("idle table tablet's server CPU per second (2 polls' worth)", per_tablet_second,
+         2 * TARGETS["table_poll_cpu_ms"], "ms"),
         ("server CPU of one table version poll" + ("" if table_polls else " (replaced: the stream's share)"),
          table_poll_ms, TARGETS["table_poll_cpu_ms"], "ms"),
     ]

@@ -3,12 +3,11 @@
 Sixty tablets follow the clock, and every tablet at a battle table follows the table's version (its stream,
 or polls twice a second; issue 36). Neither needs what the middleware below this one does for a page: the
 clock is public to anyone who knows the game's number (phase, turn, deadline; no session), and a table's
-version (or its stream) is answered
-here only to a session that was shown to have a seat at that table a moment ago (`larp.tables.version_pass`):
-the full check ran on that session's first poll (or stream), and runs again whenever its pass has lapsed (a few
-seconds). Anything else, or a poll without a pass, goes the ordinary way (sessions, sign-in, join code,
-seat). The host is still checked (ALLOWED_HOSTS) and the security headers are still set (this middleware
-sits below SecurityMiddleware).
+version (or its stream) is answered here only to a session that was shown to have a seat at that table a
+moment ago (`larp.tables.version_pass`): the full check ran on that session's first poll or stream, and runs
+again whenever its pass has lapsed (a few seconds). Anything else, or a poll without a pass, goes the
+ordinary way (sessions, sign-in, join code, seat). The host is still checked (ALLOWED_HOSTS) and the
+security headers are still set (this middleware sits below SecurityMiddleware).
 """
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ TABLE_VERSION = re.compile(r"^/g/(\d{1,18})/tables/(\d{1,18})/(version|stream)$"
 
 
 def is_poll(path: str) -> bool:
-    """Whether the path is the clock, a table's version or the stream of either (what tablets ask by the thousand)."""
+    """Whether the path is the clock, a table's version or either's stream (what tablets ask by the thousand)."""
     return bool(CLOCK.match(path) or TABLE_VERSION.match(path))
 
 

@@ -1,4 +1,4 @@
-"""The game's tables: the list (console and tablets), the version pages poll, and the way to a table's page."""
+"""The game's tables: the list (console and tablets), the version pages follow, and the way to a table's page."""
 from __future__ import annotations
 
 from django.conf import settings
