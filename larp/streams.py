@@ -27,8 +27,9 @@ class Feed:
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.changed = threading.Condition(self.lock)
-        self.read_at = -1e9
+        self.changed = threading.Condition(self.lock)  # what the streams wait on: a change
+        self.done = threading.Condition(self.lock)  # what a new stream waits on: the read in progress ended
+        self.read_at = self.started = -1e9
         self.reading = False
         self.seq = 0
         self.tag = None
@@ -49,18 +50,27 @@ def feed(key: Hashable) -> Feed:
         return found
 
 
-def read(feed: Feed, tick: float, fetch: Callable[[], tuple[str, dict]]) -> None:
+def read(feed: Feed, tick: float, fetch: Callable[[], tuple[str, dict]], since: float | None = None) -> None:
     """At most once a tick per process: `fetch()` gives (tag, what to send); the streams are woken if the tag
-    changed."""
+    changed. `since` (a new stream's first read): a read that began after that moment, this stream's own or one
+    it waits for, never one that began before it (it may have fetched what the page that opened the stream had
+    already replaced: a stale first event would make the page refresh for nothing)."""
     with feed.lock:
-        if feed.reading or time.monotonic() - feed.read_at < tick:
+        if since is not None:
+            give_up = time.monotonic() + 5  # a read stuck that long: read anyway
+            while feed.reading and time.monotonic() < give_up:
+                feed.done.wait(give_up - time.monotonic())
+            if not feed.reading and feed.started >= since:
+                return
+        elif feed.reading or time.monotonic() - feed.read_at < tick:
             return
-        feed.reading = True
+        feed.reading, feed.started = True, time.monotonic()
     try:
         tag, current = fetch()
     finally:
         with feed.lock:
             feed.reading, feed.read_at = False, time.monotonic()
+            feed.done.notify_all()
     with feed.lock:
         if tag != feed.tag:
             feed.tag, feed.current, feed.seq = tag, current, feed.seq + 1
@@ -97,7 +107,7 @@ def events(key: Hashable, fetch: Callable[[], tuple[str, dict]], seconds: float,
     seen = 0
     yield "retry: 1000\n\n"
     try:
-        read(shared, 0, fetch)  # a new stream starts from the thing as it is now
+        read(shared, 0, fetch, since=start)  # a new stream starts from the thing as it is now
     except Ended:
         return
     finally:

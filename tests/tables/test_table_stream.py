@@ -181,3 +181,31 @@ def test_one_stream_reads_and_another_takes_over_when_it_stops(table, moderator,
         act(table, moderator)
     assert event(next(second))["version"] == table.version + 1
     second.close()
+
+
+def test_a_new_stream_never_starts_from_a_read_begun_before_it(table, shared):
+    """The page that opens a stream shows the version of its render; a read another stream began before that
+    may bring the version before it, and the page would refresh for nothing (a form being filled swapped under
+    the moderator's fingers). A new stream waits for that read and reads again."""
+    import threading
+    import time
+
+    from larp import streams
+
+    shared_feed = streams.feed(("table", table.game_id, table.pk))
+    with shared_feed.lock:
+        shared_feed.tag, shared_feed.current = "old", {"version": table.version - 1, "status": table.status}
+        shared_feed.seq += 1
+        shared_feed.reading, shared_feed.started = True, time.monotonic()  # begun before the stream
+
+    def that_read_ends():
+        time.sleep(0.1)
+        with shared_feed.lock:
+            shared_feed.reading, shared_feed.read_at = False, time.monotonic()
+            shared_feed.done.notify_all()
+
+    threading.Thread(target=that_read_ends).start()
+    events = version_pass.stream(table.game_id, table.pk, seconds=5, tick=0.02, heartbeat=10)
+    next(events)
+    assert event(next(events)) == {"version": table.version, "status": table.status}
+    events.close()
