@@ -56,7 +56,7 @@ class FastLaneMiddleware:
                     if not version_pass.may_stream(request, game_id, table_id):
                         return None
                     request.get_host()  # before the stream takes its slot
-                    return version_pass.streamed(game_id, table_id)
+                    return version_pass.streamed(request, game_id, table_id)
                 answer = version_pass.answer(request, game_id, table_id)
                 if answer is not None:
                     request.get_host()

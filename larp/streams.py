@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import json
 import logging
+import select
+import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
@@ -93,10 +96,37 @@ class Ended(Exception):
     """Raised by a feed's fetch when what the stream follows is gone (a table deleted): the stream ends."""
 
 
+def gone(request) -> Callable[[], bool] | None:
+    """Whether the page that opened the stream went away (its connection closed), seen without writing to it.
+    Otherwise a stream whose page left (every act at a table leaves a page for the act's answer) would keep its
+    thread and slot until a write failed: the second after the page left, up to two heartbeats later. Under
+    gunicorn only (its socket is in the request); a TLS socket cannot be peeked at: its stream ends at a write,
+    as before."""
+    sock = request.META.get("gunicorn.socket")
+    if sock is None or isinstance(sock, ssl.SSLSocket):
+        return None
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+
+    def check() -> bool:
+        try:
+            if not poller.poll(0):
+                return False
+            return sock.recv(1, socket.MSG_PEEK) == b""  # closed; bytes would be a next request, not a goodbye
+        except ConnectionError:
+            return True
+        except (OSError, ValueError):
+            return False
+
+    return check
+
+
 def events(key: Hashable, fetch: Callable[[], tuple[str, dict]], seconds: float, *, tick: float, heartbeat: float,
-           event: Callable[[dict], dict], beat: Callable[[], dict], what: str) -> Iterator[str]:
+           event: Callable[[dict], dict], beat: Callable[[], dict], what: str,
+           left: Callable[[], bool] | None = None) -> Iterator[str]:
     """Server-sent events: `event(read)` for what is read now, then whenever its tag changes; `beat()` when
-    nothing did for `heartbeat` seconds; the end after `seconds`. `what` names the stream in the log.
+    nothing did for `heartbeat` seconds; the end after `seconds`, or as soon as `left()` says the page went
+    away (`gone`). `what` names the stream in the log.
 
     One of the thing's open streams in this process is its reader (`Feed.reader`): it wakes each tick and reads;
     the others sleep until it wakes them with a change, or for LOOK ticks (a heartbeat may be due). A reader that
@@ -114,6 +144,8 @@ def events(key: Hashable, fetch: Callable[[], tuple[str, dict]], seconds: float,
         let_go_of_the_database()
     try:
         while time.monotonic() - start < seconds:
+            if left is not None and left():
+                return
             with shared.lock:
                 if shared.reader is None or time.monotonic() - shared.read_at > LOOK * tick:
                     shared.reader = me

@@ -152,7 +152,7 @@ def _fresh(game_id: int, table_id: int) -> tuple[str, dict]:
     return f"{version}:{status}", {"version": version, "status": status}
 
 
-def stream(game_id: int, table_id: int, seconds: float, tick: float = 0.25, heartbeat: float = 15.0):
+def stream(game_id: int, table_id: int, seconds: float, tick: float = 0.25, heartbeat: float = 15.0, left=None):
     """Server-sent events of a table's version: {"version", "status"} now, then whenever either changes; a
     heartbeat ({"beat": 1}) when nothing did; the end after `seconds`. The streams of a table in one process
     share one reader (larp.streams): each tick one of them reads the cached version. A stream was let in by
@@ -163,14 +163,15 @@ def stream(game_id: int, table_id: int, seconds: float, tick: float = 0.25, hear
 
     yield from streams.events(("table", game_id, table_id), lambda: _fresh(game_id, table_id), seconds, tick=tick,
                               heartbeat=heartbeat, event=lambda read: read, beat=lambda: {"beat": 1},
-                              what=f"stream of table {table_id}")
+                              what=f"stream of table {table_id}", left=left)
 
 
-def streamed(game_id: int, table_id: int):
+def streamed(request, game_id: int, table_id: int):
     """The response of a table's stream (204 when this web worker has no stream slot free)."""
     from larp import streams
 
-    return streams.respond(lambda: stream(game_id, table_id, settings.CLOCK_STREAM_SECONDS))
+    return streams.respond(lambda: stream(game_id, table_id, settings.CLOCK_STREAM_SECONDS,
+                                          left=streams.gone(request)))
 
 
 def may_stream(request, game_id: int, table_id: int) -> bool:

@@ -58,4 +58,4 @@ def stream(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
         raise Http404("A table's version is polled on this server.")
     s = seat(request.user, game_id, table_id)
     version_pass.grant(request, s.table)
-    return version_pass.streamed(game_id, table_id)
+    return version_pass.streamed(request, game_id, table_id)

@@ -145,14 +145,14 @@ def _as_of_now(read: dict) -> dict:
     return out
 
 
-def stream(game_id: int, seconds: float, tick: float = 0.25, heartbeat: float = 15.0):
+def stream(game_id: int, seconds: float, tick: float = 0.25, heartbeat: float = 15.0, left=None):
     """Server-sent events of the clock: the payload now, then whenever its tag changes; a heartbeat with the
     server's time when nothing did. The streams of a game in one process share one reader (larp.streams): each
     tick one of them reads the cached clock and wakes the others when it changed, so sixty open streams cost
     about what one does, and a change shows within a tick."""
     yield from streams.events(("clock", game_id), lambda: _fresh(game_id), seconds, tick=tick, heartbeat=heartbeat,
                               event=_as_of_now, beat=lambda: {"server_time": time.time(), "beat": 1},
-                              what=f"clock stream of game {game_id}")
+                              what=f"clock stream of game {game_id}", left=left)
 
 
 def etag(payload: dict) -> str:

@@ -46,7 +46,8 @@ def clock_stream(request: HttpRequest, game_id: int) -> HttpResponse:
 
     if not settings.CLOCK_STREAM:
         raise Http404("The clock is polled on this server.")
-    return streams.respond(lambda: clock.stream(game_id, settings.CLOCK_STREAM_SECONDS))
+    return streams.respond(lambda: clock.stream(game_id, settings.CLOCK_STREAM_SECONDS,
+                                                left=streams.gone(request)))
 
 
 @login_required

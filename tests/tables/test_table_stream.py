@@ -111,7 +111,9 @@ def test_past_the_slots_the_page_is_told_to_poll(table, player, client_for, shar
     assert table_stream.status_code == 200
     assert tablet.get(url(table)).status_code == 204  # through the fast lane as well (the pass is held now)
     table_stream.close()
-    assert tablet.get(url(table)).status_code == 200
+    last = tablet.get(url(table))
+    assert last.status_code == 200
+    last.close()  # its slot back (the pool is the process's: another test's streams count on it)
 
 
 def test_off_the_page_polls(tiny_game, moderator, player, client_for, shared, settings):
@@ -209,3 +211,25 @@ def test_a_new_stream_never_starts_from_a_read_begun_before_it(table, shared):
     next(events)
     assert event(next(events)) == {"version": table.version, "status": table.status}
     events.close()
+
+
+def test_a_stream_ends_as_soon_as_its_page_went_away(table, shared):
+    """Each act at a table leaves a page for the act's answer: its stream must give its thread and slot back
+    then, not at its next write (up to two heartbeats later). Seen on the connection, without writing to it."""
+    import socket
+    import time
+    from types import SimpleNamespace
+
+    from larp import streams
+
+    server_side, page = socket.socketpair()
+    left = streams.gone(SimpleNamespace(META={"gunicorn.socket": server_side}))
+    assert left() is False
+    events = version_pass.stream(table.game_id, table.pk, seconds=5, tick=0.02, heartbeat=10, left=left)
+    next(events), next(events)
+    page.close()
+    assert left() is True
+    started = time.monotonic()
+    assert list(events) == [] and time.monotonic() - started < 1
+    server_side.close()
+    assert streams.gone(SimpleNamespace(META={})) is None  # not under gunicorn: ends at a write, as before
