@@ -1,10 +1,11 @@
 """Sixty tablets at a phase change (issue 36): how long until every tablet shows the new phase, what it costs
 the server, and what an idle tablet costs the hall's Wi-Fi.
 
-Usage: .venv/bin/python benchmarks/phase_change.py [--tablets 60] [--changes 4] [--idle 30] [--poll]
+Usage: .venv/bin/python benchmarks/phase_change.py [--tablets 60] [--changes 4] [--idle 30] [--poll] [--table-poll]
 
-By default the clock is pushed (CLOCK_STREAM=1: server-sent events, 28 threads a web worker); --poll measures
-the polling tablets as before.
+By default the clock and the battle table's version are pushed (CLOCK_STREAM=1: server-sent events, 40 stream
+slots a web worker); --poll measures the polling tablets as before (the clock and the table), --table-poll the
+table's pages polling while the clock is pushed.
 
 The app runs the production way (benchmarks/load/server.py: `manage.py rungame`, gunicorn, DEBUG off) on its
 own PostgreSQL database, made for this run and dropped after it, and its own keys and Celery queue in the Redis
@@ -21,7 +22,9 @@ Figures, each with its target and ratio (exit 1 on a miss):
 - the idle clock's server CPU per tablet per second (one poll a second at <= 1 ms, or the stream's share);
 - a table act reaches the 10 tablets at the table (each has the page fetched again), seconds after it is
   committed (the act is made in this process, through the tables' services);
-- the server CPU of one table version poll (the 10 tablets' polls over a window, less the idle rate).
+- the server CPU of an idle table's tablet: per tablet-second, and per the version poll it replaces (a page polls
+  twice a second); for polling pages, per poll made. Over a window (--table-window, 60 s: a stream reconnects
+  once through the full seat check), less the app's idle rate over a window as long just before.
 Server CPU is the app's process group only (gunicorn, Celery worker and beat), read from /proc; it hardly
 depends on what else the machine runs, unlike the seconds, which include waiting for a core.
 """
@@ -210,19 +213,21 @@ class Tablet:
         self.reached.setdefault(change_no, time.time())
 
 
-TABLE_POLL_S = 0.5  # static/js/table-live.js: setInterval(poll, 500)
+TABLE_POLL_S = 0.5  # static/js/table-live.js: setInterval(tick, 500), a poll each tick when the page polls
 
 
 class TableWatcher:
-    """A battle table's page on a tablet, as static/js/table-live.js follows it: the table's version polled every
-    TABLE_POLL_S; when it changed, the page fetched again (X-Table-Refresh). Rides on a tablet's session (a
-    second tab)."""
+    """A battle table's page on a tablet, as static/js/table-live.js follows it: the table's stream when the page
+    names one (data-table-stream-url; reconnected a second after it ends, as EventSource does), else, or when the
+    stream is refused (204), the table's version polled every TABLE_POLL_S; when the version changed, the page
+    fetched again (X-Table-Refresh). Rides on a tablet's session (a second tab)."""
 
-    def __init__(self, tablet: Tablet, page: str):
-        self.tablet, self.page = tablet, page
-        self.version_url = ""
+    def __init__(self, tablet: Tablet, page: str, poll: bool = False):
+        self.tablet, self.page, self.poll = tablet, page, poll
+        self.version_url = self.stream_url = ""
         self.version = None
-        self.polls = 0
+        self.polls = self.connects = self.events = 0
+        self.refused = False
         self.seen: dict[int, float] = {}  # table version -> when the refreshed page was in hand
 
     async def open(self) -> None:
@@ -231,8 +236,22 @@ class TableWatcher:
         html = body.decode()
         self.version_url = re.search(r'data-table-version-url="([^"]+)"', html).group(1)
         self.version = int(re.search(r'data-table-version="(\d+)"', html).group(1))
+        stream = re.search(r'data-table-stream-url="([^"]+)"', html)
+        self.stream_url = stream.group(1) if stream and not self.poll else ""
 
     async def follow(self, end: float) -> None:
+        if self.stream_url:
+            await self._stream(end)
+        if not self.stream_url:  # polled from the start, or the stream was refused
+            await self._poll(end)
+
+    async def _seen(self, version: int) -> None:
+        if version != self.version:
+            self.version = version
+            await self.tablet.get(self.page, {"X-Table-Refresh": "1"})
+            self.seen.setdefault(version, time.time())
+
+    async def _poll(self, end: float) -> None:
         import json
 
         while time.time() < end:
@@ -241,14 +260,50 @@ class TableWatcher:
                 status, _h, body = await self.tablet.get(self.version_url)
                 self.polls += 1
                 if status == 200:
-                    version = json.loads(body)["version"]
-                    if version != self.version:
-                        self.version = version
-                        await self.tablet.get(self.page, {"X-Table-Refresh": "1"})
-                        self.seen.setdefault(version, time.time())
+                    await self._seen(json.loads(body)["version"])
             except Exception:  # noqa: BLE001 - a lost poll: the next one tries again
                 pass
             await asyncio.sleep(max(0.0, TABLE_POLL_S - (time.time() - started)))
+
+    async def _stream(self, end: float) -> None:
+        import json
+
+        import aiohttp
+
+        headers = {**CHROMIUM, "Accept": "text/event-stream", "Cache-Control": "no-cache",
+                   "Referer": self.tablet.base + self.page}
+        failures = 0
+        while time.time() < end:
+            url = self.tablet.base + self.stream_url
+            try:
+                async with self.tablet.session.get(url, headers=headers, allow_redirects=False,
+                                                   timeout=aiohttp.ClientTimeout(total=None, sock_read=40)) as resp:
+                    self.tablet._count("GET", url, headers, resp, b"")
+                    self.connects += 1
+                    if resp.status != 200:  # 204: the worker's streams are all taken; EventSource ends, the page polls
+                        self.stream_url, self.refused = "", True
+                        return
+                    data = ""
+                    async for raw in resp.content:
+                        self.tablet.received += len(raw)
+                        line = raw.decode().rstrip("\r\n")
+                        if line.startswith("data:"):
+                            data += line[5:].strip()
+                        elif line == "" and data:
+                            event, data, failures = json.loads(data), "", 0
+                            self.events += 1
+                            if "version" in event:
+                                await self._seen(event["version"])
+                        if time.time() >= end:
+                            return
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - EventSource reconnects; after three failures in a row the page polls
+                failures += 1
+                if failures >= 3:
+                    self.stream_url = ""
+                    return
+            await asyncio.sleep(1)  # the stream's `retry: 1000`
 
 
 def main() -> int:
@@ -260,7 +315,9 @@ def main() -> int:
     parser.add_argument("--poll", action="store_true", help="the clock polled (as before), not pushed")
     parser.add_argument("--table-tablets", type=int, default=10)
     parser.add_argument("--table-acts", type=int, default=4)
-    parser.add_argument("--table-window", type=float, default=20, help="seconds of table polls measured")
+    parser.add_argument("--table-window", type=float, default=60,
+                        help="seconds of the idle table measured (60: each table stream reconnects once)")
+    parser.add_argument("--table-poll", action="store_true", help="the table's pages poll its version (as before)")
     args = parser.parse_args()
     with Run("phase", needs_postgres=True) as scratch:
         return measure(scratch, args)
@@ -358,21 +415,42 @@ async def run(app: App, args) -> int:
     print(f"idle: {requests} clock requests in {idle_seconds:.0f} s from {len(tablets)} tablets, server CPU "
           f"{idle_cpu_s:.2f} s ({idle_rate:.2f} of a core), {idle_bytes / 1000:.1f} KB a tablet a minute", flush=True)
 
-    # A battle table: its version polled by ten tablets of its two factions; the polls' CPU, then acts.
+    # A battle table followed by ten tablets of its two factions (its stream, or its version polled): the idle
+    # table's CPU, then acts.
+    # The app's idle rate over a window as long as the table's (the clock's streams reconnect every 55 s: a
+    # shorter window may miss them, and charge the table's streams with the clock's reconnections).
+    base = cpu_snapshot(app.proc.pid)
+    await asyncio.sleep(args.table_window)
+    base_end = cpu_snapshot(app.proc.pid)
+    table_idle_rate = (base_end[1] - base[1]) / (base_end[2] - base[2])
     page = table_pages.table_url(table.system, game.pk, table.pk)
     seated = [t for t in tablets if t.faction in table_factions][:args.table_tablets]
-    watchers = [TableWatcher(t, page) for t in seated]
+    watchers = [TableWatcher(t, page, poll=args.table_poll) for t in seated]
     await asyncio.gather(*(w.open() for w in watchers))
     table_end = time.time() + 3600  # cancelled below
     table_tasks = [asyncio.get_running_loop().create_task(w.follow(table_end)) for w in watchers]
-    await asyncio.sleep(2)  # each has polled once in full (its seat checked)
+    await asyncio.sleep(2)  # each has polled or connected once in full (its seat checked)
     polls_before, before = sum(w.polls for w in watchers), cpu_snapshot(app.proc.pid)
+    connects_before, events_before = sum(w.connects for w in watchers), sum(w.events for w in watchers)
     await asyncio.sleep(args.table_window)
     after = cpu_snapshot(app.proc.pid)
+    table_seconds = after[2] - before[2]
     table_polls = sum(w.polls for w in watchers) - polls_before
-    table_poll_ms = max(0.0, (after[1] - before[1]) - idle_rate * (after[2] - before[2])) * 1000 / max(1, table_polls)
-    print(f"table: {len(watchers)} tablets, {table_polls} version polls in {after[2] - before[2]:.0f} s, "
-          f"{table_poll_ms:.2f} ms of server CPU each", flush=True)
+    table_cpu_ms = max(0.0, (after[1] - before[1]) - table_idle_rate * table_seconds) * 1000
+    per_tablet_second = table_cpu_ms / table_seconds / len(watchers)
+    streamed = sum(1 for w in watchers if w.stream_url)
+    if table_polls:  # polling pages (some or all): per poll made
+        table_poll_ms = table_cpu_ms / table_polls
+    else:  # pushed: per the poll it replaces (a page polls every TABLE_POLL_S)
+        table_poll_ms = per_tablet_second * TABLE_POLL_S
+    how = f"{streamed} by the stream, {len(watchers) - streamed} polling" + (
+        f" ({sum(1 for w in watchers if w.refused)} refused a stream)" if any(w.refused for w in watchers) else "")
+    print(f"table: the app idle at {table_idle_rate * 1000:.1f} ms/s over {base_end[2] - base[2]:.0f} s; "
+          f"{len(watchers)} tablets ({how}), {table_polls} version polls, "
+          f"{sum(w.connects for w in watchers) - connects_before} stream connections and "
+          f"{sum(w.events for w in watchers) - events_before} events in {table_seconds:.0f} s; server CPU "
+          f"{table_cpu_ms:.0f} ms = {per_tablet_second:.3f} ms a tablet-second, {table_poll_ms:.3f} ms "
+          f"{'a poll' if table_polls else 'a poll replaced'}", flush=True)
 
     def act():
         with tables.locked(table.pk) as locked:
@@ -436,7 +514,10 @@ async def run(app: App, args) -> int:
         ("idle tablet, both ways", idle_bytes / 1000, TARGETS["idle_kb_min"], "KB/min"),
         ("idle clock's server CPU per tablet-second (app, worker, beat)", poll_cpu_ms, TARGETS["poll_cpu_ms"], "ms"),
         (f"a table act reaches its {len(watchers)} tablets (worst)", max(table_reach), TARGETS["table_reach_s"], "s"),
-        ("server CPU of one table version poll", table_poll_ms, TARGETS["table_poll_cpu_ms"], "ms"),
+        ("idle table tablet's server CPU per second (2 polls' worth)", per_tablet_second,
+         2 * TARGETS["table_poll_cpu_ms"], "ms"),
+        ("server CPU of one table version poll" + ("" if table_polls else " (replaced: the stream's share)"),
+         table_poll_ms, TARGETS["table_poll_cpu_ms"], "ms"),
     ]
     print(f"{'figure':<58} {'value':>9} {'target':>9} {'ratio':>6}")
     missed = 0

@@ -293,7 +293,8 @@ REQUEST_START_SKEW = 1.0  # seconds a proxy's clock may run ahead of ours
 # change"): on unless CLOCK_STREAM=0, which makes every tablet poll the clock as before (polling is also each
 # tablet's fallback while its stream is down). Each open stream holds one of gunicorn's threads: a web worker
 # serves at most CLOCK_STREAM_SLOTS streams (the tablets past that are told to poll) and `rungame` gives each
-# worker 4 threads for pages plus that many (WEB_THREADS overrides).
+# worker 4 threads for pages plus that many (WEB_THREADS overrides). A battle table's pages follow the table's
+# version the same way, from the same slots (larp/streams.py), and poll it when this is off.
 CLOCK_STREAM = env_flag("CLOCK_STREAM", True)
 CLOCK_STREAM_SLOTS = int(os.environ.get("CLOCK_STREAM_SLOTS", "40"))
 CLOCK_STREAM_SECONDS = 55  # a stream ends after this and the tablet reconnects (proxies and threads come back)

@@ -1,6 +1,7 @@
-"""The game's tables: the list (console and tablets), the version pages poll, and the way to a table's page."""
+"""The game's tables: the list (console and tablets), the version pages follow, and the way to a table's page."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -44,3 +45,17 @@ def version(request: HttpRequest, game_id: int, table_id: int) -> JsonResponse:
     s = seat(request.user, game_id, table_id)
     version_pass.grant(request, s.table)
     return JsonResponse({"version": s.table.version, "status": s.table.status})
+
+
+@login_required
+@require_GET
+def stream(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
+    """The version pushed (server-sent events; larp.tables.version_pass.stream), for pages that name it
+    (`data-table-stream-url`). The full check, as for the version, then the pass: the session's next streams
+    open in the fast lane. 404 when streams are off (the page polls), 204 when the web worker has no stream slot
+    free (larp.streams)."""
+    if not settings.CLOCK_STREAM:
+        raise Http404("A table's version is polled on this server.")
+    s = seat(request.user, game_id, table_id)
+    version_pass.grant(request, s.table)
+    return version_pass.streamed(request, game_id, table_id)

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
 import time
 from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from larp import streams
 
 log = logging.getLogger(__name__)
 TTL = 30  # seconds; changes invalidate it at once, this only bounds a missed invalidation
@@ -119,60 +120,20 @@ def payload(game_id: int, now: datetime | None = None) -> dict:
     }
 
 
-class _Feed:
-    """One game's clock as this process's open streams share it: read by one of them per tick, not by each."""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.changed = threading.Condition(self.lock)
-        self.read_at = -1e9
-        self.reading = False
-        self.seq = 0
-        self.tag = None
-        self.current: dict = {}
+def _feed(game_id: int):
+    """The game's clock as this process's open streams share it (larp.streams.Feed)."""
+    return streams.feed(("clock", game_id))
 
 
-_feeds: dict[int, _Feed] = {}
-_feeds_lock = threading.Lock()
-
-
-def _feed(game_id: int) -> _Feed:
-    with _feeds_lock:
-        feed = _feeds.get(game_id)
-        if feed is None:
-            feed = _feeds[game_id] = _Feed()
-        return feed
-
-
-def _read(game_id: int, feed: _Feed, tick: float) -> None:
+def _read(game_id: int, feed, tick: float) -> None:
     """At most once a tick per process: the clock from the shared cache; the streams are woken if it changed."""
-    with feed.lock:
-        if feed.reading or time.monotonic() - feed.read_at < tick:
-            return
-        feed.reading = True
-    try:
-        _local.pop(game_id, None)  # the shared cache itself, not this process's half-second copy
-        current = payload(game_id)
-        tag = etag(current)
-    finally:
-        with feed.lock:
-            feed.reading, feed.read_at = False, time.monotonic()
-    with feed.lock:
-        if tag != feed.tag:
-            feed.tag, feed.current, feed.seq = tag, current, feed.seq + 1
-            feed.changed.notify_all()
+    streams.read(feed, tick, lambda: _fresh(game_id))
 
 
-def _let_go_of_the_database() -> None:
-    """A stream's thread closes the connection a clock read opened (a cache miss reads the database): it would
-    otherwise hold it for the stream's whole life — forty streams a web worker, past PostgreSQL's limit of
-    connections — and touch it again when the stream ends, outside any request. Not inside a transaction (a
-    test reading the stream in its own)."""
-    from django.db import connections
-
-    for conn in connections.all(initialized_only=True):
-        if conn.connection is not None and not conn.in_atomic_block:
-            conn.close()
+def _fresh(game_id: int) -> tuple[str, dict]:
+    _local.pop(game_id, None)  # the shared cache itself, not this process's half-second copy
+    current = payload(game_id)
+    return etag(current), current
 
 
 def _as_of_now(read: dict) -> dict:
@@ -184,38 +145,14 @@ def _as_of_now(read: dict) -> dict:
     return out
 
 
-def stream(game_id: int, seconds: float, tick: float = 0.25, heartbeat: float = 15.0):
+def stream(game_id: int, seconds: float, tick: float = 0.25, heartbeat: float = 15.0, left=None):
     """Server-sent events of the clock: the payload now, then whenever its tag changes; a heartbeat with the
-    server's time when nothing did. The streams of a game in one process share one reader (`_Feed`): each
+    server's time when nothing did. The streams of a game in one process share one reader (larp.streams): each
     tick one of them reads the cached clock and wakes the others when it changed, so sixty open streams cost
     about what one does, and a change shows within a tick."""
-    import json
-
-    feed = _feed(game_id)
-    start = last_beat = time.monotonic()
-    seen = 0
-    yield "retry: 1000\n\n"
-    _read(game_id, feed, 0)  # a new stream starts from the clock as it is now
-    _let_go_of_the_database()
-    while time.monotonic() - start < seconds:
-        try:
-            _read(game_id, feed, tick)
-        except DatabaseError:  # the database restarting (or gone, at a test run's end): the tablet reconnects
-            log.warning("clock stream of game %s ended: the database did not answer", game_id)
-            return
-        finally:
-            _let_go_of_the_database()
-        with feed.lock:
-            if feed.seq == seen:
-                feed.changed.wait(tick)
-            fresh = (feed.seq, feed.current) if feed.seq != seen else None
-        now = time.monotonic()
-        if fresh is not None:
-            seen, last_beat = fresh[0], now
-            yield f"data: {json.dumps(_as_of_now(fresh[1]))}\n\n"
-        elif now - last_beat >= heartbeat:
-            last_beat = now
-            yield f"data: {json.dumps({'server_time': time.time(), 'beat': 1})}\n\n"
+    yield from streams.events(("clock", game_id), lambda: _fresh(game_id), seconds, tick=tick, heartbeat=heartbeat,
+                              event=_as_of_now, beat=lambda: {"server_time": time.time(), "beat": 1},
+                              what=f"clock stream of game {game_id}", left=left)
 
 
 def etag(payload: dict) -> str:

@@ -2,14 +2,13 @@
 
 The console home and its controls are the console turn app's (larp/battles/views.py).
 """
-import threading
-
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from larp import streams
 from larp.campaign.access import moderator_game
 from larp.turns import clock, services
 from larp.turns.audit_text import sentence
@@ -39,59 +38,16 @@ def clock_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     itself: no session, the cached clock.
 
     Each open stream holds one of the web worker's threads, so a worker serves at most CLOCK_STREAM_SLOTS of
-    them (`rungame` gives it that many threads more than it needs for pages); past that the answer is 204,
-    which ends the tablet's EventSource, and that tablet polls the clock instead (static/js/tablet.js)."""
+    them, the tables' streams included (`rungame` gives it that many threads more than it needs for pages);
+    past that the answer is 204, which ends the tablet's EventSource, and that tablet polls the clock instead
+    (static/js/tablet.js). larp.streams has what the streams share."""
     from django.conf import settings
-    from django.http import Http404, StreamingHttpResponse
+    from django.http import Http404
 
     if not settings.CLOCK_STREAM:
         raise Http404("The clock is polled on this server.")
-    slots = _stream_slots()
-    if not slots.acquire(blocking=False):
-        return HttpResponse(status=204)
-    response = StreamingHttpResponse(_Held(clock.stream(game_id, settings.CLOCK_STREAM_SECONDS), slots.release),
-                                     content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
-    response["Content-Encoding"] = "identity"  # not gzipped: each event must leave at once
-    response["X-Accel-Buffering"] = "no"
-    return response
-
-
-_slots = None
-_slots_lock = threading.Lock()
-
-
-def _stream_slots() -> threading.BoundedSemaphore:
-    global _slots
-    from django.conf import settings
-
-    with _slots_lock:
-        if _slots is None or _slots.size != settings.CLOCK_STREAM_SLOTS:
-            _slots = threading.BoundedSemaphore(settings.CLOCK_STREAM_SLOTS)
-            _slots.size = settings.CLOCK_STREAM_SLOTS
-        return _slots
-
-
-class _Held:
-    """A stream that gives its slot back when the server closes it (ended, or the tablet went away), even if
-    it never started."""
-
-    def __init__(self, events, release):
-        self.events, self.release, self.closed = events, release, False
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        return next(self.events)
-
-    def close(self):
-        if not self.closed:
-            self.closed = True
-            try:
-                self.events.close()
-            finally:
-                self.release()
+    return streams.respond(lambda: clock.stream(game_id, settings.CLOCK_STREAM_SECONDS,
+                                                left=streams.gone(request)))
 
 
 @login_required

@@ -1,6 +1,10 @@
-// A table's pages follow the table: poll its version twice a second (an act shows on every tablet at the
-// table within a second: benchmarks/README.md, issue 36; the poll is answered before sessions) and, when it changed,
+// A table's pages follow the table: its version pushed when the page names the table's stream
+// (data-table-stream-url, server-sent events), else polled twice a second (an act shows on every tablet at the
+// table within a second: benchmarks/README.md, issue 36; both are answered before sessions) and, when it changed,
 // fetch the page again and swap every [data-live] region (forms being typed into are left alone).
+// The page polls instead when the server refuses the stream (204: its worker's streams are all taken; 404:
+// streams are off), when the browser has no EventSource, or when the stream fails three times in a row; the
+// stream's own end (about once a minute) is followed by its reconnection, not by polls.
 // Sending a form once is not here: templates/tables/partials/send_once.html guards it inline from the page's head.
 // While an act that left this page is on its way (window.tableActs.pending()), nothing is swapped: the page is
 // leaving for the act's answer, and a second tap must land on the button already sent, not on a fresh one drawn
@@ -37,6 +41,45 @@
       });
   }
 
+  // What the stream said last: a version the page could not take up at once (an act on its way, a hidden tab)
+  // is taken up at the next tick, as a poll would have.
+  var pushed = null, streaming = false;
+
+  function seen(data) {
+    if (data && String(data.version) !== String(version) && !pending()) {
+      version = data.version;
+      if (!typing()) refresh();
+    }
+  }
+
+  function listen() {
+    var streamUrl = root.getAttribute("data-table-stream-url");
+    if (!streamUrl || !window.EventSource) return;
+    var source = new EventSource(streamUrl), failures = 0;
+    streaming = true;
+    source.onmessage = function (ev) {
+      var data;
+      try { data = JSON.parse(ev.data); } catch (e) { return; }
+      failures = 0;
+      if (data.beat) return;
+      pushed = data;
+      if (!document.hidden) seen(pushed);
+    };
+    source.onerror = function () {
+      failures += 1;
+      if (source.readyState === EventSource.CLOSED || failures >= 3) {   // refused, or failing: poll instead
+        source.close();
+        streaming = false;
+      }
+    };
+  }
+
+  function tick() {
+    if (document.hidden) return;
+    if (streaming) seen(pushed);
+    else poll();
+  }
+
   function poll() {
     if (busy || document.hidden) return;
     busy = true;
@@ -44,14 +87,10 @@
     var timer = setTimeout(function () { ctrl.abort(); }, 4000);
     fetch(url, {credentials: "same-origin", signal: ctrl.signal})
       .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (data) {
-        if (data && String(data.version) !== String(version) && !pending()) {
-          version = data.version;
-          if (!typing()) refresh();
-        }
-      })
+      .then(seen)
       .catch(function () {})
       .finally(function () { clearTimeout(timer); busy = false; });
   }
-  setInterval(poll, 500);
+  listen();
+  setInterval(tick, 500);
 })();
