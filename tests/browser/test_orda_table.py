@@ -214,6 +214,7 @@ def test_rolloff_push_direction_and_a_paired_attack_through_the_pages(bolt_hall,
     cn.click("button:has-text('Начало хода')")
     cn.click("a.button:has-text('Арбалетчик 1')")
     bolt = cn.locator("form:has(input[name=target][value='nm-raider-1'])")
+    expect(bolt.locator("select[name=push_to] option")).to_have_count(3)       # once the unit's page has loaded
     assert bolt.locator("select[name=push_to] option").all_inner_texts() == \
         ["1,-2 (по умолчанию правил)", "2,-2", "2,-1"]
     bolt.locator("select[name=push_to]").select_option("2,-1")
