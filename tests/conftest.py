@@ -3,8 +3,6 @@
 Every view is tested for the moderator, the faction's player, another
 faction's player and a stranger (healthchecks' BaseTestCase, as fixtures).
 """
-import os
-
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -182,23 +180,3 @@ class FrozenClock:
 @pytest.fixture
 def frozen(monkeypatch):
     return FrozenClock(monkeypatch)
-
-
-@pytest.fixture(scope="session")
-def playwright_driver():
-    """One Playwright driver per test process, started by the first browser test it runs: starting the driver
-    and Chromium costs about 0.75 s of CPU, once per process instead of once per module. Playwright's event
-    loop lives in this thread from then on, so the ORM's async allowance stays on with it (no test of the
-    suite is asynchronous)."""
-    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    try:
-        with sync_playwright() as p:
-            yield p
-    finally:
-        if before is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
