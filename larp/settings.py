@@ -297,4 +297,6 @@ REQUEST_START_SKEW = 1.0  # seconds a proxy's clock may run ahead of ours
 # version the same way, from the same slots (larp/streams.py), and poll it when this is off.
 CLOCK_STREAM = env_flag("CLOCK_STREAM", True)
 CLOCK_STREAM_SLOTS = int(os.environ.get("CLOCK_STREAM_SLOTS", "40"))
+# A battle table's pages follow their table's version the same way unless TABLE_STREAM=0 (then they poll it).
+TABLE_STREAM = env_flag("TABLE_STREAM", True)
 CLOCK_STREAM_SECONDS = 55  # a stream ends after this and the tablet reconnects (proxies and threads come back)

@@ -50,3 +50,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
 # are one process, so its locmem cache is the one every request and test reads; a sign-out or a revoked code
 # deletes the cached copy with the row. (Without Redis, `larp.settings` reads sessions from the database only.)
 SESSION_ENGINE = "larp.sessions"
+
+# Table pages poll their version in the tests (a table's stream is tested where a test turns it on: TABLE_STREAM).
+# The test server cannot see a page leave, so a table's stream outlived its test by up to CLOCK_STREAM_SECONDS,
+# reading the table each tick, and on PostgreSQL such a read deadlocked with the next test's flush.
+TABLE_STREAM = False

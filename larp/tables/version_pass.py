@@ -177,4 +177,4 @@ def streamed(request, game_id: int, table_id: int):
 def may_stream(request, game_id: int, table_id: int) -> bool:
     """The fast lane's: whether streams are on and this session holds a pass for the table (if not, the ordinary
     view checks the seat in full and grants the pass, or answers 404 when streams are off)."""
-    return bool(settings.CLOCK_STREAM) and has_pass(request, game_id, table_id)
+    return bool(settings.CLOCK_STREAM and settings.TABLE_STREAM) and has_pass(request, game_id, table_id)

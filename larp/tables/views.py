@@ -54,7 +54,7 @@ def stream(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     (`data-table-stream-url`). The full check, as for the version, then the pass: the session's next streams
     open in the fast lane. 404 when streams are off (the page polls), 204 when the web worker has no stream slot
     free (larp.streams)."""
-    if not settings.CLOCK_STREAM:
+    if not (settings.CLOCK_STREAM and settings.TABLE_STREAM):
         raise Http404("A table's version is polled on this server.")
     s = seat(request.user, game_id, table_id)
     version_pass.grant(request, s.table)

@@ -1,6 +1,7 @@
 """A table followed by its stream (issue 36): an act on one seat's tablet shows on the other seat's open page,
 pushed, without a single poll of the table's version; and when the server has no stream left for the page, the
 page polls as before and the act shows all the same. Two seats of an «Ордонанс» contest: Anna plays a card."""
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,9 @@ def contest(transactional_db, settings):
     from larp.ordonnance import services
     from larp.scenarios.loader import load_scenario
 
-    settings.CLOCK_STREAM = True
+    settings.CLOCK_STREAM = settings.TABLE_STREAM = True
+    # The test server cannot see a page leave: streams short enough to be over before the test's data is flushed.
+    settings.CLOCK_STREAM_SECONDS = 3
     settings.STATE_CACHE = True  # the tests' cache is the live server's too: the pass and the fast lane, as with Redis
     game = load_scenario("tiny", title="Вечер в зале", seed=5)
     mod, _ = add_moderator(game, "ord-mod", password="ord-mod-password")
@@ -29,7 +32,8 @@ def contest(transactional_db, settings):
     table = services.create(game, mod, title="Спор за Антиохию", sides=[("p1", "Анна", north), ("p2", "Борис", south)],
                             mode="virtual", deck=deck, territory_names=None, announce="territories", seed=99)
     services.deal(table.pk, mod, first_player="p1")
-    return game, table
+    yield game, table
+    time.sleep(settings.CLOCK_STREAM_SECONDS + 1)  # the pages are closed by now: their streams end before the flush
 
 
 def _tablet(new_page, viewport, user, password, url):

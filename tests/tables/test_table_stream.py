@@ -10,6 +10,11 @@ from django.urls import reverse
 from larp.tables import registry, services, version_pass
 
 
+@pytest.fixture(autouse=True)
+def _table_streams_on(settings):
+    settings.TABLE_STREAM = True  # off in the other tests (larp/settings_test.py)
+
+
 @pytest.fixture
 def shared(settings):
     settings.STATE_CACHE = True  # as with Redis: one cache every web process shares
@@ -125,6 +130,10 @@ def test_off_the_page_polls(tiny_game, moderator, player, client_for, shared, se
     assert f'data-table-stream-url="{url(table)}"' in tablet.get(page).content.decode()
     settings.CLOCK_STREAM = False
     tablet.get(reverse("tables:version", args=[table.game_id, table.pk]))  # a pass held: still off
+    assert tablet.get(url(table)).status_code == 404
+    html = tablet.get(page).content.decode()
+    assert "data-table-stream-url" not in html and "data-table-version-url" in html
+    settings.CLOCK_STREAM, settings.TABLE_STREAM = True, False   # the clock pushed, the tables polled
     assert tablet.get(url(table)).status_code == 404
     html = tablet.get(page).content.decode()
     assert "data-table-stream-url" not in html and "data-table-version-url" in html
