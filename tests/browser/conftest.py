@@ -189,12 +189,14 @@ def roll_until_executed(page, limit=40):
 def press(page, target):
     """Press something on a console page and wait for its answer: the page's part swapped in place (htmx), or a
     new page. `target`: a selector, a locator, or a function that presses (a key)."""
-    swaps = page.evaluate("() => { window.__pressed = true; return Number(document.documentElement.dataset.swaps || 0); }")
+    page.wait_for_load_state()  # a page the last press navigated to: its own document, not the one it replaced
+    swaps = page.evaluate("() => { window.__pressed = true; "
+                          "return Number(document.documentElement?.dataset.swaps || 0); }")
     if callable(target):
         target()  # a key, say
     else:
         (page.locator(target) if isinstance(target, str) else target).click()
-    page.wait_for_function("s => !window.__pressed || Number(document.documentElement.dataset.swaps || 0) > s",
+    page.wait_for_function("s => !window.__pressed || Number(document.documentElement?.dataset.swaps || 0) > s",
                            arg=swaps)
     page.wait_for_load_state()
 

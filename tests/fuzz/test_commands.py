@@ -21,6 +21,7 @@ import pathlib
 import signal
 import subprocess
 import sys
+import threading
 from unittest import mock
 
 import pytest
@@ -44,12 +45,27 @@ SETTINGS = settings(max_examples=40, deadline=None,
 TINY = yaml.safe_load((ROOT / "larp" / "scenarios" / "tiny.yaml").read_text(encoding="utf-8"))
 
 
+class ThisThreadOnly(io.TextIOBase):
+    """sys.stdout or sys.stderr while a command runs: what this thread writes goes to `mine`, what any other
+    thread writes (a live server's thread left from an earlier test, logging) goes where it went before."""
+
+    def __init__(self, mine: io.StringIO, before):
+        self.mine, self.before, self.thread = mine, before, threading.get_ident()
+
+    def write(self, text):
+        return (self.mine if threading.get_ident() == self.thread else self.before).write(text)
+
+    def flush(self):
+        (self.mine if threading.get_ident() == self.thread else self.before).flush()
+
+
 def manage(*argv: str) -> tuple[int, str, str]:
     """`manage.py ARGV...` in this process: (exit status, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
     code = 0
     # A command closes the database connections when it ends, as a process would; here they are the test's.
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+    with contextlib.redirect_stdout(ThisThreadOnly(out, sys.stdout)), \
+            contextlib.redirect_stderr(ThisThreadOnly(err, sys.stderr)), \
             mock.patch.object(db_connections, "close_all"):
         try:
             ManagementUtility(["manage.py", *argv]).execute()
@@ -251,3 +267,31 @@ def test_from_the_shell(hostile_files):
                  ["verify_dice", b"\xff\xfe"], ["adjudicate", b"turn\xff", "-"],
                  ["adjudicate", "turn", str(hostile_files / "binary.json")]):
         assert_refused(*run_child(*argv))
+
+
+def test_what_another_thread_writes_meanwhile_is_not_the_commands_answer(capfd):
+    """A live server's thread from an earlier test may log while a command runs here: its line is not the
+    command's (it once made the one-line check above fail at random)."""
+    started, wrote = threading.Event(), threading.Event()
+
+    def other():
+        started.wait(10)
+        sys.stderr.write("another thread's warning\n")
+        wrote.set()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    split = systems.split
+
+    def meanwhile(mode):
+        started.set()
+        wrote.wait(10)
+        return split(mode)
+
+    with mock.patch.object(systems, "split", side_effect=meanwhile):
+        code, out, err = manage("adjudicate", "no-such.mode", "-")
+    thread.join(10)
+    assert wrote.is_set()
+    assert_refused(code, out, err)
+    assert "another thread" not in err
+    assert "another thread" in capfd.readouterr().err
