@@ -10,6 +10,7 @@ owners and fortresses, never a stack's contents.
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import cached_property
 
 from django.core.cache import cache
 from django.db.models import Prefetch
@@ -26,7 +27,6 @@ from larp.orders.models import Order
 from larp.orders.pickers import (busy_fleets, card_rows, carriers, commander_rows, men_text, stack_totals, start_situation,
                                  unit_entry)
 from larp.orders.selectors import visible_orders
-from larp.orders.services import find_unit
 from larp.sheets import selectors as sheets
 from larp.tablet.models import JoinToken, SpyReport
 from larp.turns.models import Phase
@@ -154,40 +154,76 @@ def _summary(units: list[dict]) -> dict:
             "units_total": len(units)}
 
 
-def order_summary(user, faction: Faction) -> dict:
-    """The board's summary line alone (refreshed beside a card after filing)."""
-    phase = current_phase(faction.game)
-    turn = phase.turn if phase else None
-    orders = {}
-    if turn is not None:
-        orders = {o.payload.get("unit"): o for o in visible_orders(user, turn).filter(faction=faction)}
-    codes = [a.code for a in Army.objects.filter(faction=faction, destroyed=False).select_related("faction")]
-    codes += [f.code for f in Fleet.objects.filter(faction=faction, destroyed=False).select_related("faction")]
-    carried = carriers(orders.values())
-    return {"turn": turn, "orders_open": orders_open(phase),
-            **_summary([{"order": orders.get(code), "carries": code in carried} for code in codes])}
+class Cards:
+    """The faction's unit cards as one answer reads them: the phase, the orders the user may see, the boarded
+    fleets, the units and the places' names read once, however many cards the answer carries (filing an army's
+    order redraws each of the faction's fleets' cards, and may redraw its armies'). Read again after a change:
+    a new Cards."""
+
+    def __init__(self, user, faction: Faction):
+        self.user, self.faction = user, faction
+
+    @cached_property
+    def phase(self) -> Phase | None:
+        return current_phase(self.faction.game)
+
+    @cached_property
+    def turn(self):
+        return self.phase.turn if self.phase else None
+
+    @cached_property
+    def orders(self) -> dict[tuple[str, int], Order]:
+        """(kind, unit id) -> its order this turn, of those the user may see."""
+        if self.turn is None:
+            return {}
+        return {("fleet", o.fleet_id) if o.fleet_id else ("army", o.army_id): o
+                for o in visible_orders(self.user, self.turn).filter(faction=self.faction)}
+
+    @cached_property
+    def carried(self) -> dict[str, str]:
+        """Fleet -> the army whose order boards it this turn (R5)."""
+        return carriers(self.orders.values())
+
+    @cached_property
+    def units(self) -> dict[str, Army | Fleet]:
+        """The faction's armies and fleets on the map, by code, with their stacks."""
+        armies = _stacks(Army.objects.filter(faction=self.faction, destroyed=False).select_related("province"))
+        fleets = _stacks(Fleet.objects.filter(faction=self.faction, destroyed=False).select_related("sea"))
+        return {u.code: u for u in [*armies, *fleets]}
+
+    def codes(self, kind: str) -> list[str]:
+        """The codes of the faction's fleets or armies (`kind`) on the map."""
+        return [code for code, u in self.units.items() if isinstance(u, Fleet) == (kind == "fleet")]
+
+    @cached_property
+    def dropped(self) -> set[str]:
+        return dropped_fleets(self.turn, self.faction) if self.turn is not None else set()
+
+    def one(self, unit_code: str, selected: dict | None = None) -> dict | None:
+        """One card of the board (after filing or a refusal); None if the unit is not the faction's."""
+        unit = self.units.get(unit_code)
+        if unit is None:
+            return None
+        kind = "fleet" if isinstance(unit, Fleet) else "army"
+        entry = unit_entry(unit, sit=start_situation(self.turn) if self.turn else None,
+                           label_of=names(self.faction.game).places, order=self.orders.get((kind, unit.pk)),
+                           is_open=orders_open(self.phase), selected=selected,
+                           carried_army=self.carried.get(unit.code) if kind == "fleet" else None,
+                           busy=busy_fleets(self.carried, unit.code))
+        if kind == "fleet" and self.turn is not None:
+            _mark_dropped([entry], self.dropped)
+        return entry
+
+    def summary(self) -> dict:
+        """The board's summary line alone (refreshed beside a card after filing)."""
+        return {"turn": self.turn, "orders_open": orders_open(self.phase),
+                **_summary([{"order": self.orders.get(("fleet" if isinstance(u, Fleet) else "army", u.pk)),
+                             "carries": code in self.carried} for code, u in self.units.items()])}
 
 
 def one_unit(user, faction: Faction, unit_code: str, selected: dict | None = None) -> dict | None:
-    """One card of the board (after filing or a refusal); None if the unit is not the faction's."""
-    unit = find_unit(faction.game, unit_code)
-    if unit is None or unit.faction_id != faction.pk or unit.destroyed:
-        return None
-    unit = (_stacks(Fleet.objects.filter(pk=unit.pk).select_related("sea")) if isinstance(unit, Fleet)
-            else _stacks(Army.objects.filter(pk=unit.pk).select_related("province"))).get()
-    phase = current_phase(faction.game)
-    turn = phase.turn if phase else None
-    order = visible_orders(user, turn).filter(faction=faction).filter(
-        **({"fleet": unit} if isinstance(unit, Fleet) else {"army": unit})).first() if turn else None
-    carried = carriers(visible_orders(user, turn).filter(
-        faction=faction, type__in=[Order.SEA_ATTACK, Order.LANDING])) if turn is not None else {}
-    carried_army = carried.get(unit.code) if isinstance(unit, Fleet) else None
-    entry = unit_entry(unit, sit=start_situation(turn) if turn else None, label_of=names(faction.game).places,
-                       order=order, is_open=orders_open(phase), selected=selected, carried_army=carried_army,
-                       busy=busy_fleets(carried, unit.code))
-    if isinstance(unit, Fleet) and turn is not None:
-        _mark_dropped([entry], dropped_fleets(turn, faction, unit.code))
-    return entry
+    """One card of the board; None if the unit is not the faction's (`Cards` for several)."""
+    return Cards(user, faction).one(unit_code, selected)
 
 
 def dropped_fleets(turn, faction: Faction, code: str | None = None) -> set[str]:
@@ -211,25 +247,6 @@ def _mark_dropped(entries: list[dict], dropped: set[str]) -> None:
         entry["dropped"] = (entry.get("kind") == "fleet" and entry.get("code") in dropped
                             and not entry.get("carries")
                             and (entry.get("order") is None or entry["order"].implicit))
-
-
-def fleet_codes(faction: Faction) -> list[str]:
-    """The faction's fleets on the map (their cards change when an army's order boards or leaves one)."""
-    return [f.code for f in Fleet.objects.filter(faction=faction, destroyed=False).select_related("faction")]
-
-
-def army_codes(faction: Faction) -> list[str]:
-    """The faction's armies on the map (their sea orders' choices change when another order boards a fleet)."""
-    return [a.code for a in Army.objects.filter(faction=faction, destroyed=False).select_related("faction")]
-
-
-def boarded_fleets(user, faction: Faction) -> dict[str, str]:
-    """Fleet -> the army whose order boards it this turn, among the faction's orders the user may see."""
-    phase = current_phase(faction.game)
-    if phase is None:
-        return {}
-    return carriers(visible_orders(user, phase.turn).filter(faction=faction,
-                                                            type__in=[Order.SEA_ATTACK, Order.LANDING]))
 
 
 def spy_reports(faction: Faction) -> list[dict]:

@@ -112,7 +112,8 @@ def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpRespon
 def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> HttpResponse:
     """File one unit's order from the form (R5). HTMX gets the unit's card back; a plain POST a redirect."""
     faction = _faction(request, game_id, faction)
-    if selectors.one_unit(request.user, faction, unit) is None:
+    before = selectors.Cards(request.user, faction)
+    if before.one(unit) is None:
         raise Http404("No such army or fleet of this faction.")
     form = OrderPicksForm(request.POST)
     status, saved, error, dropped, picks = 200, None, None, None, None
@@ -120,7 +121,7 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
         error, status = form.error_text(), 400
     else:
         picks = form.picks()
-        boarded = selectors.boarded_fleets(request.user, faction)
+        boarded = before.carried  # read before the order: whether it boards or leaves a fleet
         try:
             order = services.file_from_form(request.user, faction.game, unit, picks, key=form.cleaned_data["key"],
                                             arrived_at=arrived_at(request))
@@ -134,32 +135,29 @@ def file_order(request: HttpRequest, game_id: int, faction: str, unit: str) -> H
         else:
             messages.success(request, _("Order saved %(time)s") % {"time": _local_time(saved)})
         return redirect(reverse("tablet:faction", args=[faction.game_id, faction.code]) + f"#unit-{unit}")
-    entry = selectors.one_unit(request.user, faction, unit, selected=picks if error else None)
+    cards = selectors.Cards(request.user, faction) if saved else before  # read again after the order
+    entry = cards.one(unit, selected=picks if error else None)
     context = {"unit": entry, "saved_at": saved, "error": error, "faction": faction, "game": faction.game}
     response = render(request, "tablet/faction.html#unit", context, status=status)
     if saved:
         # The board's count of filed orders changes with this one.
-        summary = render(request, "tablet/faction.html#summary",
-                         {**selectors.order_summary(request.user, faction), "oob": True})
+        summary = render(request, "tablet/faction.html#summary", {**cards.summary(), "oob": True})
         response.content += summary.content
     if saved and entry is not None and entry["kind"] == "army":
         # An army's order may board a fleet or leave one (R5): refresh the fleets' cards out of band.
-        for code in selectors.fleet_codes(faction):
-            fleet = selectors.one_unit(request.user, faction, code)
-            if fleet is not None:
-                note = _("Its own order was withdrawn: the fleet carries an army this turn (R5).") \
-                    if code == dropped else None
-                extra = render(request, "tablet/faction.html#unit",
-                               {"unit": fleet, "oob": True, "faction": faction, "game": faction.game, "note": note,
-                                "withdrawn": code == dropped})
-                response.content += extra.content
-        if selectors.boarded_fleets(request.user, faction).keys() != boarded.keys():
+        for code in cards.codes("fleet"):
+            note = _("Its own order was withdrawn: the fleet carries an army this turn (R5).") \
+                if code == dropped else None
+            extra = render(request, "tablet/faction.html#unit",
+                           {"unit": cards.one(code), "oob": True, "faction": faction, "game": faction.game,
+                            "note": note, "withdrawn": code == dropped})
+            response.content += extra.content
+        if cards.carried.keys() != boarded.keys():
             # A fleet was boarded or left: the other armies' sea orders may (no longer) board it (R5).
-            for code in selectors.army_codes(faction):
-                army = selectors.one_unit(request.user, faction, code) if code != unit else None
-                if army is not None:
+            for code in cards.codes("army"):
+                if code != unit:
                     extra = render(request, "tablet/faction.html#unit",
-                                   {"unit": army, "oob": True, "faction": faction, "game": faction.game})
+                                   {"unit": cards.one(code), "oob": True, "faction": faction, "game": faction.game})
                     response.content += extra.content
     return response
 

@@ -407,3 +407,19 @@ def test_a_fleet_another_army_boards_is_not_offered_and_the_other_armies_cards_s
     assert "propontis" in _sea_zones(page, "latin_empire-2")  # its own order's fleet stays offered to it
     again = c.post(url("latin_empire-2"), {"type": "hold"}, **HTMX).content.decode()
     assert "propontis" in _sea_zones(again, "latin_empire-4")
+
+
+def test_an_armys_order_redraws_the_fleets_cards_without_reading_the_turn_again_for_each(
+        client_for, tiny_game, player, started, django_assert_max_num_queries):
+    """Filing an army's order redraws every fleet's card (R5: it may board one) and, when it boards one, the other
+    armies' cards: the phase, the orders and the units are read once for all of them, not once a card."""
+    c = client_for(player)
+    c.post(page_url(tiny_game))  # the session and the join check are warm
+    with django_assert_max_num_queries(55) as captured:  # 90 when each card read it all again
+        response = c.post(file_url(tiny_game, "north-2"), {"type": "sea_attack", "s1": "north_sea", "s2": "isle"},
+                          **HTMX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'id="unit-north-f1"' in body and 'id="unit-north-1"' in body  # the fleet's and the other army's cards
+    phase_reads = [q for q in captured.captured_queries if "turns_turnsettings" in q["sql"]]
+    assert len(phase_reads) <= 4, len(phase_reads)  # the cards before the order and after it, the filing twice
