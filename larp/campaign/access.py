@@ -7,11 +7,52 @@ Helpers raise PermissionDenied (403) so views stay one line.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from larp.campaign.models import Faction, Game, Membership
+
+
+# --- one answer a request ------------------------------------------------------------------------------
+# A page asks who the user is in the game many times (the seat, the orders they may see, the dice, each unit's
+# card): inside a request each question is read once (RolesOnceMiddleware). Outside one (a task, a command, a
+# test calling a service) nothing is remembered. A membership saved or deleted in the request forgets it all.
+
+_roles: ContextVar[dict | None] = ContextVar("larp_roles", default=None)
+
+
+def _once(kind: str, user, game_id: int, read):
+    memo = _roles.get()
+    if memo is None:
+        return read()
+    key = (kind, user.pk, game_id)
+    if key not in memo:
+        memo[key] = read()
+    return memo[key]
+
+
+def forget_roles(**kwargs) -> None:
+    """A membership changed: what this request remembered of anyone's role is read again."""
+    memo = _roles.get()
+    if memo is not None:
+        memo.clear()
+
+
+class RolesOnceMiddleware:
+    """Remembers each user's role in a game for the length of one request (see `_once`)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        token = _roles.set({})
+        try:
+            return self.get_response(request)
+        finally:
+            _roles.reset(token)
 
 
 def moderated_games(user) -> QuerySet[Game]:
@@ -28,7 +69,8 @@ def is_moderator(user, game: Game | int) -> bool:
     if user.is_superuser:
         return True
     game_id = game if isinstance(game, int) else game.pk
-    return Membership.objects.filter(user=user, game_id=game_id, role=Membership.MODERATOR).exists()
+    return _once("moderator", user, game_id, lambda: Membership.objects.filter(
+        user=user, game_id=game_id, role=Membership.MODERATOR).exists())
 
 
 def player_faction(user, game: Game | int) -> Faction | None:
@@ -36,12 +78,16 @@ def player_faction(user, game: Game | int) -> Faction | None:
     if not user.is_authenticated:
         return None
     game_id = game if isinstance(game, int) else game.pk
-    membership = (
-        Membership.objects.select_related("faction")
-        .filter(user=user, game_id=game_id, role=Membership.PLAYER)
-        .first()
-    )
-    return membership.faction if membership else None
+
+    def read():
+        membership = (
+            Membership.objects.select_related("faction")
+            .filter(user=user, game_id=game_id, role=Membership.PLAYER)
+            .first()
+        )
+        return membership.faction if membership else None
+
+    return _once("faction", user, game_id, read)
 
 
 def can_see_faction(user, faction: Faction) -> bool:

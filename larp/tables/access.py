@@ -34,12 +34,16 @@ class Seat:
         return self.moderator or (self.side is not None and self.side.key == key)
 
 
-def seat(user, game_id: int, table_id: int, *, system: str | None = None) -> Seat:
-    """The table (404 unless it is in this game and of this system) and the user's seat at it (403 if none)."""
+def seat(user, game_id: int, table_id: int, *, system: str | None = None, light: bool = False) -> Seat:
+    """The table (404 unless it is in this game and of this system) and the user's seat at it (403 if none).
+    `light`: without the table's setup, state and result (a version poll needs none of them; read if touched)."""
     filters = {"pk": table_id, "game_id": game_id}
     if system:
         filters["system"] = system
-    table = get_object_or_404(Table.objects.select_related("game", "dice"), **filters)
+    tables = Table.objects.select_related("game", "dice")
+    if light:
+        tables = tables.defer("setup", "state", "result", "origin")
+    table = get_object_or_404(tables, **filters)
     if not user.is_authenticated:
         raise PermissionDenied("Sign in first.")
     if is_moderator(user, table.game_id):

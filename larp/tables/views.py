@@ -42,7 +42,7 @@ def open_table(request: HttpRequest, game_id: int, table_id: int) -> HttpRespons
 def version(request: HttpRequest, game_id: int, table_id: int) -> JsonResponse:
     """What a table's pages poll (about once a second) to know when to refresh. This is the full check; the
     session's next polls are answered by larp.fastlane without it for a few seconds (larp.tables.version_pass)."""
-    s = seat(request.user, game_id, table_id)
+    s = seat(request.user, game_id, table_id, light=True)
     version_pass.grant(request, s.table)
     return JsonResponse({"version": s.table.version, "status": s.table.status})
 
@@ -56,6 +56,6 @@ def stream(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
     free (larp.streams)."""
     if not (settings.CLOCK_STREAM and settings.TABLE_STREAM):
         raise Http404("A table's version is polled on this server.")
-    s = seat(request.user, game_id, table_id)
+    s = seat(request.user, game_id, table_id, light=True)
     version_pass.grant(request, s.table)
     return version_pass.streamed(request, game_id, table_id)

@@ -79,3 +79,14 @@ def test_without_a_shared_cache_every_poll_is_checked(table, player, client_for,
     with django_assert_max_num_queries(20) as captured:
         assert tablet.get(url(table)).status_code == 200
     assert len(captured) > 0
+
+
+def test_the_full_check_reads_neither_the_tables_state_nor_its_setup(table, player, client_for,
+                                                                      django_assert_max_num_queries):
+    """An Orda table's state is tens of kilobytes of JSON: the poll that checks the seat needs none of it."""
+    tablet = client_for(player)
+    with django_assert_max_num_queries(10) as captured:
+        assert json.loads(tablet.get(url(table)).content)["version"] >= 0
+    table_reads = [q["sql"] for q in captured.captured_queries if 'FROM "tables_table"' in q["sql"]]
+    assert table_reads and not any('"tables_table"."state"' in sql or '"tables_table"."setup"' in sql
+                                   for sql in table_reads), table_reads
