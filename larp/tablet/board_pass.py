@@ -128,12 +128,13 @@ def revoke_session(session_key: str | None) -> None:
             pass
 
 
-def _held(request, game_id: int, extra: list[str]):
-    """(the boards this session's pass lets it see in this game, the cached values of `extra`) when it holds a
-    pass that still holds, else None."""
+def _held(request, game_id: int, extra: list[str], then=None):
+    """(the boards this session's pass lets it see in this game, the cached values of `extra`, those of the keys
+    `then(boards, values of extra)` names, read in the second round trip) when it holds a pass that still holds,
+    else None."""
     from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 
-    from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY, _works
+    from larp.tablet.middleware import SESSION_KEY as JOIN_SESSION_KEY, _key as join_key, _works
 
     session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
     if not SESSION_KEY_FORMAT.match(session_key) or not enabled():
@@ -147,13 +148,18 @@ def _held(request, game_id: int, extra: list[str]):
         if session.get(SESSION_KEY) != held["u"] or session.get(HASH_SESSION_KEY) != held["h"] \
                 or session.get(JOIN_SESSION_KEY) != held["t"] or found.get(keys[2]) != held["g"][game_id]["mv"]:
             return None
-        if cache.get(_user_key(held["u"])) != held["uv"]:
+        # The second and last round trip: the user's row and the join code, named by the pass.
+        boards, values = held["g"][game_id]["boards"], [found.get(k) for k in extra]
+        later = then(boards, values) if then is not None else []
+        second = [_user_key(held["u"]), *later] + ([join_key(held["t"])] if held["t"] is not None else [])
+        more = cache.get_many(second)
+        if more.get(second[0]) != held["uv"]:
             return None
-        if held["t"] is not None and not _works(held["t"], int(held["u"])):
+        if held["t"] is not None and not _works(held["t"], int(held["u"]), more.get(second[-1])):
             return None  # revoked (its cached check is forgotten at once) or expired: the ordinary way signs out
     except Exception:  # noqa: BLE001
         return None
-    return held["g"][game_id]["boards"], [found.get(k) for k in extra]
+    return boards, values, [more.get(k) for k in later]
 
 
 def _csrf_secret(request) -> str | None:
@@ -192,17 +198,22 @@ def board(request, game_id: int, faction_code: str):
     if secret is None:
         return None
     payload = clock.payload(game_id)  # first: a passed deadline is closed before the board is read
-    found = _held(request, game_id, [state_version._key(game_id)])
-    if found is None:
-        return None
-    boards, (version,) = found
-    role = boards.get(faction_code)
-    if role is None or version is None:
-        return None
     language = translation.get_language_from_request(request)
     with translation.override(language):
-        variant = f"{'m' if role == Membership.MODERATOR else 'p'}{int(selectors.clock_open(payload))}"
-        html = rendered.kept_board(game_id, faction_code, variant, str(version))
+        def board_key(boards, values):  # the kept render, read with the pass's second round trip
+            role, (version,) = boards.get(faction_code), values
+            if role is None or version is None:
+                return []
+            variant = f"{'m' if role == Membership.MODERATOR else 'p'}{int(selectors.clock_open(payload))}"
+            return [rendered.board_key(game_id, faction_code, variant, str(version))]
+
+        found = _held(request, game_id, [state_version._key(game_id)], then=board_key)
+        if found is None:
+            return None
+        boards, (version,), kept = found
+        if not kept:
+            return None  # no seat at this board in the pass, or no state version
+        html = kept[0] if kept[0] is not None else rendered.kept(board_key(boards, [version])[0])
         if html is None:
             return None
         response = HttpResponse(rendered.fill(html, _mask_cipher_secret(secret)))

@@ -40,17 +40,22 @@ def forget(token_ids) -> None:
     transaction.on_commit(drop)
 
 
-def _works(token_id, user_id) -> bool:
-    """Whether the join code still works, from the cache when it was looked up within CHECK_SECONDS."""
+_UNREAD = object()
+
+
+def _works(token_id, user_id, known=_UNREAD) -> bool:
+    """Whether the join code still works, from the cache when it was looked up within CHECK_SECONDS. `known`: the
+    cache's value under `_key(token_id)` when the caller read it already (with others, in one round trip)."""
     from django.core.cache import cache
 
     from larp.tablet.models import JoinToken
 
     now = timezone.now()
-    try:
-        known = cache.get(_key(token_id))
-    except Exception:  # noqa: BLE001
-        known = None
+    if known is _UNREAD:
+        try:
+            known = cache.get(_key(token_id))
+        except Exception:  # noqa: BLE001
+            known = None
     if known is None:
         row = JoinToken.objects.filter(pk=token_id, revoked_at__isnull=True).values_list("user_id", "expires_at")
         known = tuple(row.first() or (None, now))

@@ -167,7 +167,7 @@ def board(request, game_id: int, faction_code: str, variant: str, render) -> str
         finally:
             _scope.game_id = _scope.version = None
 
-    html = _once(_board_key(game_id, faction_code, variant, version), make)
+    html = _once(board_key(game_id, faction_code, variant, version), make)
     return personalise(request, html)
 
 
@@ -192,14 +192,14 @@ def shared(game_id: int, name: str, compute):
     return found
 
 
-def _board_key(game_id: int, faction_code: str, variant: str, version: str) -> str:
+def board_key(game_id: int, faction_code: str, variant: str, version: str) -> str:
     return f"board:v1:{game_id}:{faction_code}:{get_language()}:{variant}:{version}"
 
 
-def kept_board(game_id: int, faction_code: str, variant: str, version: str) -> str | None:
-    """The board rendered for this state version, if it was or is being rendered now (larp.tablet.board_pass
+def kept(key: str) -> str | None:
+    """The board rendered under this key (`board_key`), if it was or is being rendered now (larp.tablet.board_pass
     serves it)."""
-    return _kept_or_coming(_board_key(game_id, faction_code, variant, version))
+    return _kept_or_coming(key)
 
 
 def personalise(request, html: str) -> str:

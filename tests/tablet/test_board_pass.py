@@ -244,3 +244,36 @@ def test_a_join_code_checked_long_ago_is_looked_up_again(tiny_game, moderator, p
     code.revoked_at = code.expires_at
     code.save()
     assert board(client, tiny_game).status_code == 302
+
+
+def test_a_board_from_the_pass_reads_the_cache_in_few_round_trips(tiny_game, moderator, player, client, shared):
+    """At a phase change sixty tablets ask at once: the pass, the session, the versions, the user's row, the join
+    code and the kept render come in two round trips, after the clock's own read."""
+    from unittest import mock
+
+    from django.core.cache import cache
+
+    services.start_game(tiny_game, moderator)
+    joined(client, moderator, tiny_game, player)
+    board(client, tiny_game)  # the full check: renders, and grants the pass
+    board(client, tiny_game)  # the clock's payload is kept too
+    calls, inside = [], []
+    real_get, real_many = cache.get, cache.get_many
+
+    def get(*a, **k):
+        if not inside:  # a get_many of some backends asks get for each key: one round trip all the same
+            calls.append(("get", a[0]))
+        return real_get(*a, **k)
+
+    def get_many(*a, **k):
+        calls.append("get_many")
+        inside.append(1)
+        try:
+            return real_many(*a, **k)
+        finally:
+            inside.pop()
+
+    with mock.patch.object(cache, "get", side_effect=get), mock.patch.object(cache, "get_many", side_effect=get_many):
+        again = board(client, tiny_game)
+    assert again.status_code == 200 and "PLACEHOLDER" not in again.content.decode()
+    assert calls.count("get_many") == 2 and len(calls) <= 3, calls  # 5 before: a round trip a key
