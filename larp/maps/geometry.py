@@ -10,6 +10,7 @@ places (no randomness, a fixed order).
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 
 # Advance widths of DejaVu Sans Bold (the widest of the usual sans-serif faces), in font sizes, rounded up.
@@ -45,7 +46,7 @@ DIRECTIONS = (90, 270, 0, 180, 45, 135, 315, 225, 67.5, 112.5, 292.5, 247.5, 22.
               33.75, 146.25, 326.25, 213.75)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Label:
     dx: float          # offset of the text anchor from the node's centre, in map units
     dy: float          # offset of the text baseline
@@ -113,7 +114,29 @@ def ship_box(x: float, y: float, marker: float) -> tuple:
     return (x - 9 * marker, y - 13 * marker, x + 11 * marker, y + 6 * marker)
 
 
+_placed: dict[tuple, dict[str, Label]] = {}
+_placed_lock = threading.Lock()
+PLACED_KEPT = 32
+
+
 def place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bounds=None) -> dict[str, Label]:
+    """`_place_labels`, remembered for the same names, points, obstacles and bounds (a map's names stay where they
+    were until a flag or a ship moves: every phase change redraws the map, most of them with nothing moved; the
+    placing was half of a map's drawing)."""
+    key = (tuple(tuple(sorted(n.items())) for n in nodes), radius, font, tuple(tuple(o) for o in obstacles),
+           tuple(bounds) if bounds is not None else None)
+    with _placed_lock:
+        found = _placed.get(key)
+    if found is None:
+        found = _place_labels(nodes, radius, font, obstacles, bounds)
+        with _placed_lock:
+            if len(_placed) >= PLACED_KEPT:
+                _placed.clear()
+            _placed[key] = found
+    return dict(found)
+
+
+def _place_labels(nodes: list[dict], radius: float, font: float, obstacles=(), bounds=None) -> dict[str, Label]:
     """nodes: [{"code", "name", "x", "y", "key": bool, "first": bool}] in map units; font: label size in map units;
     obstacles: other boxes (x0, y0, x1, y1) to keep clear of (flags, ships, a panel); bounds: (width, height)
     of the map, which a name must not cross.

@@ -85,3 +85,22 @@ def test_the_panel_goes_in_an_empty_corner():
     points = [(x, y) for x in range(0, 600, 50) for y in range(0, 400, 50)] + [(900, 100)]
     box = free_corner(points, (1000, 600), 300, 20)
     assert box and box[0] == 700 and box[3] == 600 and box[1] >= 120
+
+
+def test_the_same_map_is_placed_once_and_a_moved_flag_places_it_again(monkeypatch):
+    """Each phase change redraws the map; its names are placed again only when something they avoid moved."""
+    from larp.maps import geometry
+
+    nodes = [{"code": c, "name": c.title(), "x": x, "y": 50.0, "key": False, "first": False}
+             for c, x in (("alpha", 10.0), ("beta", 40.0), ("gamma", 70.0))]
+    calls = []
+    real = geometry._place_labels
+    monkeypatch.setattr(geometry, "_place_labels", lambda *a, **k: calls.append(1) or real(*a, **k))
+    geometry._placed.clear()
+    first = place_labels(nodes, 3.0, 8.0, obstacles=[(0, 0, 5, 5)], bounds=(100.0, 100.0))
+    again = place_labels([dict(n) for n in nodes], 3.0, 8.0, obstacles=[(0, 0, 5, 5)], bounds=(100.0, 100.0))
+    assert again == first and again is not first and len(calls) == 1
+    moved = place_labels(nodes, 3.0, 8.0, obstacles=[(35, 40, 45, 60)], bounds=(100.0, 100.0))
+    assert len(calls) == 2 and moved == real(nodes, 3.0, 8.0, obstacles=[(35, 40, 45, 60)], bounds=(100.0, 100.0))
+    with pytest.raises(AttributeError):
+        first["alpha"].dx = 0  # one answer serves many maps: what it holds cannot be changed
