@@ -98,17 +98,31 @@ def _stacks(qs):
 
 def faction_board(user, faction: Faction) -> dict:
     """Everything the faction page shows; the caller has checked require_faction (R13)."""
+    from larp.tablet import rendered
+
     game = faction.game
-    cards = Cards(user, faction)
-    phase, turn, label_of = cards.phase, cards.turn, cards.label_of
+    phase = rendered.shared(game.pk, "phase", lambda: current_phase(game))
+    turn = phase.turn if phase else None
+    sit = start_situation(turn) if turn else None
+    label_of = rendered.shared(game.pk, "places", lambda: names(game).places)
     is_open = orders_open(phase)
-    units = [cards.one(code) for code in cards.units]
+    by_unit = {}
+    if turn is not None:
+        for o in visible_orders(user, turn).filter(faction=faction):
+            by_unit[o.payload.get("unit")] = o
+    armies = _stacks(Army.objects.filter(faction=faction, destroyed=False).select_related("province"))
+    fleets = _stacks(Fleet.objects.filter(faction=faction, destroyed=False).select_related("sea"))
+    carried = carriers(by_unit.values())
+    units = [unit_entry(u, sit=sit, label_of=label_of, order=by_unit.get(u.code), is_open=is_open,
+                        carried_army=carried.get(u.code), busy=busy_fleets(carried, u.code))
+             for u in list(armies) + list(fleets)]
+    _mark_dropped(units, dropped_fleets(turn, faction) if turn is not None else set())
     garrisons = []
     cards_by = defaultdict(list)
     for card in TroopCard.objects.filter(garrison__owner=faction).select_related("troop_type", "garrison"):
         cards_by[card.garrison].append(card)
-    for province, troops in sorted(cards_by.items(), key=lambda kv: kv[0].name):
-        content = card_rows(troops)
+    for province, cards in sorted(cards_by.items(), key=lambda kv: kv[0].name):
+        content = card_rows(cards)
         garrisons.append({"place": province.name, "cards": content, **stack_totals(content, [])})
     return {
         "faction": faction, "game": game, "phase": phase, "turn": turn, "orders_open": is_open,
@@ -151,26 +165,11 @@ class Cards:
 
     @cached_property
     def phase(self) -> Phase | None:
-        from larp.tablet import rendered
-
-        game = self.faction.game
-        return rendered.shared(game.pk, "phase", lambda: current_phase(game))
+        return current_phase(self.faction.game)
 
     @cached_property
     def turn(self):
         return self.phase.turn if self.phase else None
-
-    @cached_property
-    def sit(self):
-        """The engine's situation at the turn's start (the cards' legal choices)."""
-        return start_situation(self.turn) if self.turn else None
-
-    @cached_property
-    def label_of(self):
-        from larp.tablet import rendered
-
-        game = self.faction.game
-        return rendered.shared(game.pk, "places", lambda: names(game).places)
 
     @cached_property
     def orders(self) -> dict[tuple[str, int], Order]:
@@ -206,7 +205,8 @@ class Cards:
         if unit is None:
             return None
         kind = "fleet" if isinstance(unit, Fleet) else "army"
-        entry = unit_entry(unit, sit=self.sit, label_of=self.label_of, order=self.orders.get((kind, unit.pk)),
+        entry = unit_entry(unit, sit=start_situation(self.turn) if self.turn else None,
+                           label_of=names(self.faction.game).places, order=self.orders.get((kind, unit.pk)),
                            is_open=orders_open(self.phase), selected=selected,
                            carried_army=self.carried.get(unit.code) if kind == "fleet" else None,
                            busy=busy_fleets(self.carried, unit.code))
