@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import secrets
 import time
 from datetime import datetime
 
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 TTL = 30  # seconds; changes invalidate it at once, this only bounds a missed invalidation
 LOCAL_TTL = 0.5  # seconds a web process reuses what it read (see the module's docstring)
 UNSHARED_TTL = 1  # seconds, when the cache is each process's own
+GENERATION_TTL = 24 * 60 * 60  # a generation lost (evicted) only makes the next poll read the database
 _local: dict[int, tuple[float, dict]] = {}
 
 
@@ -40,12 +42,21 @@ def _shared() -> bool:
 
 
 def _key(game_id: int) -> str:
-    return f"clock:v1:{game_id}"
+    return f"clock:v2:{game_id}"
+
+
+def _generation_key(game_id: int) -> str:
+    return f"clock:gen:v1:{game_id}"
 
 
 def invalidate(game_id: int) -> None:
+    """What any process kept of this game's clock no longer holds. A new generation, not only a deletion: a poll
+    that read the database before the change and writes its copy after this (its read raced the change's
+    commit) wrote it under the generation it saw before reading, so nobody takes it (`state`). Deleting alone
+    left such a copy, the phase before the change, served to every tablet for TTL seconds."""
     _local.pop(game_id, None)
     try:
+        cache.set(_generation_key(game_id), secrets.token_hex(6), GENERATION_TTL)
         cache.delete(_key(game_id))
     except Exception:  # noqa: BLE001
         log.warning("cache unavailable; clock of game %s expires by TTL", game_id)
@@ -77,14 +88,19 @@ def state(game_id: int) -> dict:
     local = _local.get(game_id) if shared else None
     if local is not None and now - local[0] < LOCAL_TTL:
         return local[1]
+    key, generation_key = _key(game_id), _generation_key(game_id)
     try:
-        cached = cache.get(_key(game_id))
+        found = cache.get_many([key, generation_key])  # one round trip
     except Exception:  # noqa: BLE001
-        cached = None
+        found = {}
+    generation = found.get(generation_key)
+    kept = found.get(key)
+    cached = kept["clock"] if isinstance(kept, dict) and kept.get("generation") == generation \
+        and "clock" in kept else None
     if cached is None:
-        cached = _from_db(game_id)
+        cached = _from_db(game_id)  # read after the generation: a change committed meanwhile makes it a new one
         try:
-            cache.set(_key(game_id), cached, TTL if shared else UNSHARED_TTL)
+            cache.set(key, {"clock": cached, "generation": generation}, TTL if shared else UNSHARED_TTL)
         except Exception:  # noqa: BLE001
             pass
     if shared:

@@ -109,3 +109,34 @@ def test_a_stream_holds_no_database_connection_between_its_reads(tiny_game, mode
     t.join(10)
     assert seen["events"][0].startswith("retry:") and '"phase"' in seen["events"][1]
     assert seen["open"] is False
+
+
+def test_a_poll_that_read_before_a_change_does_not_keep_the_old_phase(tiny_game, moderator, monkeypatch, settings):
+    """A poll reads the database, a moderator's act commits and drops the cached clock, then the poll caches
+    what it had read: the next polls must not be served that copy (before: the phase before the change, on every
+    tablet, until the copy expired 30 s later)."""
+    import os
+
+    from larp.cache import SharedClientRedisCache
+
+    shared = SharedClientRedisCache(settings.TEST_REDIS_URL, {"KEY_PREFIX": f"test-clock-race-{os.getpid()}"})
+    monkeypatch.setattr(clock, "cache", shared)
+    monkeypatch.setattr(clock, "_shared", lambda: True)
+    phase = services.start_game(tiny_game, moderator)
+    clock.invalidate(tiny_game.pk)
+    real = clock._from_db
+
+    def raced(game_id):
+        before = real(game_id)  # the poll reads the phase as it is...
+        monkeypatch.setattr(clock, "_from_db", real)
+        services.pause(tiny_game, moderator, phase_id=phase.pk)  # ...the moderator's pause commits meanwhile...
+        return before  # ...and the poll keeps what it read
+
+    monkeypatch.setattr(clock, "_from_db", raced)
+    assert clock.state(tiny_game.pk)["state"] == "running"  # the racing poll itself answers what it read
+    clock._local.clear()  # the next poll, in another web process
+    assert clock.state(tiny_game.pk)["state"] == "paused"
+    clock._local.clear()
+    reads = []
+    monkeypatch.setattr(clock, "_from_db", lambda game_id: reads.append(game_id) or real(game_id))
+    assert clock.state(tiny_game.pk)["state"] == "paused" and reads == []  # kept again, for everyone
