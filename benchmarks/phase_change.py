@@ -124,9 +124,17 @@ class Tablet:
         self.sent = self.received = self.requests = 0  # the opening page is not the idle cost
 
     async def follow(self, end: float) -> None:
-        """The clock as tablet.js follows it: the stream when the page offers one, else polling."""
+        """The clock as tablet.js follows it: the stream when the page offers one (and a poll every 30 s for the
+        clock's offset), else polling. A stream refused (204), at the first connection or at a reconnection,
+        makes the tablet poll at once, as the page's EventSource error does (`tablet.js`: `sync()` after one
+        poll interval); it used to wait for the next 30-second poll, which left a tablet refused at a
+        reconnection deaf for up to 30 s."""
         if self.stream:
-            await asyncio.gather(self._stream(end), self._poll(end, every=30.0))
+            offset = asyncio.get_running_loop().create_task(self._poll(end, every=30.0))
+            try:
+                await self._stream(end)  # until `end`, or refused
+            finally:
+                offset.cancel()
         if not self.stream:  # polled from the start, or the server had no stream left for it
             await self._poll(end)
 
