@@ -114,6 +114,8 @@ TEMPLATES = [
         },
     },
 ]
+# Forms drawn by Django's templates, but a <select> written in Python (larp/forms_render.py: the same HTML).
+FORM_RENDERER = "larp.forms_render.Renderer"
 
 WSGI_APPLICATION = "larp.wsgi.application"
 
