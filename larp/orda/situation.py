@@ -12,7 +12,6 @@ printed value that is null stays null, and the engine refuses to play with it.
 """
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
@@ -26,6 +25,7 @@ from larp.orda.engine.data import STATS, load
 from larp.orda.engine.errors import CaseError
 from larp.orda.engine.hexes import distance, hex_order, neighbours
 from larp.orda.engine.values import active_trait, back_hexes, effective, is_ranged
+from larp.plain import copy_of
 
 PREFIX = {"rus": "rus", "china": "cn", "south_mongolia": "sm", "north_mongolia": "nm"}
 ZIGZAG = ["rus", "north_mongolia", "china", "south_mongolia"]   # O8's example order
@@ -64,7 +64,7 @@ def explain(error: str, case: dict) -> str:
 def run(mode: str, doc: dict) -> dict:
     """One engine call on a copy of the case; Refusal on a malformed case or a refusal."""
     try:
-        result = MODES[mode](copy.deepcopy(doc))
+        result = MODES[mode](copy_of(doc))
     except CaseError as exc:
         raise Refusal(explain(str(exc), doc)) from None
     if result.get("refused"):
@@ -75,7 +75,7 @@ def run(mode: str, doc: dict) -> dict:
 def state_of(case: dict):
     """The engine's parsed State, for the look-ups pages need (legal moves, values)."""
     try:
-        return parse(copy.deepcopy(case))
+        return parse(copy_of(case))
     except CaseError as exc:
         raise Refusal(explain(str(exc), case)) from None
 
@@ -245,7 +245,7 @@ def problem_text(p: dict) -> str:
 # ---------------------------------------------------------------- the log, replayed
 
 def initial(setup: dict) -> dict:
-    return {"case": copy.deepcopy(setup), "phase": START, "turn_start": {}, "pending": None,
+    return {"case": copy_of(setup), "phase": START, "turn_start": {}, "pending": None,
             "winner": setup.get("game", {}).get("winner"), "reason": None, "started": False,
             "acted": list(setup.get("activations") or {})}
 
@@ -330,7 +330,7 @@ def _rolloff(state: dict, payload: dict) -> dict:
     """One round of the roll-off (O10): every faction still rolling rolls one die; those tied for the best roll
     again, until one is best; that one moves first."""
     _before_first_turn(state)
-    ro = copy.deepcopy(rolloff_of(state))
+    ro = copy_of(rolloff_of(state))
     if ro["first"] is not None:
         raise Refusal(_("The turn order is already fixed: undo the last step to decide it again."))
     dice = payload.get("dice") or {}
@@ -356,7 +356,7 @@ def _name_first(state: dict, payload: dict) -> dict:
     _before_first_turn(state)
     if payload.get("first") not in state["case"]["game"]["order"]:
         raise Refusal(_("That faction is not at this table."))
-    ro = copy.deepcopy(rolloff_of(state))
+    ro = copy_of(rolloff_of(state))
     ro["named"] = True
     _fix_order(state, ro, payload["first"])
     return {"first": payload["first"], "order": list(state["case"]["game"]["order"])}
@@ -412,7 +412,7 @@ def second_targets(case: dict, attacker: str, first: str) -> list[str]:
 def refusal_code(mode: str, doc: dict) -> str | None:
     """The engine's refusal code for this case, or None when it accepts it (a malformed case counts as refused)."""
     try:
-        result = MODES[mode](copy.deepcopy(doc))
+        result = MODES[mode](copy_of(doc))
     except CaseError:
         return "malformed"
     return (result.get("refused") or {}).get("code")
@@ -467,7 +467,7 @@ def apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
 
 
 def _apply(state: dict, kind: str, payload: dict) -> tuple[dict, dict]:
-    state = copy.deepcopy(state)
+    state = copy_of(state)
     case = state["case"]
     if state["phase"] == OVER and not kind.startswith("override"):
         raise Refusal(labels.refusal("game_over"))

@@ -9,9 +9,9 @@ log. Every die is in the steps as data; the engine never rolls.
 """
 from __future__ import annotations
 
-import copy
 from typing import Any, Iterable
 
+from larp.plain import copy_of
 from larp.redplains.engine.board import Board
 from larp.redplains.engine.case import MAX_ID
 from larp.redplains.engine.data import load
@@ -226,7 +226,7 @@ def clean_traits(raw: Any) -> dict:
 
 
 def initial_state(setup: dict) -> dict:
-    units = copy.deepcopy(setup.get("units") or [])
+    units = copy_of(setup.get("units") or [])
     deployed = bool(units) and all(u.get("cell") for u in units)
     state = {"phase": COMMAND if deployed else DEPLOYMENT, "turn": 1 if deployed else 0, "units": units,
              "deploy": {s: {} for s in SIDES}, "deploy_check": {s: None for s in SIDES},
@@ -239,7 +239,7 @@ def initial_state(setup: dict) -> dict:
              "shinobi": {s: shinobi_of(setup, s) for s in SIDES}, "infiltrate": {s: 0 for s in SIDES},
              "infiltration": None, "scouted": {s: None for s in SIDES}, "shinobi_used": {s: 0 for s in SIDES},
              "banners_left": {s: dict(((setup.get("sides") or {}).get(s) or {}).get("banners") or {}) for s in SIDES},
-             "leaders": copy.deepcopy(setup.get("leaders") or [])}
+             "leaders": copy_of(setup.get("leaders") or [])}
     state.update(fresh_turn())
     return state
 
@@ -518,7 +518,7 @@ def leader_moves_made(setup: dict, state: dict) -> list[dict]:
 # ---------------------------------------------------------------------------- the replay
 def apply(setup: dict, state: dict, kind: str, side: str, payload: dict) -> dict:
     """One step on the state (a new dict); raises StepRefused when the rules do not allow it now."""
-    state = copy.deepcopy(state)
+    state = copy_of(state)
     phase = state["phase"]
     if kind == "deploy":
         need(phase == DEPLOYMENT or (phase == PLAN_CHANGE and state["scouted"][side] is not None), "not_deployment")
@@ -658,8 +658,8 @@ def execute(state: dict, result: dict) -> None:
     for uid, line in result["units"].items():
         unit_map(state)[uid].update(line)
     state["history"].append(result["record"])
-    state["turns"].append({"turn": state["turn"], "command": copy.deepcopy(state["command"]),
-                           "orders": copy.deepcopy(state["orders"]), "rolls": state["rolls"],
+    state["turns"].append({"turn": state["turn"], "command": copy_of(state["command"]),
+                           "orders": copy_of(state["orders"]), "rolls": state["rolls"],
                            "events": result["events"], "refused": result["refused"],
                            "cancelled": result["cancelled"], "end": result["end"],
                            "shinobi": shinobi_record(state, result)})
@@ -740,7 +740,7 @@ def roster(setup: dict, state: dict, payload: dict) -> None:
         state["terrain"] = terrain
         return
     if "leader" in payload:                                               # W11.3: a leader's traits
-        index, start = payload["leader"], state.setdefault("leaders", copy.deepcopy(setup.get("leaders") or []))
+        index, start = payload["leader"], state.setdefault("leaders", copy_of(setup.get("leaders") or []))
         need(type(index) is int and 0 <= index < len(start), "bad_traits")
         traits = clean_traits(payload.get("traits"))
         if traits:
@@ -894,7 +894,7 @@ def open_plan_change(setup: dict, state: dict) -> None:
 def signal_report(setup: dict, state: dict, enemy: str, uid: str) -> dict:
     """W10.2: the unit's orders this turn (or the Cunning plan's order for next turn the moderator noted for it),
     whether a Brawler or Charismatic leader is with it, a banner raised in it."""
-    return {"orders": [copy.deepcopy(o) for o in state["orders"][enemy] if o["unit"] == uid],
+    return {"orders": [copy_of(o) for o in state["orders"][enemy] if o["unit"] == uid],
             "banners": [b["banner"] for b in state["banners"][enemy] if b["unit"] == uid],
             "leaders": leaders_with(setup, state, uid),
             "plan_next": ((state.get("plan_next") or {}).get(enemy) or {}).get(uid),
@@ -943,7 +943,7 @@ def shinobi_record(state: dict, result: dict) -> dict:
     for s in SIDES:
         out[s] = []
         for t in tasks(state, s):
-            t = copy.deepcopy(t)
+            t = copy_of(t)
             if t["task"] == "sabotage":
                 success = next(verdicts)["cancelled"]
                 t["outcome"] = ("cancelled" if t["unit"] in struck else "nothing_to_cancel") if success else "failed"

@@ -10,12 +10,13 @@ forces' stacks, so it sits in a layer above both.
 """
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 import re
 
 import yaml
+
+from larp.plain import copy_of
 
 from .validate import Problem, ScenarioError, validate
 
@@ -84,12 +85,12 @@ def load(name_or_path: str | Path) -> dict:
     except (OSError, ValueError):
         key = None
     if key is not None and key in _PARSED:
-        return copy.deepcopy(_PARSED[key])
+        return copy_of(_PARSED[key])
     data = _read(name_or_path)
     if key is not None:
         if len(_PARSED) > 16:
             _PARSED.clear()
-        _PARSED[key] = copy.deepcopy(data)
+        _PARSED[key] = copy_of(data)
     return data
 
 

@@ -7,11 +7,11 @@ log's line) and stores the replayed state.
 """
 from __future__ import annotations
 
-import copy
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
+from larp.plain import copy_of
 from larp.tables import services as tables
 from larp.tables.access import Seat
 from larp.tables.models import Table
@@ -60,7 +60,7 @@ def _phase(table: Table, *phases: str) -> dict:
 def army_of(table: Table, state: dict, side: str) -> dict:
     doc = state["armies"].get(side)
     if doc is not None:
-        return copy.deepcopy(doc)
+        return copy_of(doc)
     lists = table.setup.get("army_lists") or {}
     return sit.empty_army(lists.get(side) or sit.army_lists()[0]["id"],
                           int(table.setup.get("points_limit") or sit.DEFAULT_LIMIT))
@@ -224,7 +224,7 @@ def override(table_id: int, user, uid: str, changes: dict, reason: str, summary:
                 count = changes.get("figures", sit.figures(u))
                 changes = {"figures": count, "disordered": sit.disordered(u), **changes,
                            "bases": sit.bases_needed(state, u, changes.get("formation", u["formation"]), count)}
-            trial = copy.deepcopy(state)
+            trial = copy_of(state)
             sit.rule_on_unit(trial, uid, changes)
         except (KeyError, CaseError):
             raise ValidationError(_("This change does not fit the unit.")) from None
@@ -364,7 +364,7 @@ def edit_map(table_id: int, user, change, summary: str, *, side: str = "") -> di
     with tables.locked(table_id) as table:
         _open(table)
         state = _phase(table, "setup")
-        m = copy.deepcopy(sit.strategic(state))
+        m = copy_of(sit.strategic(state))
         change(m)
         if len(m["corps"]) > 40:
             raise ValidationError(_("Too many corps."))

@@ -17,9 +17,9 @@ seed of the engine's own.
 """
 from __future__ import annotations
 
-import copy
 from typing import Callable, Iterable
 
+from larp.plain import copy_of
 from larp.tactical.engine import data
 from larp.tactical.engine.army import run_army
 from larp.tactical.engine.checks import run_test
@@ -145,16 +145,16 @@ def army_units(side: str, doc: dict, verdict: dict) -> tuple[list[dict], list[di
 # ----------------------------------------------------------------------------------------------- state and replay
 def initial_state(setup: dict) -> dict:
     units = [_normal_unit(u) for u in setup.get("units") or []]
-    return {"phase": "setup", "profiles": copy.deepcopy(setup.get("profiles") or []), "units": units,
-            "conditions": copy.deepcopy(setup.get("conditions") or {}),
-            "terrain": copy.deepcopy(setup.get("terrain") or []),
+    return {"phase": "setup", "profiles": copy_of(setup.get("profiles") or []), "units": units,
+            "conditions": copy_of(setup.get("conditions") or {}),
+            "terrain": copy_of(setup.get("terrain") or []),
             "armies": {}, "verdicts": {}, "approved": [], "start": {}, "destroyed": [], "result": None,
-            **({"strategic": copy.deepcopy(setup["strategic"])} if setup.get("strategic") else {})}
+            **({"strategic": copy_of(setup["strategic"])} if setup.get("strategic") else {})}
 
 
 def _normal_unit(u: dict) -> dict:
     """A setup unit as the state keeps it: `ranks` always laid out (the engine's T22 layout of `figures`)."""
-    u = copy.deepcopy(u)
+    u = copy_of(u)
     u.setdefault("special", None)
     u.setdefault("general", None)
     u.setdefault("in_melee", False)
@@ -203,7 +203,7 @@ def apply_step(state: dict, kind: str, payload: dict, outcome: dict) -> None:
         apply_strategic(state, kind, payload, outcome)
     elif kind in ("setup", "conditions"):
         if "strategic" in payload:
-            state["strategic"] = copy.deepcopy(payload["strategic"])
+            state["strategic"] = copy_of(payload["strategic"])
         if "conditions" in payload:
             state["conditions"] = payload["conditions"]
         if "terrain" in payload:
@@ -364,7 +364,7 @@ def misfits(state: dict, side: str) -> list[str]:
     out = []
     for u in suggested(state, side):
         try:
-            _laid_out(copy.deepcopy(u), state)
+            _laid_out(copy_of(u), state)
         except CaseError:
             out.append(u["id"])
     return out
@@ -423,7 +423,7 @@ def shown_ranks(u: dict, state: dict) -> list:
     if "ranks" in u:
         return u["ranks"]
     try:
-        return _laid_out(copy.deepcopy(u), state)["ranks"]
+        return _laid_out(copy_of(u), state)["ranks"]
     except CaseError:
         return [list(u.get("figures") or [])]
 
@@ -528,7 +528,7 @@ def case_for(state: dict, kind: str, payload: dict) -> dict:
     case = {"profiles": [_engine_profile(p) for p in state["profiles"] if p["id"] in used],
             "units": units, "conditions": state.get("conditions") or {},
             "modifiers": payload.get("modifiers") or [], kind: payload[kind],
-            "dice": copy.deepcopy(payload.get("dice") or {}), "seed": None}
+            "dice": copy_of(payload.get("dice") or {}), "seed": None}
     return case
 
 
@@ -568,7 +568,7 @@ def resolve(state: dict, kind: str, payload: dict, hand: list[int],
     Raises NeedDice when hand dice run out and no server may roll; LeftOver when hand dice are left;
     CaseError for anything else malformed.
     """
-    payload = copy.deepcopy(payload)
+    payload = copy_of(payload)
     payload["dice"] = [] if kind == "test" else {}
     hand = list(hand)
     used_hand, from_server = [], 0
