@@ -7,7 +7,9 @@ adds full cards: by C10's monotonicity nothing does better).
 With a known pool the search enumerates the multisets of 4 - n cards drawn from it, after
 dropping every card type that at least 4 - n pool cards strictly contain: such a superset can
 always replace it without weakening the army (C10), so the best completion never needs it
-(docs/ordonnance.md, "Performance"). At most 31 types remain, usually far fewer.
+(docs/ordonnance.md, "Performance"). At most 31 types remain, usually far fewer. A branch is
+left once even full cards for every card still to come would not beat the best completion found
+(C10's monotonicity again): the same answer, in about half the time.
 """
 from __future__ import annotations
 
@@ -44,6 +46,8 @@ def _candidates(pool: dict[int, int], need: int) -> list[tuple[int, int]]:
 
 
 def _add(counts: Counts, mask: int, times: int) -> Counts:
+    if not times:  # the search's "none of this type" branch, half of its calls
+        return counts
     return tuple(c + times * (mask >> i & 1) for i, c in enumerate(counts))
 
 
@@ -74,6 +78,8 @@ def best_completion(rules: Rules, masks: tuple[int, ...], pool: Pool,
             return False
         if index == len(types):
             return False
+        if best[0] is not None and key_of(rules, _add(current, full, left)) <= best[0].key:
+            return False  # C10: full cards are the most these could add, and even they do not beat the best found
         mask, copies = types[index]
         for take in range(min(copies, left), -1, -1):
             if search(index + 1, left - take, _add(current, mask, take), added + (mask,) * take):
