@@ -319,7 +319,8 @@ def main() -> int:
     parser.add_argument("--tablets", type=int, default=60)
     parser.add_argument("--changes", type=int, default=4)
     parser.add_argument("--idle", type=float, default=30, help="seconds of idle tablets measured")
-    parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument("--web-workers", type=int, default=None,
+                        help="default: rungame's (one a core, at least 2)")
     parser.add_argument("--poll", action="store_true", help="the clock polled (as before), not pushed")
     parser.add_argument("--table-tablets", type=int, default=10)
     parser.add_argument("--table-acts", type=int, default=4)

@@ -56,7 +56,8 @@ def main() -> int:
     parser.add_argument("--tablets", type=int, default=0, help="per faction (default: 60 in all, or the nearest)")
     parser.add_argument("--scenario", default="latin-east-1204")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument("--web-workers", type=int, default=None,
+                        help="default: rungame's (one a core, at least 2)")
     args = parser.parse_args()
 
     with Run("rehearsal") as run:

@@ -299,7 +299,9 @@ REQUEST_START_SKEW = 1.0  # seconds a proxy's clock may run ahead of ours
 # worker 4 threads for pages plus that many (WEB_THREADS overrides). A battle table's pages follow the table's
 # version the same way, from the same slots (larp/streams.py), and poll it when this is off.
 CLOCK_STREAM = env_flag("CLOCK_STREAM", True)
-CLOCK_STREAM_SLOTS = int(os.environ.get("CLOCK_STREAM_SLOTS", "40"))
+# 60: sixty tablets' clocks and ten table pages fit in two workers (one a core here) with room for the uneven
+# share of connections each worker is handed.
+CLOCK_STREAM_SLOTS = int(os.environ.get("CLOCK_STREAM_SLOTS", "60"))
 # A battle table's pages follow their table's version the same way unless TABLE_STREAM=0 (then they poll it).
 TABLE_STREAM = env_flag("TABLE_STREAM", True)
 CLOCK_STREAM_SECONDS = 55  # a stream ends after this and the tablet reconnects (proxies and threads come back)

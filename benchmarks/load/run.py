@@ -196,7 +196,8 @@ def main() -> int:
     parser.add_argument("--strategy-seconds", type=float, default=None)
     parser.add_argument("--tablets", type=int, default=60, help="stage 1: tablets on one game")
     parser.add_argument("--games", type=int, default=5, help="stage 2: games (60 tablets each)")
-    parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument("--web-workers", type=int, default=None,
+                        help="default: rungame's (one a core, at least 2)")
     parser.add_argument("--after", type=float, default=2.0, help="seconds tablets keep pressing after the deadline")
     pair = lambda text: tuple(float(x) for x in text.split(","))
     parser.add_argument("--think", type=pair, default=(2.0, 6.0), metavar="MIN,MAX",
@@ -249,14 +250,15 @@ def load_test(run: Run, args, strategy: float) -> int:
 
     rec = Recorder(MAX_REQUESTS)
     port = free_port()
+    args.web_workers = args.web_workers or max(2, os.cpu_count() or 2)  # rungame's default, said in the results
     app = App(env, port, args.web_workers, app_dir / "app.log")
     results = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "machine": {"cpus": os.cpu_count()},
                "think": args.think, "burst_think": args.burst_think, "stampede_seconds": args.stampede_seconds,
-               "web_workers": args.web_workers, "threads_per_worker": 4, "strategy_seconds": strategy}
+               "web_workers": args.web_workers, "threads_per_worker": "4 + stream slots", "strategy_seconds": strategy}
     args.app_pgid = app.proc.pid  # rungame leads its own process group
     try:
         app.wait_ready()
-        print(f"app up at {app.base} (gunicorn {args.web_workers} workers x 4 threads, Celery worker + beat)")
+        print(f"app up at {app.base} (gunicorn {args.web_workers} workers, Celery worker + beat)")
         import setup_game
 
         probe = setup_game.create_games(1, 3600, 0, "ceiling")[0]  # a deadline far away

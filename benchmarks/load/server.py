@@ -55,13 +55,13 @@ def environment(db_url: str, redis_url: str, var_dir: Path, name: str) -> dict:
 class App:
     """`manage.py rungame` in its own process group; stop() ends it (and only it)."""
 
-    def __init__(self, env: dict, port: int, web_workers: int, log: Path):
+    def __init__(self, env: dict, port: int, web_workers: int | None, log: Path):
         self.port, self.log = port, log
         self.base = f"http://127.0.0.1:{port}"
         self._log_file = open(log, "w")  # noqa: SIM115 - open for the app's whole life, closed in stop()
         self.proc = subprocess.Popen(
-            [sys.executable, "manage.py", "rungame", "--host", "127.0.0.1", "--port", str(port),
-             "--web-workers", str(web_workers)],
+            [sys.executable, "manage.py", "rungame", "--host", "127.0.0.1", "--port", str(port)]
+            + (["--web-workers", str(web_workers)] if web_workers else []),  # else rungame's: one a core, at least 2
             cwd=ROOT, env=env, stdout=self._log_file, stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait_ready(self, timeout: float = 60) -> None:

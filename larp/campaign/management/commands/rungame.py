@@ -48,6 +48,14 @@ def tls_arguments() -> list[str]:
     return ["--certfile", settings.TLS_CERT, "--keyfile", settings.TLS_KEY]
 
 
+def default_web_workers() -> int:
+    """One web worker a core (at least two: one busy printing a stack of battle sheets leaves the other). Each is a
+    process with its own threads; more processes than cores only make them wait for a core and repeat what each
+    process keeps for itself (a phase change on sixty tablets cost 16-23 ms of CPU a tablet with three workers on
+    two cores, 13-16 ms with two: benchmarks/README.md)."""
+    return max(2, os.cpu_count() or 2)
+
+
 def web_threads() -> int:
     """Threads per web worker: 4 for pages, and CLOCK_STREAM_SLOTS more when the clock is pushed (each open
     stream holds one)."""
@@ -138,7 +146,8 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=_bounded(1, 65535, "the port"), default=os.environ.get("PORT", "8000"),
                             help="default: PORT or 8000")
         parser.add_argument("--web-workers", type=_bounded(1, 64, "the number of web workers"),
-                            default=os.environ.get("WEB_WORKERS", "3"), help="default: WEB_WORKERS or 3")
+                            default=os.environ.get("WEB_WORKERS", str(default_web_workers())),
+                            help="default: WEB_WORKERS or one a core, at least 2")
 
     @staticmethod
     def check_address(host: str, port: int) -> None:
