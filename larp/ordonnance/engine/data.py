@@ -18,6 +18,9 @@ import yaml
 from .errors import RulesDataError
 from .outcomes import COMBINATION_LEVELS, STEP_ORDER, Level
 
+# libyaml's parser for our own data files (a tenth of the pure-Python parser's time; PyYAML's wheels have it).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 DATA_FILE = "ordonnance.yaml"
 
 
@@ -172,7 +175,7 @@ def build_rules(raw: Any) -> Rules:
 @lru_cache(maxsize=1)
 def _raw() -> dict:
     text = resources.files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader, our own file
 
 
 @lru_cache(maxsize=1)
