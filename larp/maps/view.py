@@ -115,12 +115,13 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
                 "panel": None}
     proj, picture = _projection(game, provinces)
     pts, r, pad, width, height = proj.points, proj.radius, proj.pad, proj.width, proj.height
-    capitals = {f.capital_id for f in Faction.objects.filter(game=game) if f.capital_id}
+    game_factions = list(Faction.objects.filter(game=game))  # read once: capitals, the legend, the corners
+    capitals = {f.capital_id for f in game_factions if f.capital_id}
     alliances, passages = situation.relations(game)
     by_pk = {p.pk: p for p in provinces}
     pk_of = {p.code: p.pk for p in provinces}
     if state is not None:
-        factions = {f.code: f for f in Faction.objects.filter(game=game)}
+        factions = {f.code: f for f in game_factions}
         owned = {row["id"]: factions.get(row.get("owner")) for row in state_rows(state.get("provinces"))}
         for p in provinces:
             if p.code in owned:
@@ -201,7 +202,7 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
         n.update({"lx": round(at.dx / scale, 1), "ly": round(at.dy / scale, 1), "anchor": at.anchor, "minor": at.minor,
                   "box": label_box(n["x"], n["y"], at, text_width(n["name"], font), font),
                   "leader": [round(v / scale, 1) for v in at.leader] if at.leader else None})
-    legend = [{"name": f.name, "colour": f.colour} for f in labels.by_name(Faction.objects.filter(game=game))]
+    legend = [{"name": f.name, "colour": f.colour} for f in labels.by_name(game_factions)]
     by_code = {p.code: p.pk for p in provinces}
     path = [pts[by_code[c]] for c in (route or []) if c in by_code]
     route_points = " ".join(f"{x + pad:.1f},{y + pad:.1f}" for x, y in path) if len(path) > 1 else ""
@@ -217,7 +218,7 @@ def map_view(game: Game, focus: Faction | None = None, *, positions: dict[str, s
         return focus_box(mine, proj)
 
     focus_view = corner(focus.pk) if focus is not None else ""
-    extra = {"foci": {f.code: corner(f.pk) for f in Faction.objects.filter(game=game)}} if foci else {}
+    extra = {"foci": {f.code: corner(f.pk) for f in game_factions}} if foci else {}
     return {"width": round(width + 2 * pad, 1), "height": round(height + 2 * pad, 1), "r": round(r, 1),
             "scale": round(scale, 3), "marker": round(marker, 3), "focus": focus_view, "nodes": nodes, "links": links, "flags": flags, "ships": ships,
             "legend": legend, "route": route_points,
