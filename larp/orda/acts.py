@@ -154,9 +154,11 @@ ACTS_LIST = [
 ]
 
 
-def page(request, s, *, refusal: str = "", status: int = 200):
-    """The table's page for this seat, the refusal (if any) among its errors."""
-    s.table.refresh_from_db()
+def page(request, s, *, refusal: str = "", status: int = 200, fresh: bool = False):
+    """The table's page for this seat, the refusal (if any) among its errors. `fresh`: the seat's table was read
+    in this request and nothing changed it since (a plain GET); else it is read again (after an act)."""
+    if not fresh:
+        s.table.refresh_from_db()
     with labels.speaking_for(s.table):
         state = services.current(s.table)
         ctx = selectors.table_context(s.table, state, s, selected=request.GET.get("unit"))

@@ -59,7 +59,7 @@ def new(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def table(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
-    return acts.page(request, seat_of(request.user, game_id, table_id, system=SYSTEM))
+    return acts.page(request, seat_of(request.user, game_id, table_id, system=SYSTEM), fresh=True)
 
 
 @login_required

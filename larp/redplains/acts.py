@@ -232,10 +232,13 @@ def _ready(s):
         raise NotReady()
 
 
-def page(request, s, *, refusal: str = "", status: int = 200):
-    """The table's page for this seat: the moderator's console or the side's tablet (with a refusal, if any)."""
+def page(request, s, *, refusal: str = "", status: int = 200, fresh: bool = False):
+    """The table's page for this seat: the moderator's console or the side's tablet (with a refusal, if any).
+    `fresh`: the seat's table was read in this request and nothing changed it since (a plain GET); else it is
+    read again (after an act)."""
     t = s.table
-    t.refresh_from_db()
+    if not fresh:
+        t.refresh_from_db()
     ctx = selectors.page(t, s)
     state = ctx["state"]
     ctx.update({"table": t, "game": t.game, "seat": s, "refusal": refusal,

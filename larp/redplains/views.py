@@ -97,7 +97,7 @@ def _new_ctx(game, form) -> dict:
 @require_GET
 @not_ready
 def table(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse:
-    return acts.page(request, _seat(request, game_id, table_id))
+    return acts.page(request, _seat(request, game_id, table_id), fresh=True)
 
 
 @login_required
