@@ -14,7 +14,6 @@ import marshal
 from typing import TypeVar
 
 T = TypeVar("T")
-_PLAIN = (dict, list, tuple, str, int, float, bool, type(None))
 
 
 def copy_of(value: T) -> T:
