@@ -172,23 +172,32 @@ def board(request, game_id: int, faction_code: str, variant: str, render) -> str
 
 
 _scope = threading.local()  # the game and state version whose board this thread renders now
-_shared: dict = {}
-SHARED_ENTRIES = 256
+_shared: dict = {}  # game id -> (state version, {(language, name): value}): one version a game is kept
+_shared_lock = threading.Lock()
+
+
+def sharing(game_id: int) -> bool:
+    """Whether a board of this game is being rendered for a state version in this thread (`shared` keeps)."""
+    return getattr(_scope, "version", None) is not None and _scope.game_id == game_id
 
 
 def shared(game_id: int, name: str, compute):
     """While a board of this game is rendered for a state version: what every faction's board of that state
-    reads alike (the places' names, the current phase), computed once in this process instead of once per
-    faction. Outside such a render: `compute()`. Read only: one object serves every board."""
-    if getattr(_scope, "version", None) is None or _scope.game_id != game_id:
+    reads alike (the places' names, the current phase, every faction's stacks and orders), computed once in
+    this process instead of once per faction. Outside such a render: `compute()`. Read only: one object serves
+    every board. Only the latest version rendered is kept (a new one replaces the game's entries)."""
+    if not sharing(game_id):
         return compute()
-    key = (game_id, _scope.version, get_language(), name)
-    found = _shared.get(key)
+    version, key = _scope.version, (get_language(), name)
+    with _shared_lock:
+        kept = _shared.get(game_id)
+        if kept is None or kept[0] != version:
+            kept = _shared[game_id] = (version, {})
+        found = kept[1].get(key)
     if found is None:
         found = compute()
-        if len(_shared) >= SHARED_ENTRIES:
-            _shared.clear()
-        _shared[key] = found
+        with _shared_lock:
+            kept[1][key] = found
     return found
 
 

@@ -96,8 +96,28 @@ def _stacks(qs):
     ).select_related("faction")
 
 
+def _faction_rows(faction: Faction, name: str, every, key, own) -> list:
+    """Rows of one faction for its board. While the boards of one state are rendered (at a phase change, eleven
+    factions' at once), every faction's rows are read in one query a process (`every()`, grouped by `key`) and
+    kept for the others' boards (larp.tablet.rendered.shared); otherwise this faction's only (`own()`)."""
+    from larp.tablet import rendered
+
+    if not rendered.sharing(faction.game_id):
+        return list(own())
+
+    def grouped():
+        out = defaultdict(list)
+        for row in every():
+            out[key(row)].append(row)
+        return dict(out)
+
+    return rendered.shared(faction.game_id, name, grouped).get(faction.pk, [])
+
+
 def faction_board(user, faction: Faction) -> dict:
-    """Everything the faction page shows; the caller has checked require_faction (R13)."""
+    """Everything the faction page shows; the caller has checked require_faction (R13): the faction's orders
+    are all visible to this user, and only this faction's stacks, orders and reports are shown (those of the
+    others a board render may read with them stay in this process)."""
     from larp.tablet import rendered
 
     game = faction.game
@@ -108,18 +128,30 @@ def faction_board(user, faction: Faction) -> dict:
     is_open = orders_open(phase)
     by_unit = {}
     if turn is not None:
-        for o in visible_orders(user, turn).filter(faction=faction):
+        for o in _faction_rows(faction, "orders", lambda: Order.objects.filter(turn=turn).select_related(
+                "faction", "army", "fleet", "filed_by"), lambda o: o.faction_id,
+                lambda: visible_orders(user, turn).filter(faction=faction)):
             by_unit[o.payload.get("unit")] = o
-    armies = _stacks(Army.objects.filter(faction=faction, destroyed=False).select_related("province"))
-    fleets = _stacks(Fleet.objects.filter(faction=faction, destroyed=False).select_related("sea"))
+    armies = _faction_rows(faction, "armies", lambda: _stacks(Army.objects.filter(
+        game_id=game.pk, destroyed=False).select_related("province")), lambda a: a.faction_id, lambda: _stacks(
+        Army.objects.filter(faction=faction, destroyed=False).select_related("province")))
+    fleets = _faction_rows(faction, "fleets", lambda: _stacks(Fleet.objects.filter(
+        game_id=game.pk, destroyed=False).select_related("sea")), lambda f: f.faction_id, lambda: _stacks(
+        Fleet.objects.filter(faction=faction, destroyed=False).select_related("sea")))
     carried = carriers(by_unit.values())
     units = [unit_entry(u, sit=sit, label_of=label_of, order=by_unit.get(u.code), is_open=is_open,
                         carried_army=carried.get(u.code), busy=busy_fleets(carried, u.code))
              for u in list(armies) + list(fleets)]
-    _mark_dropped(units, dropped_fleets(turn, faction) if turn is not None else set())
+    if turn is not None:
+        dropped = (rendered.shared(game.pk, "dropped", lambda: _dropped_by_faction(turn)).get(faction.pk, set())
+                   if rendered.sharing(game.pk) else dropped_fleets(turn, faction))
+        _mark_dropped(units, dropped)
     garrisons = []
     cards_by = defaultdict(list)
-    for card in TroopCard.objects.filter(garrison__owner=faction).select_related("troop_type", "garrison"):
+    for card in _faction_rows(faction, "garrison_cards", lambda: TroopCard.objects.filter(
+            game_id=game.pk, garrison__owner__isnull=False).select_related("troop_type", "garrison"),
+            lambda c: c.garrison.owner_id,
+            lambda: TroopCard.objects.filter(garrison__owner=faction).select_related("troop_type", "garrison")):
         cards_by[card.garrison].append(card)
     for province, cards in sorted(cards_by.items(), key=lambda kv: kv[0].name):
         content = card_rows(cards)
@@ -140,7 +172,9 @@ def readiness(faction: Faction, phase: Phase | None) -> dict:
         return {"ready_mark": None, "close_when_ready": False}
     from larp.tablet import rendered
 
-    mark = ReadyMark.objects.filter(phase=phase, faction=faction).first()
+    marks = _faction_rows(faction, "ready_marks", lambda: ReadyMark.objects.filter(phase=phase),
+                          lambda m: m.faction_id, lambda: ReadyMark.objects.filter(phase=phase, faction=faction)[:1])
+    mark = marks[0] if marks else None
     close = rendered.shared(faction.game_id, "close_when_ready", lambda: bool(
         TurnSettings.objects.filter(game_id=faction.game_id).values_list("close_when_ready", flat=True).first()))
     return {"ready_mark": mark, "close_when_ready": close}
@@ -242,6 +276,18 @@ def dropped_fleets(turn, faction: Faction, code: str | None = None) -> set[str]:
     return {unit for unit, action in last.items() if action == OrderEvent.DROPPED}
 
 
+def _dropped_by_faction(turn) -> dict[int, set[str]]:
+    """`dropped_fleets` of every faction of the turn at once (a board render at a phase change)."""
+    from larp.orders.models import OrderEvent
+
+    last = defaultdict(dict)
+    for faction_id, unit, action in (OrderEvent.objects.filter(turn=turn).exclude(action=OrderEvent.IMPLICIT)
+                                     .order_by("at", "id").values_list("faction_id", "unit", "action")):
+        last[faction_id][unit] = action
+    return {faction_id: {unit for unit, action in units.items() if action == OrderEvent.DROPPED}
+            for faction_id, units in last.items()}
+
+
 def _mark_dropped(entries: list[dict], dropped: set[str]) -> None:
     for entry in entries:
         entry["dropped"] = (entry.get("kind") == "fleet" and entry.get("code") in dropped
@@ -251,7 +297,9 @@ def _mark_dropped(entries: list[dict], dropped: set[str]) -> None:
 
 def spy_reports(faction: Faction) -> list[dict]:
     out = []
-    for r in SpyReport.objects.filter(to_faction=faction).select_related("granted_by"):
+    for r in _faction_rows(faction, "spy_reports", lambda: SpyReport.objects.filter(
+            game_id=faction.game_id).select_related("granted_by"), lambda r: r.to_faction_id,
+            lambda: SpyReport.objects.filter(to_faction=faction).select_related("granted_by")):
         c = r.content
         out.append({"report": r, "faction": bilingual(c.get("faction")), "place": bilingual(c.get("place")),
                     "label": _("Garrison") if c.get("kind") == "garrison" else unit_label(c.get("kind"), c.get("roman")),
