@@ -304,4 +304,7 @@ CLOCK_STREAM = env_flag("CLOCK_STREAM", True)
 CLOCK_STREAM_SLOTS = int(os.environ.get("CLOCK_STREAM_SLOTS", "60"))
 # A battle table's pages follow their table's version the same way unless TABLE_STREAM=0 (then they poll it).
 TABLE_STREAM = env_flag("TABLE_STREAM", True)
+# After a phase change, every faction's board is drawn once by a thread of the process that made it, before the
+# tablets ask (larp.tablet.warm); BOARDS_DRAWN_AT_CHANGE=0 leaves it to the tablets' requests.
+BOARDS_DRAWN_AT_CHANGE = env_flag("BOARDS_DRAWN_AT_CHANGE", True)
 CLOCK_STREAM_SECONDS = 55  # a stream ends after this and the tablet reconnects (proxies and threads come back)

@@ -55,3 +55,8 @@ SESSION_ENGINE = "larp.sessions"
 # The test server cannot see a page leave, so a table's stream outlived its test by up to CLOCK_STREAM_SECONDS,
 # reading the table each tick, and on PostgreSQL such a read deadlocked with the next test's flush.
 TABLE_STREAM = False
+
+# Boards are not drawn by a thread after a phase change in the tests (larp.tablet.warm): a test's transaction is
+# never committed, and a thread's own connection would read the database without it. tests/tablet/test_warm.py
+# draws them where it asks.
+BOARDS_DRAWN_AT_CHANGE = False

@@ -36,3 +36,8 @@ class TabletConfig(AppConfig):
             lambda sender, request=None, **kw: board_pass.revoke_session(
                 getattr(getattr(request, "session", None), "session_key", None)),
             weak=False, dispatch_uid="board-pass-logout")
+        from larp.tablet import warm
+        from larp.turns.models import Phase
+
+        # A new phase: every faction's board drawn once for it right after the commit (larp.tablet.warm).
+        post_save.connect(warm.after_phase_started, sender=Phase, weak=False, dispatch_uid="boards-at-phase-change")

@@ -131,15 +131,25 @@ def _once(key: str, make, ttl: int = TTL):
         if found is not None:
             return found
     value = make()
+    if mine:
+        _keep(key, value, ttl)
+    else:  # made after waiting in vain: kept, the mark left to whoever holds it
+        _set(key, value, ttl)
+        _made(key, value)
+        _announce(key)
+    return value
+
+
+def _keep(key: str, value, ttl: int = TTL) -> None:
+    """A value made under the mark this request holds (`cache.add(key + ":making")`): kept, handed to those of
+    this process waiting for it, the others woken, the mark dropped."""
     _set(key, value, ttl)
     _made(key, value)
     _announce(key)
-    if mine:
-        try:
-            cache.delete(f"{key}:making")
-        except Exception:  # noqa: BLE001
-            pass
-    return value
+    try:
+        cache.delete(f"{key}:making")
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def _kept_or_coming(key: str):
@@ -158,8 +168,12 @@ def board(request, game_id: int, faction_code: str, variant: str, render) -> str
     the same state (and language, role and whether orders are open: `variant`), else `render(context_extra)`."""
     if not state_version.enabled():
         return render({})
-    version = state_version.current(game_id)
+    return personalise(request, kept_board(game_id, faction_code, variant, state_version.current(game_id), render))
 
+
+def kept_board(game_id: int, faction_code: str, variant: str, version: str, render) -> str:
+    """The board of this state as every tablet of the faction gets it (CSRF_MARK and KEY_MARK in place of what
+    differs per browser): kept, or rendered now by `render(context_extra)` and kept."""
     def make():
         _scope.game_id, _scope.version = game_id, version
         try:
@@ -167,8 +181,42 @@ def board(request, game_id: int, faction_code: str, variant: str, render) -> str
         finally:
             _scope.game_id = _scope.version = None
 
-    html = _once(board_key(game_id, faction_code, variant, version), make)
-    return personalise(request, html)
+    return _once(board_key(game_id, faction_code, variant, version), make)
+
+
+def kept_boards(game_id: int, variant: str, version: str, renders: dict) -> int:
+    """The boards of several factions of one state (`renders`: faction code -> render(context_extra)), each
+    marked as being made before the first is drawn, so the tablets asking meanwhile wait for these instead of
+    drawing them too (larp.tablet.warm); then drawn one after another and each kept as soon as drawn. A board
+    kept already, or marked by another request, is left as it is. Returns how many were drawn."""
+    def make(render):
+        _scope.game_id, _scope.version = game_id, version
+        try:
+            return render({"csrf_token": CSRF_MARK, "form_key": KEY_MARK})
+        finally:
+            _scope.game_id = _scope.version = None
+
+    mine = {}
+    for code, render in renders.items():
+        key = board_key(game_id, code, variant, version)
+        try:
+            if _get(key) is None and cache.add(f"{key}:making", 1, 10):
+                mine[key] = render
+        except Exception:  # noqa: BLE001 - without the cache each tablet draws its own, as before
+            return 0
+    drawn = 0
+    try:
+        for key, render in list(mine.items()):
+            _keep(key, make(render))
+            del mine[key]
+            drawn += 1
+    finally:
+        for key in mine:  # not drawn (an error): the marks dropped, the tablets draw these themselves
+            try:
+                cache.delete(f"{key}:making")
+            except Exception:  # noqa: BLE001
+                pass
+    return drawn
 
 
 _scope = threading.local()  # the game and state version whose board this thread renders now

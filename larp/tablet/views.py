@@ -89,6 +89,17 @@ def _page_context(request, faction: Faction, role: str | None = None) -> dict:
             "form_key": secrets.token_urlsafe(16), "turn_result": selectors.faction_turn_result(faction)}
 
 
+def board_variant(role: str | None, payload: dict) -> str:
+    """What a kept board is kept by besides its faction and state: a moderator's or a player's, orders open."""
+    return f"{'m' if role == Membership.MODERATOR else 'p'}{int(selectors.clock_open(payload))}"
+
+
+def draw_board(request, faction: Faction, role: str | None, extra: dict) -> str:
+    """The board fragment a phase change makes every tablet fetch (larp.tablet.rendered keeps it per state)."""
+    return render_to_string("tablet/faction.html#board", {**_page_context(request, faction, role), **extra},
+                            request=request)
+
+
 @login_required
 @never_cache
 def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpResponse:
@@ -100,9 +111,8 @@ def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpRespon
     if request.htmx:
         # The board a phase change makes every tablet fetch: rendered once per faction and state.
         payload = clock.payload(faction.game_id)  # first: a passed deadline is closed before the board is read
-        variant = f"{'m' if role == Membership.MODERATOR else 'p'}{int(selectors.clock_open(payload))}"
-        html = rendered.board(request, faction.game_id, faction.code, variant, lambda extra: render_to_string(
-            "tablet/faction.html#board", {**_page_context(request, faction, role), **extra}, request=request))
+        html = rendered.board(request, faction.game_id, faction.code, board_variant(role, payload),
+                              lambda extra: draw_board(request, faction, role, extra))
         return HttpResponse(html)
     return render(request, "tablet/faction.html", _page_context(request, faction, role))
 

@@ -1,0 +1,156 @@
+"""After a phase change every faction's board is drawn once, right after the commit, by a thread of the process
+that made the change (larp.tablet.warm; issue 36): each tablet then gets its board kept, and it is exactly the
+board the tablet would have drawn itself."""
+import re
+import threading
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from larp.tablet import warm
+from larp.turns import services
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+DRAWING_TABLES = ("forces_army", "forces_fleet", "forces_troopcard", "orders_order", "tablet_spyreport",
+                  "campaign_province")
+
+
+@pytest.fixture
+def shared(settings):
+    from django.core.cache import cache
+
+    settings.STATE_CACHE = True
+    cache.clear()
+
+
+def untokened(html: str) -> str:
+    return re.sub(r'value="[^"]{16,}"', "", html)
+
+
+def board(client, game, faction):
+    response = client.get(reverse("tablet:faction", args=[game.pk, faction]), **HTMX)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_boards_drawn_after_a_change_are_those_each_tablet_would_draw(
+        client_for, tiny_game, moderator, player, other_player, started, shared, settings):
+    north, south = client_for(player), client_for(other_player)
+    assert north.post(reverse("tablet:file_order", args=[tiny_game.pk, "north", "north-1"]),
+                      {"type": "march", "s1": "northfield"}, **HTMX).status_code == 200
+    services.next_phase(tiny_game, moderator, "test", phase_id=started.pk, skip=True)  # Movement: orders shown
+    settings.STATE_CACHE = False
+    alone = {"north": board(north, tiny_game, "north"), "south": board(south, tiny_game, "south")}
+    settings.STATE_CACHE = True
+
+    assert warm.boards(tiny_game.pk) == 2  # North and South have players; East has none
+    for client, code in ((north, "north"), (south, "south")):
+        with CaptureQueriesContext(connection) as queries:
+            html = board(client, tiny_game, code)
+        drawn = [q["sql"] for q in queries.captured_queries if any(f'"{t}"' in q["sql"] for t in DRAWING_TABLES)]
+        assert drawn == [], drawn  # kept: nothing of the board read again
+        assert untokened(html) == untokened(alone[code])
+    card = alone["north"].split('data-unit="north-1"')[1].split("</article>")[0]
+    assert 'data-has-order="1"' in card and "Северное Поле" in card  # the board shows the state after the order
+
+
+def test_nothing_is_drawn_without_a_shared_cache(tiny_game, started, settings):
+    settings.STATE_CACHE = False
+    assert warm.boards(tiny_game.pk) == 0
+
+
+def test_a_phase_change_has_them_drawn_after_its_commit_not_before(tiny_game, moderator, started, shared,
+                                                                  monkeypatch, django_capture_on_commit_callbacks):
+    asked = []
+    monkeypatch.setattr(warm, "soon", asked.append)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.next_phase(tiny_game, moderator, "test", phase_id=started.pk, skip=True)
+    assert asked == []  # not before the commit: a thread would read the state before the change
+    for callback in callbacks:
+        callback()
+    assert asked == [tiny_game.pk]
+
+
+def test_a_change_during_a_drawing_has_them_drawn_again_once_in_one_thread(monkeypatch, settings, shared):
+    settings.BOARDS_DRAWN_AT_CHANGE = True
+    started, release, done = threading.Event(), threading.Event(), threading.Event()
+    drawings, threads = [], set()
+
+    def boards(game_id):
+        drawings.append(game_id)
+        threads.add(threading.current_thread().name)
+        started.set()
+        release.wait(5)
+        if len(drawings) == 2:
+            done.set()
+
+    monkeypatch.setattr(warm, "boards", boards)
+    monkeypatch.setattr("larp.turns.clock.invalidate", lambda game_id: None)
+    warm.soon(7)
+    assert started.wait(5)
+    warm.soon(7)  # two more changes while the first drawing runs: one more drawing covers both
+    warm.soon(7)
+    release.set()
+    assert done.wait(5)
+    for _ in range(100):
+        if 7 not in warm._again:
+            break
+        threading.Event().wait(0.01)
+    assert drawings == [7, 7] and threads == {"boards-7"} and 7 not in warm._again
+
+
+def test_a_drawing_that_fails_leaves_the_boards_to_the_tablets(monkeypatch, settings, shared, caplog):
+    settings.BOARDS_DRAWN_AT_CHANGE = True
+    finished = threading.Event()
+
+    def boards(game_id):
+        finished.set()
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(warm, "boards", boards)
+    monkeypatch.setattr("larp.turns.clock.invalidate", lambda game_id: None)
+    warm.soon(8)
+    assert finished.wait(5)
+    for _ in range(100):
+        if 8 not in warm._again:
+            break
+        threading.Event().wait(0.01)
+    assert 8 not in warm._again  # a next change draws again
+    assert "the boards of game 8 were not drawn after a phase change" in caplog.text
+
+
+def test_boards_kept_already_are_not_drawn_again(tiny_game, player, other_player, started, shared):
+    assert warm.boards(tiny_game.pk) == 2
+    assert warm.boards(tiny_game.pk) == 0
+
+
+def test_a_board_that_fails_to_draw_leaves_no_mark_behind(tiny_game, started, shared):
+    """Marked before drawing, a board whose drawing fails is unmarked: its tablets draw it at once, not after
+    waiting in vain for a board that will never come."""
+    from django.core.cache import cache
+
+    from larp.tablet import rendered
+
+    def fails(extra):
+        raise RuntimeError("no")
+
+    keys = [rendered.board_key(tiny_game.pk, code, "p1", "v1") for code in ("north", "south")]
+    with pytest.raises(RuntimeError):
+        rendered.kept_boards(tiny_game.pk, "p1", "v1", {"north": lambda extra: "<div>north</div>", "south": fails})
+    assert cache.get(keys[0]) == "<div>north</div>" and cache.get(keys[1]) is None
+    assert cache.get(f"{keys[0]}:making") is None and cache.get(f"{keys[1]}:making") is None
+
+
+def test_a_board_another_request_is_drawing_is_left_to_it(tiny_game, started, shared):
+    from django.core.cache import cache
+
+    from larp.tablet import rendered
+
+    key = rendered.board_key(tiny_game.pk, "south", "p1", "v2")
+    cache.add(f"{key}:making", 1, 10)  # a tablet's request draws South's board
+    drawn = []
+    assert rendered.kept_boards(tiny_game.pk, "p1", "v2", {
+        "north": lambda extra: drawn.append("north") or "n", "south": lambda extra: drawn.append("south") or "s"}) == 1
+    assert drawn == ["north"] and cache.get(f"{key}:making") == 1
