@@ -58,5 +58,5 @@ TABLE_STREAM = False
 
 # Boards are not drawn by a thread after a phase change in the tests (larp.tablet.warm): a test's transaction is
 # never committed, and a thread's own connection would read the database without it. tests/tablet/test_warm.py
-# draws them where it asks.
-BOARDS_DRAWN_AT_CHANGE = False
+# draws them where it asks, and runs `rungame` with them on.
+BOARDS_DRAWN_AT_CHANGE = env_flag("BOARDS_DRAWN_AT_CHANGE", False)  # noqa: F405 - on for a server a test starts

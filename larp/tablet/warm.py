@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from django.conf import settings
 from django.db import connections
@@ -71,7 +72,10 @@ def _draw(game_id: int) -> None:
     try:
         while True:
             try:
-                boards(game_id)
+                began = time.monotonic()
+                drawn = boards(game_id)
+                log.info("boards of game %s drawn after a phase change: %d in %.0f ms", game_id, drawn,
+                         (time.monotonic() - began) * 1000)
             except Exception:  # noqa: BLE001 - the tablets draw their boards themselves, as without this
                 log.exception("the boards of game %s were not drawn after a phase change", game_id)
             with _lock:

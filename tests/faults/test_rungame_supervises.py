@@ -53,13 +53,13 @@ def _get(url: str, cookie: str = "", timeout: float = 2) -> tuple[int, str]:
 
 
 class Rungame:
-    def __init__(self, tmp_path):
+    def __init__(self, tmp_path, **extra_env):
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = tmp_path / "rungame.log"
         env = dict(os.environ, DJANGO_SETTINGS_MODULE="larp.settings_test", DATABASE_URL=workers.test_database_url(),
                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL, PYTHONUNBUFFERED="1",
-                   CELERY_BROKER_URL_TEST=settings.CELERY_BROKER_URL)
+                   CELERY_BROKER_URL_TEST=settings.CELERY_BROKER_URL, **extra_env)
         self.proc = subprocess.Popen(
             [sys.executable, "manage.py", "rungame", "--port", str(self.port), "--web-workers", "1"],
             cwd=ROOT, env=env, stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True,
