@@ -184,11 +184,34 @@ def kept_board(game_id: int, faction_code: str, variant: str, version: str, rend
     return _once(board_key(game_id, faction_code, variant, version), make)
 
 
-def kept_boards(game_id: int, variant: str, version: str, renders: dict) -> int:
-    """The boards of several factions of one state (`renders`: faction code -> render(context_extra)), each
-    marked as being made before the first is drawn, so the tablets asking meanwhile wait for these instead of
-    drawing them too (larp.tablet.warm); then drawn one after another and each kept as soon as drawn. A board
-    kept already, or marked by another request, is left as it is. Returns how many were drawn."""
+def mark_boards(game_id: int, variant: str, version: str, codes) -> list[str]:
+    """Mark the boards of these factions of one state as being drawn, before their tablets ask: those asking then
+    wait for them (`_kept_or_coming`, `_once`) instead of drawing them too (larp.tablet.warm). Returns the codes
+    marked here: not those kept already or marked by another request."""
+    mine = []
+    try:
+        for code in codes:
+            key = board_key(game_id, code, variant, version)
+            if _get(key) is None and cache.add(f"{key}:making", 1, 10):
+                mine.append(code)
+    except Exception:  # noqa: BLE001 - without the cache each tablet draws its own, as before
+        unmark_boards(game_id, variant, version, mine)
+        return []
+    return mine
+
+
+def unmark_boards(game_id: int, variant: str, version: str, codes) -> None:
+    """Marks dropped for boards that will not be drawn: their tablets draw them at once, not after waiting."""
+    for code in codes:
+        try:
+            cache.delete(f"{board_key(game_id, code, variant, version)}:making")
+        except Exception:  # noqa: BLE001 - the mark lapses within seconds
+            pass
+
+
+def draw_marked(game_id: int, variant: str, version: str, renders: dict) -> int:
+    """Draw the boards `mark_boards` marked (`renders`: faction code -> render(context_extra)), one after
+    another, each kept as soon as drawn; any not drawn (an error) unmarked. Returns how many were drawn."""
     def make(render):
         _scope.game_id, _scope.version = game_id, version
         try:
@@ -196,27 +219,14 @@ def kept_boards(game_id: int, variant: str, version: str, renders: dict) -> int:
         finally:
             _scope.game_id = _scope.version = None
 
-    mine = {}
-    for code, render in renders.items():
-        key = board_key(game_id, code, variant, version)
-        try:
-            if _get(key) is None and cache.add(f"{key}:making", 1, 10):
-                mine[key] = render
-        except Exception:  # noqa: BLE001 - without the cache each tablet draws its own, as before
-            return 0
-    drawn = 0
+    left = list(renders)
     try:
-        for key, render in list(mine.items()):
-            _keep(key, make(render))
-            del mine[key]
-            drawn += 1
+        for code in list(left):
+            _keep(board_key(game_id, code, variant, version), make(renders[code]))
+            left.remove(code)
     finally:
-        for key in mine:  # not drawn (an error): the marks dropped, the tablets draw these themselves
-            try:
-                cache.delete(f"{key}:making")
-            except Exception:  # noqa: BLE001
-                pass
-    return drawn
+        unmark_boards(game_id, variant, version, left)
+    return len(renders) - len(left)
 
 
 _scope = threading.local()  # the game and state version whose board this thread renders now

@@ -73,52 +73,71 @@ def test_a_phase_change_has_them_drawn_after_its_commit_not_before(tiny_game, mo
     assert asked == [tiny_game.pk]
 
 
-def test_a_change_during_a_drawing_has_them_drawn_again_once_in_one_thread(monkeypatch, settings, shared):
+def test_changes_during_a_drawing_are_claimed_at_once_and_drawn_in_turn_by_one_thread(monkeypatch, settings, shared):
     settings.BOARDS_DRAWN_AT_CHANGE = True
-    started, release, done = threading.Event(), threading.Event(), threading.Event()
-    drawings, threads = [], set()
+    release, done = threading.Event(), threading.Event()
+    claimed, drawn, threads = [], [], set()
 
-    def boards(game_id):
-        drawings.append(game_id)
+    def claim(game_id):
+        claimed.append(warm.Claim(game_id, f"v{len(claimed)}", "p0", ("north",)))
+        return claimed[-1]
+
+    def draw(c):
         threads.add(threading.current_thread().name)
-        started.set()
         release.wait(5)
-        if len(drawings) == 2:
+        drawn.append(c.version)
+        if len(drawn) == 3:
             done.set()
+        return 1
 
-    monkeypatch.setattr(warm, "boards", boards)
+    monkeypatch.setattr(warm, "claim", claim)
+    monkeypatch.setattr(warm, "draw", draw)
     monkeypatch.setattr("larp.turns.clock.invalidate", lambda game_id: None)
-    warm.soon(7)
-    assert started.wait(5)
-    warm.soon(7)  # two more changes while the first drawing runs: one more drawing covers both
-    warm.soon(7)
+    for _ in range(3):  # three changes, the last two while the first is drawn
+        warm.soon(7)
+    assert [c.version for c in claimed] == ["v0", "v1", "v2"]  # each claimed at once, in the committing thread
     release.set()
     assert done.wait(5)
     for _ in range(100):
-        if 7 not in warm._again:
+        if 7 not in warm._queues:
             break
         threading.Event().wait(0.01)
-    assert drawings == [7, 7] and threads == {"boards-7"} and 7 not in warm._again
+    assert drawn == ["v0", "v1", "v2"] and threads == {"boards-7"} and 7 not in warm._queues
 
 
 def test_a_drawing_that_fails_leaves_the_boards_to_the_tablets(monkeypatch, settings, shared, caplog):
     settings.BOARDS_DRAWN_AT_CHANGE = True
     finished = threading.Event()
 
-    def boards(game_id):
+    def draw(c):
         finished.set()
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(warm, "boards", boards)
+    monkeypatch.setattr(warm, "claim", lambda game_id: warm.Claim(game_id, "v", "p0", ("north",)))
+    monkeypatch.setattr(warm, "draw", draw)
     monkeypatch.setattr("larp.turns.clock.invalidate", lambda game_id: None)
     warm.soon(8)
     assert finished.wait(5)
     for _ in range(100):
-        if 8 not in warm._again:
+        if 8 not in warm._queues:
             break
         threading.Event().wait(0.01)
-    assert 8 not in warm._again  # a next change draws again
+    assert 8 not in warm._queues  # a next change draws again
     assert "the boards of game 8 were not drawn after a phase change" in caplog.text
+
+
+def test_a_claim_outlived_by_the_state_draws_nothing_and_leaves_no_mark(tiny_game, player, started, shared):
+    from django.core.cache import cache
+
+    from larp.tablet import rendered
+    from larp.turns import state_version
+
+    claimed = warm.claim(tiny_game.pk)
+    assert claimed.codes == ("north",)
+    key = rendered.board_key(tiny_game.pk, "north", claimed.variant, claimed.version)
+    assert cache.get(f"{key}:making") == 1  # a tablet asking now waits for this drawing
+    state_version.bump(tiny_game.pk)  # another change came first: its own claim draws the boards
+    assert warm.draw(claimed) == 0 and cache.get(f"{key}:making") is None and cache.get(key) is None
 
 
 def test_boards_kept_already_are_not_drawn_again(tiny_game, player, other_player, started, shared):
@@ -137,8 +156,9 @@ def test_a_board_that_fails_to_draw_leaves_no_mark_behind(tiny_game, started, sh
         raise RuntimeError("no")
 
     keys = [rendered.board_key(tiny_game.pk, code, "p1", "v1") for code in ("north", "south")]
+    assert rendered.mark_boards(tiny_game.pk, "p1", "v1", ["north", "south"]) == ["north", "south"]
     with pytest.raises(RuntimeError):
-        rendered.kept_boards(tiny_game.pk, "p1", "v1", {"north": lambda extra: "<div>north</div>", "south": fails})
+        rendered.draw_marked(tiny_game.pk, "p1", "v1", {"north": lambda extra: "<div>north</div>", "south": fails})
     assert cache.get(keys[0]) == "<div>north</div>" and cache.get(keys[1]) is None
     assert cache.get(f"{keys[0]}:making") is None and cache.get(f"{keys[1]}:making") is None
 
@@ -150,7 +170,5 @@ def test_a_board_another_request_is_drawing_is_left_to_it(tiny_game, started, sh
 
     key = rendered.board_key(tiny_game.pk, "south", "p1", "v2")
     cache.add(f"{key}:making", 1, 10)  # a tablet's request draws South's board
-    drawn = []
-    assert rendered.kept_boards(tiny_game.pk, "p1", "v2", {
-        "north": lambda extra: drawn.append("north") or "n", "south": lambda extra: drawn.append("south") or "s"}) == 1
-    assert drawn == ["north"] and cache.get(f"{key}:making") == 1
+    assert rendered.mark_boards(tiny_game.pk, "p1", "v2", ["north", "south"]) == ["north"]
+    assert cache.get(f"{key}:making") == 1
