@@ -197,7 +197,9 @@ def board(request, game_id: int, faction_code: str):
     secret = _csrf_secret(request)
     if secret is None:
         return None
-    payload = clock.payload(game_id)  # first: a passed deadline is closed before the board is read
+    # First: a passed deadline is closed before the board is read. Fresh: this process's copy of the clock may
+    # predate the change the tablet heard of from another process, and name a board nobody drew.
+    payload = clock.payload(game_id, fresh=True)
     language = translation.get_language_from_request(request)
     with translation.override(language):
         def board_key(boards, values):  # the kept render, read with the pass's second round trip

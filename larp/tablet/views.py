@@ -110,7 +110,8 @@ def faction_page(request: HttpRequest, game_id: int, faction: str) -> HttpRespon
     board_pass.grant(request, faction.game_id, faction.code, role)  # its next boards: larp.fastlane
     if request.htmx:
         # The board a phase change makes every tablet fetch: rendered once per faction and state.
-        payload = clock.payload(faction.game_id)  # first: a passed deadline is closed before the board is read
+        # First: a passed deadline is closed before the board is read. Fresh: the board kept for this clock.
+        payload = clock.payload(faction.game_id, fresh=True)
         html = rendered.board(request, faction.game_id, faction.code, board_variant(role, payload),
                               lambda extra: draw_board(request, faction, role, extra))
         return HttpResponse(html)

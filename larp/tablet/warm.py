@@ -47,7 +47,7 @@ def claim(game_id: int) -> Claim | None:
     if not state_version.enabled():
         return None
     version = state_version.current(game_id)
-    variant = views.board_variant(Membership.PLAYER, clock.payload(game_id))
+    variant = views.board_variant(Membership.PLAYER, clock.payload(game_id, fresh=True))
     codes = (Faction.objects.filter(game_id=game_id, players__role=Membership.PLAYER).order_by("code")
              .values_list("code", flat=True).distinct())
     with translation.override(settings.LANGUAGE_CODE):

@@ -83,9 +83,12 @@ def _from_db(game_id: int) -> dict:
     }
 
 
-def state(game_id: int) -> dict:
+def state(game_id: int, fresh: bool = False) -> dict:
+    """The game's clock as the shared cache (or the database) has it; this process's own copy of the last
+    LOCAL_TTL seconds unless `fresh` (which a faction's board asks: the copy may predate a change another
+    process made, and a board of the wrong clock is drawn again for nothing)."""
     now, shared = time.monotonic(), _shared()
-    local = _local.get(game_id) if shared else None
+    local = _local.get(game_id) if shared and not fresh else None
     if local is not None and now - local[0] < LOCAL_TTL:
         return local[1]
     key, generation_key = _key(game_id), _generation_key(game_id)
@@ -110,10 +113,10 @@ def state(game_id: int) -> dict:
     return cached
 
 
-def payload(game_id: int, now: datetime | None = None) -> dict:
+def payload(game_id: int, now: datetime | None = None, fresh: bool = False) -> dict:
     """What a tablet shows: phase, turn, server time, deadline, seconds left (negative: overtime), paused."""
     now = now or timezone.now()
-    data = state(game_id)
+    data = state(game_id, fresh)
     if data["phase"] == "strategy" and data["state"] == "running" and data["deadline"] is not None \
             and data["deadline"] + _closing_delay_seconds() <= now.timestamp():
         # The hard deadline, its grace and the settle passed: the first request that notices closes the phase

@@ -24,3 +24,12 @@ def south_secrets(tiny_game):
 @pytest.fixture
 def started(tiny_game, moderator, south_secrets):
     return services.start_game(tiny_game, moderator)
+
+
+@pytest.fixture
+def state_cache(settings):
+    """Boards and the map kept per game state, as with Redis on a game night (larp.tablet.rendered)."""
+    from django.core.cache import cache
+
+    settings.STATE_CACHE = True
+    cache.clear()

@@ -2,45 +2,25 @@
 drawn, a process reads every faction's stacks, orders, garrisons, reports and «ready» marks once and keeps them
 for the other factions' boards (larp.tablet.selectors._faction_rows): what each board shows must be exactly what
 it shows when drawn alone, and only its own faction's."""
-import re
 
-import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from larp.tablet import services as tablet_services
 from larp.turns import services
+from tests.tablet.boards import HTMX, board, untokened
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
 PER_FACTION_TABLES = ("forces_army", "forces_fleet", "forces_troopcard", "forces_commander", "orders_order",
                       "orders_orderevent", "tablet_spyreport", "turns_readymark")
-
-
-@pytest.fixture
-def shared(settings):
-    from django.core.cache import cache
-
-    settings.STATE_CACHE = True
-    cache.clear()
-
-
-def untokened(html: str) -> str:
-    return re.sub(r'value="[^"]{16,}"', "", html)
 
 
 def file_url(game, unit, faction):
     return reverse("tablet:file_order", args=[game.pk, faction, unit])
 
 
-def board(client, game, faction):
-    response = client.get(reverse("tablet:faction", args=[game.pk, faction]), **HTMX)
-    assert response.status_code == 200
-    return response.content.decode()
-
-
 def test_the_second_factions_board_reads_none_of_its_rows_again_and_equals_its_board_drawn_alone(
-        client_for, tiny_game, moderator, player, other_player, started, shared, settings):
+        client_for, tiny_game, moderator, player, other_player, started, state_cache, settings):
     """North orders and withdraws a fleet's order by boarding it (R5), South marks ready, holds a spy report
     and orders an army; both have garrisons. South's board drawn after North's in the same state reads no
     stack, order, report or mark (North's render read them for both), and is the board South gets alone."""
@@ -76,7 +56,7 @@ def test_the_second_factions_board_reads_none_of_its_rows_again_and_equals_its_b
     assert 'data-unit="north-1"' in drawn_north and 'data-unit="south-1"' not in drawn_north
 
 
-def test_a_new_state_is_read_anew(client_for, tiny_game, player, started, shared):
+def test_a_new_state_is_read_anew(client_for, tiny_game, player, started, state_cache):
     """The kept rows belong to one state: an order filed (a new state, its version bumped after commit) shows
     on the next board."""
     from larp.turns import state_version
