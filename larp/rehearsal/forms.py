@@ -14,7 +14,8 @@ class StartForm(forms.Form):
     tables = forms.MultipleChoiceField(
         label=_("Battles sent to tables"), required=False, widget=forms.CheckboxSelectMultiple,
         choices=lambda: [(s, SYSTEM_NAMES.get(s, s)) for s in SYSTEMS],
-        help_text=_("One battle in three goes to a table of these systems, in turn; none: every battle by dice."))
+        help_text=_("The first battles go to a table of each of these systems in turn, then one battle in three; none: "
+                    "every battle by dice."))
     fast = forms.BooleanField(label=_("Short Strategy phases"), required=False, initial=True,
                               help_text=_("20 s and half a second per unit, instead of the game's own length."))
     seed = forms.IntegerField(label=_("Seed"), min_value=0, max_value=2 ** 62, initial=1,

@@ -25,7 +25,7 @@ class ModeratorBot:
     double_share: float = 0.1                   # acts pressed twice at once (a double click)
     undone: set = field(default_factory=set)   # (turn, battle) undone once already
     on_page: object = None                      # called with every page answered (the checks)
-    tables: tuple = ()                          # the systems battles are sent to, in turn
+    tables: tuple = ()                          # the systems battles are sent to, in turn (each one at least)
     send_share: float = 1 / 3                   # the share of battles sent to a table
     sent: list = field(default_factory=list)    # (turn, battle, system, table page) of each battle sent
     on_table: object = None                     # called with (bot, turn, battle, system, table_url) to play it
@@ -98,7 +98,9 @@ class ModeratorBot:
                 return page
             battle = dice[0].xpath(".//input[@name='battle']")[0].get("value")
             system = self._table_for(page)
-            if system and self.rng.random() < self.send_share:
+            # Each system's first battle goes to its table whatever the dice (a night short of battles still
+            # plays every system it names), then one battle in three.
+            if system and (len(self.sent) < len(self.tables) or self.rng.random() < self.send_share):
                 page = self.send_to_table(page, turn, battle, system)
                 continue
             if dice[0].xpath(".//input[@name='roll']"):
