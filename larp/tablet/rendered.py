@@ -131,25 +131,21 @@ def _once(key: str, make, ttl: int = TTL):
         if found is not None:
             return found
     value = make()
-    if mine:
-        _keep(key, value, ttl)
-    else:  # made after waiting in vain: kept, the mark left to whoever holds it
-        _set(key, value, ttl)
-        _made(key, value)
-        _announce(key)
+    _keep(key, value, ttl, marked=mine)  # made after waiting in vain: the mark is left to whoever holds it
     return value
 
 
-def _keep(key: str, value, ttl: int = TTL) -> None:
-    """A value made under the mark this request holds (`cache.add(key + ":making")`): kept, handed to those of
-    this process waiting for it, the others woken, the mark dropped."""
+def _keep(key: str, value, ttl: int = TTL, marked: bool = True) -> None:
+    """A value made: kept, handed to those of this process waiting for it, the others woken, and the mark this
+    request holds (`cache.add(key + ":making")`, when `marked`) dropped."""
     _set(key, value, ttl)
     _made(key, value)
     _announce(key)
-    try:
-        cache.delete(f"{key}:making")
-    except Exception:  # noqa: BLE001
-        pass
+    if marked:
+        try:
+            cache.delete(f"{key}:making")
+        except Exception:  # noqa: BLE001
+            pass
 
 
 def _kept_or_coming(key: str):
@@ -168,20 +164,19 @@ def board(request, game_id: int, faction_code: str, variant: str, render) -> str
     the same state (and language, role and whether orders are open: `variant`), else `render(context_extra)`."""
     if not state_version.enabled():
         return render({})
-    return personalise(request, kept_board(game_id, faction_code, variant, state_version.current(game_id), render))
+    version = state_version.current(game_id)
+    html = _once(board_key(game_id, faction_code, variant, version), lambda: _drawn(game_id, version, render))
+    return personalise(request, html)
 
 
-def kept_board(game_id: int, faction_code: str, variant: str, version: str, render) -> str:
-    """The board of this state as every tablet of the faction gets it (CSRF_MARK and KEY_MARK in place of what
-    differs per browser): kept, or rendered now by `render(context_extra)` and kept."""
-    def make():
-        _scope.game_id, _scope.version = game_id, version
-        try:
-            return render({"csrf_token": CSRF_MARK, "form_key": KEY_MARK})
-        finally:
-            _scope.game_id = _scope.version = None
-
-    return _once(board_key(game_id, faction_code, variant, version), make)
+def _drawn(game_id: int, version: str, render) -> str:
+    """A board as every tablet of its faction gets it (CSRF_MARK and KEY_MARK in place of what differs per
+    browser), drawn with what boards of the same state share (`shared`)."""
+    _scope.game_id, _scope.version = game_id, version
+    try:
+        return render({"csrf_token": CSRF_MARK, "form_key": KEY_MARK})
+    finally:
+        _scope.game_id = _scope.version = None
 
 
 def mark_boards(game_id: int, variant: str, version: str, codes) -> list[str]:
@@ -212,17 +207,10 @@ def unmark_boards(game_id: int, variant: str, version: str, codes) -> None:
 def draw_marked(game_id: int, variant: str, version: str, renders: dict) -> int:
     """Draw the boards `mark_boards` marked (`renders`: faction code -> render(context_extra)), one after
     another, each kept as soon as drawn; any not drawn (an error) unmarked. Returns how many were drawn."""
-    def make(render):
-        _scope.game_id, _scope.version = game_id, version
-        try:
-            return render({"csrf_token": CSRF_MARK, "form_key": KEY_MARK})
-        finally:
-            _scope.game_id = _scope.version = None
-
     left = list(renders)
     try:
         for code in list(left):
-            _keep(board_key(game_id, code, variant, version), make(renders[code]))
+            _keep(board_key(game_id, code, variant, version), _drawn(game_id, version, renders[code]))
             left.remove(code)
     finally:
         unmark_boards(game_id, variant, version, left)

@@ -264,25 +264,22 @@ def dropped_fleets(turn, faction: Faction, code: str | None = None) -> set[str]:
     """The faction's fleets whose order was withdrawn this turn because an army's order boarded them (R5)
     and that were given none since: the seat that filed it must see it is gone, not believe it stands (after
     the deadline too, when the fleet's card shows the hold made for it)."""
+    return _dropped_by_faction(turn, faction, code).get(faction.pk, set())
+
+
+def _dropped_by_faction(turn, faction: Faction | None = None, code: str | None = None) -> dict[int, set[str]]:
+    """`dropped_fleets` by faction id: of every faction of the turn at once (a board render at a phase change),
+    or of one faction (and one unit)."""
     from larp.orders.models import OrderEvent
 
     # The hold made at the deadline (IMPLICIT) is not an order given: the withdrawal still stands behind it.
-    events = OrderEvent.objects.filter(turn=turn, faction=faction).exclude(action=OrderEvent.IMPLICIT)
+    events = OrderEvent.objects.filter(turn=turn).exclude(action=OrderEvent.IMPLICIT)
+    if faction is not None:
+        events = events.filter(faction=faction)
     if code is not None:
         events = events.filter(unit=code)
-    last = {}
-    for unit, action in events.order_by("at", "id").values_list("unit", "action"):
-        last[unit] = action
-    return {unit for unit, action in last.items() if action == OrderEvent.DROPPED}
-
-
-def _dropped_by_faction(turn) -> dict[int, set[str]]:
-    """`dropped_fleets` of every faction of the turn at once (a board render at a phase change)."""
-    from larp.orders.models import OrderEvent
-
     last = defaultdict(dict)
-    for faction_id, unit, action in (OrderEvent.objects.filter(turn=turn).exclude(action=OrderEvent.IMPLICIT)
-                                     .order_by("at", "id").values_list("faction_id", "unit", "action")):
+    for faction_id, unit, action in events.order_by("at", "id").values_list("faction_id", "unit", "action"):
         last[faction_id][unit] = action
     return {faction_id: {unit for unit, action in units.items() if action == OrderEvent.DROPPED}
             for faction_id, units in last.items()}
