@@ -125,6 +125,7 @@ def test_a_whole_orda_battle_through_the_pages(hall, new_page, artifacts):
     rus.goto(url)
     rus.click("button:has-text('Начало хода')")
     rus.click("button:has-text('Итоги')")
+    rus.get_by_text("Победа: Русь и Китай").first.wait_for(timeout=10000)  # the act's answer, on a busy machine
     assert "Победа: Русь и Китай" in rus.content()
 
     mod.goto(url)
