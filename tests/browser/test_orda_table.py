@@ -237,6 +237,7 @@ def test_rolloff_push_direction_and_a_paired_attack_through_the_pages(bolt_hall,
     cn.goto(url)
     cn.click("a.button:has-text('Подрывник 1')")
     pair = cn.locator("form:has(input[name=target][value='nm-thief-1'])")
+    expect(pair.locator("select[name=second] option")).to_have_count(3)       # once the unit's page has loaded
     assert pair.locator("select[name=second] option").all_inner_texts() == \
         ["нет, только эта цель", "Налётчик 2", "Вор 2"]
     pair.locator("select[name=second]").select_option(label="Налётчик 2")
