@@ -114,9 +114,15 @@ def data_set_for(table: Table) -> DataSet | None:
 def event_text(table: Table, card: str | None) -> str:
     if not card:
         return ""
+    return event_texts(table, [card])[card]
+
+
+def event_texts(table: Table, cards) -> dict[str, str]:
+    """Each card's text as the table shows it, from one reading of the data set."""
     ds = data_set_for(table)
-    text = (ds.data.get("events") or {}).get(card) if ds else None
-    return text or _("Event card %(n)s: its text is not transcribed; read it from the card.") % {"n": card[1:]}
+    given = (ds.data.get("events") or {}) if ds else {}
+    return {card: given.get(card) or _("Event card %(n)s: its text is not transcribed; read it from the card.")
+            % {"n": card[1:]} for card in cards}
 
 
 def table_context(table: Table, state: dict, seat: Seat, *, selected: str | None = None) -> dict:

@@ -445,7 +445,7 @@ class OrdaTable:
         text = page.text
         shown = set(re.findall(r"\b(e\d\d)\b", text)) & set(pile)
         with translation.override("ru"):
-            shown |= {card for card in pile if selectors.event_text(table, card) in text}
+            shown |= {card for card, said in selectors.event_texts(table, pile).items() if said in text}
         self.checks.check("fog", not shown, f"turn {self.turn}: a player's page at the Orda table of battle "
                                             f"{self.battle} names event cards still in the deck {sorted(shown)}",
                           page.act.number)

@@ -7,6 +7,7 @@ from larp.ordonnance import services
 from larp.rehearsal.bots import Log, Page, Seat
 from larp.rehearsal.checks import Checks
 from larp.rehearsal.ordonnance_table import Contest, bound
+from tests.orda_table.conftest import orda_data, orda_table  # noqa: F401 - the Orda table's fixtures
 from tests.ordonnance_table.conftest import TEST_DECK
 
 
@@ -45,3 +46,28 @@ def test_an_orda_table_is_held_to_the_rules_tour_limit():
     from larp.rehearsal.orda_table import tour_bound
 
     assert tour_bound() == load().number("modes", "border", "rus_china_tours") == 30
+
+
+def test_the_orda_fog_check_flags_the_text_of_a_card_still_in_the_deck_not_the_one_drawn(
+        tiny_game, moderator, orda_table, orda_data):
+    """O5: the event card drawn is shown with its text; a page quoting a card still in the pile (by its text, read
+    from the table's data set once for the whole pile, or by its number) is a violation."""
+    from larp.orda import services as orda
+    from larp.orda.selectors import event_texts
+    from larp.rehearsal.orda_table import OrdaTable
+    from larp.tables.access import seat
+
+    table = orda.act(orda_table.pk, moderator, seat(moderator, tiny_game.pk, orda_table.pk), "turn_start", {})
+    event = table.state["case"]["event"]
+    current, pile = event["current"], event["draw_pile"]
+    texts = event_texts(table, [current, *pile])
+    assert texts == {card: orda_data.data["events"][card] for card in [current, *pile]}
+    log, checks = Log(), Checks(seed=1)
+    rehearsal = SimpleNamespace(checks=checks, log=log)
+    bot = SimpleNamespace(rng=random.Random(1))
+    watch = OrdaTable(rehearsal, bot, "/", 1, "b1", table.pk)
+    watch.fog(page_with(log, f"<p>{texts[current]}</p>"))
+    assert not checks.failed and checks.counts["fog"] == 1
+    watch.fog(page_with(log, f"<p>{texts[pile[0]]}</p>"))
+    watch.fog(page_with(log, f"<p>{pile[-1]}</p>"))
+    assert [v.check for v in checks.violations] == ["fog"] * 2
