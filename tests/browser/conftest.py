@@ -16,7 +16,7 @@ import pytest
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage", "--enable-low-end-device-mode"]
 TABLET = {"width": 768, "height": 1024}
 PHONE = {"width": 390, "height": 844}
 
