@@ -63,10 +63,13 @@ def manage(*argv: str) -> tuple[int, str, str]:
     """`manage.py ARGV...` in this process: (exit status, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
     code = 0
-    # A command closes the database connections when it ends, as a process would; here they are the test's.
+    # A command closes the database connections when it ends, as a process would; here they are the test's. And
+    # it sets Django up, as a new process needs: here that would configure logging again, binding the log's
+    # handler to this call's stderr for the rest of the run (a live server's later warnings then went to a
+    # closed file: «Logging error»). This process is set up already.
     with contextlib.redirect_stdout(ThisThreadOnly(out, sys.stdout)), \
             contextlib.redirect_stderr(ThisThreadOnly(err, sys.stderr)), \
-            mock.patch.object(db_connections, "close_all"):
+            mock.patch.object(db_connections, "close_all"), mock.patch("django.setup"):
         try:
             ManagementUtility(["manage.py", *argv]).execute()
         except SystemExit as exc:
