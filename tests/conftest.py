@@ -3,6 +3,8 @@
 Every view is tested for the moderator, the faction's player, another
 faction's player and a stranger (healthchecks' BaseTestCase, as fixtures).
 """
+import os
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -67,6 +69,47 @@ def pytest_terminal_summary(terminalreporter, config):
         terminalreporter.write_line(f"{len(left)} {name}-only test(s) deselected here (they run in the {name} pass):")
         for nodeid, why in left:
             terminalreporter.write_line(f"  {nodeid}: {why}")
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """chromium() -> the test process's Chromium: one Playwright driver and one browser for all its browser tests.
+
+    Started by the first browser test that a process runs, stopped when the process ends: starting the driver and
+    Chromium for each module cost about 0.6 CPU-seconds and half a second apiece, some forty times a run. Each test
+    still has fresh contexts (new_page), so no cookie or page outlives it. A browser that died is started again.
+    Playwright's sync API keeps an event loop in this thread from then on; the tests' ORM calls are still plain
+    sync code, hence Django's async allowance for the rest of the process."""
+    from tests.browser.conftest import CHROMIUM_ARGS, chromium_path
+
+    path = chromium_path()
+    if path is None:
+        pytest.fail("Debian's chromium-headless-shell (or chromium) is not installed: install it "
+                    "(scripts/services.sh chromium), or leave the "
+                    "browser tests out with -m \"not browser\"", pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    driver = sync_playwright().start()
+    running = []
+
+    def current():
+        if not running or not running[-1].is_connected():
+            running.append(driver.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True))
+        return running[-1]
+
+    try:
+        yield current
+    finally:
+        for browser in running:
+            if browser.is_connected():
+                browser.close()
+        driver.stop()
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
 @pytest.fixture

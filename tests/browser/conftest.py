@@ -29,29 +29,10 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium per test module; Playwright's event loop (and the ORM's async allowance) end with it."""
-    path = chromium_path()
-    if path is None:
-        pytest.fail("Debian's chromium-headless-shell (or chromium) is not installed: install it "
-                    "(scripts/services.sh chromium), or leave the "
-                    "browser tests out with -m \"not browser\"", pytrace=False)
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API keeps an event loop in this thread; the tests' ORM calls are still plain sync code.
-    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
-            yield browser
-            browser.close()
-    finally:
-        if before is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+@pytest.fixture
+def browser(chromium):
+    """The test process's Chromium, running (tests/conftest.py: `chromium`)."""
+    return chromium()
 
 
 @pytest.fixture
