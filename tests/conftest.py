@@ -24,6 +24,23 @@ from django.core.servers.basehttp import WSGIServer  # noqa: E402
 
 WSGIServer.request_queue_size = 128
 
+# The live server hands a request's socket to the app as gunicorn does (environ["gunicorn.socket"]), so that a
+# stream sees its page leave (larp.streams.gone) as on a night: otherwise a tablet's clock stream went on reading
+# the database in a server thread until its next heartbeat failed, up to 15 s into the next tests, and on
+# PostgreSQL past the run's end (the test database could not be dropped: "accessed by other users").
+from django.test.testcases import QuietWSGIRequestHandler  # noqa: E402
+
+_environ_of = QuietWSGIRequestHandler.get_environ
+
+
+def _environ_with_socket(handler):
+    environ = _environ_of(handler)
+    environ["gunicorn.socket"] = handler.connection
+    return environ
+
+
+QuietWSGIRequestHandler.get_environ = _environ_with_socket
+
 
 def _database_vendor() -> str:
     return "sqlite" if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") else "postgresql"
@@ -72,39 +89,21 @@ def pytest_terminal_summary(terminalreporter, config):
 
 
 @pytest.fixture(scope="session")
-def chromium():
-    """chromium() -> the test process's Chromium: one Playwright driver and one browser for all its browser tests.
-
-    Started by the first browser test that a process runs, stopped when the process ends: starting the driver and
-    Chromium for each module cost about 0.6 CPU-seconds and half a second apiece, some forty times a run. Each test
-    still has fresh contexts (new_page), so no cookie or page outlives it. A browser that died is started again.
+def playwright_driver():
+    """The test process's Playwright driver (its node process), started by the first browser test it runs and
+    stopped when the process ends: starting it for each module cost about half a CPU-second and 0.4 s, some forty
+    times a run. Each module still launches its own Chromium (tests/browser/conftest.py: `browser`) and closes it
+    at its end, which also ends whatever its pages left open on the server (a tablet's clock stream).
     Playwright's sync API keeps an event loop in this thread from then on; the tests' ORM calls are still plain
     sync code, hence Django's async allowance for the rest of the process."""
-    from tests.browser.conftest import CHROMIUM_ARGS, chromium_path
-
-    path = chromium_path()
-    if path is None:
-        pytest.fail("Debian's chromium-headless-shell (or chromium) is not installed: install it "
-                    "(scripts/services.sh chromium), or leave the "
-                    "browser tests out with -m \"not browser\"", pytrace=False)
     from playwright.sync_api import sync_playwright
 
     before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     driver = sync_playwright().start()
-    running = []
-
-    def current():
-        if not running or not running[-1].is_connected():
-            running.append(driver.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True))
-        return running[-1]
-
     try:
-        yield current
+        yield driver
     finally:
-        for browser in running:
-            if browser.is_connected():
-                browser.close()
         driver.stop()
         if before is None:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

@@ -29,10 +29,17 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture
-def browser(chromium):
-    """The test process's Chromium, running (tests/conftest.py: `chromium`)."""
-    return chromium()
+@pytest.fixture(scope="module")
+def browser(playwright_driver):
+    """One Chromium per test module, launched by the process's Playwright driver (tests/conftest.py)."""
+    path = chromium_path()
+    if path is None:
+        pytest.fail("Debian's chromium-headless-shell (or chromium) is not installed: install it "
+                    "(scripts/services.sh chromium), or leave the "
+                    "browser tests out with -m \"not browser\"", pytrace=False)
+    browser = playwright_driver.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture
