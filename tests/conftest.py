@@ -93,8 +93,7 @@ def playwright_driver():
     """The test process's Playwright driver (its node process), started by the first browser test it runs and
     stopped when the process ends: starting it for each module cost about half a CPU-second and 0.4 s, some forty
     times a run. Each module still launches its own Chromium (tests/browser/conftest.py: `browser`) and closes it
-    at its end, which also ends whatever its pages left open on the server (a tablet's clock stream).
-    Playwright's sync API keeps an event loop in this thread from then on; the tests' ORM calls are still plain
+    at its end. Playwright's sync API keeps an event loop in this thread from then on; the tests' ORM calls are still plain
     sync code, hence Django's async allowance for the rest of the process."""
     from playwright.sync_api import sync_playwright
 
