@@ -26,8 +26,8 @@ WSGIServer.request_queue_size = 128
 
 # The live server hands a request's socket to the app as gunicorn does (environ["gunicorn.socket"]), so that a
 # stream sees its page leave (larp.streams.gone) as on a night: otherwise a tablet's clock stream went on reading
-# the database in a server thread until its next heartbeat failed, up to 15 s into the next tests, and on
-# PostgreSQL past the run's end (the test database could not be dropped: "accessed by other users").
+# the database in a server thread until its next heartbeat failed, up to 15 s into the next tests, and past the
+# run's end (where, on PostgreSQL, it read a database without the tables and logged to a closed stderr).
 from django.test.testcases import QuietWSGIRequestHandler  # noqa: E402
 
 _environ_of = QuietWSGIRequestHandler.get_environ
